@@ -1,0 +1,107 @@
+package ext
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/binary"
+	"fmt"
+)
+
+// A cursor is opaque to clients. It holds the index version it was made on,
+// a binding (a hash of the method, query and filter that made it) and the
+// offset of the next item, and is signed with the server's cursor key:
+//
+//	base64url( version[8] | binding[8] | offset uvarint | mac[12] )
+//
+// The index of a deployment never changes, so an offset is a stable position.
+type cursor struct {
+	version [8]byte
+	binding [8]byte
+	offset  int
+}
+
+const (
+	cursorMACSize = 12
+	maxCursorLen  = 128 // encoded; far above any cursor we issue
+)
+
+// cursorCodec signs and checks cursors for one index.
+type cursorCodec struct {
+	key     []byte
+	version [8]byte
+	label   string // printable index version, for messages
+}
+
+func newCursorCodec(version string, key []byte) *cursorCodec {
+	c := &cursorCodec{key: key, label: version}
+	copy(c.version[:], versionPrefix(version))
+	if len(c.key) == 0 {
+		sum := sha256.Sum256([]byte("mcpsearch cursor key\x00" + version))
+		c.key = sum[:]
+	}
+	return c
+}
+
+func versionPrefix(version string) []byte {
+	sum := sha256.Sum256([]byte(version))
+	return sum[:8]
+}
+
+// binding hashes what a cursor is bound to: the method and its canonical
+// parameters (query, filter, caller).
+func binding(parts ...string) [8]byte {
+	h := sha256.New()
+	for _, p := range parts {
+		var n [binary.MaxVarintLen64]byte
+		h.Write(n[:binary.PutUvarint(n[:], uint64(len(p)))])
+		h.Write([]byte(p))
+	}
+	var b [8]byte
+	copy(b[:], h.Sum(nil))
+	return b
+}
+
+func (c *cursorCodec) encode(bind [8]byte, offset int) string {
+	buf := make([]byte, 0, 16+binary.MaxVarintLen64+cursorMACSize)
+	buf = append(buf, c.version[:]...)
+	buf = append(buf, bind[:]...)
+	buf = binary.AppendUvarint(buf, uint64(offset))
+	buf = append(buf, c.mac(buf)...)
+	return base64.RawURLEncoding.EncodeToString(buf)
+}
+
+func (c *cursorCodec) mac(payload []byte) []byte {
+	m := hmac.New(sha256.New, c.key)
+	m.Write(payload)
+	return m.Sum(nil)[:cursorMACSize]
+}
+
+// decode checks s and returns the offset it holds. Every failure wraps
+// ErrInvalidParams and says which check failed.
+func (c *cursorCodec) decode(s string, bind [8]byte) (offset int, err error) {
+	defer wrapf(&err, "cursor")
+	if len(s) > maxCursorLen {
+		return 0, fmt.Errorf("%w: longer than %d characters", ErrInvalidParams, maxCursorLen)
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil || len(raw) < 16+1+cursorMACSize {
+		return 0, fmt.Errorf("%w: not a cursor issued by this server", ErrInvalidParams)
+	}
+	payload, mac := raw[:len(raw)-cursorMACSize], raw[len(raw)-cursorMACSize:]
+	if !hmac.Equal(payload[:8], c.version[:]) {
+		return 0, fmt.Errorf("%w: issued by another index version; this server runs index %s",
+			ErrInvalidParams, c.label)
+	}
+	if !hmac.Equal(mac, c.mac(payload)) {
+		return 0, fmt.Errorf("%w: signature does not match (garbled or forged)", ErrInvalidParams)
+	}
+	if !hmac.Equal(payload[8:16], bind[:]) {
+		return 0, fmt.Errorf("%w: issued for another query, filter or list", ErrInvalidParams)
+	}
+	off, n := binary.Uvarint(payload[16:])
+	if n <= 0 || 16+n != len(payload) || off > 1<<31 {
+		return 0, fmt.Errorf("%w: malformed offset", ErrInvalidParams)
+	}
+	return int(off), nil
+}

@@ -1,0 +1,135 @@
+// Package ext implements the MCP search extension: tools/search,
+// prompts/search, resources/search and resources/templates/search, plus the
+// paginated tools/list, prompts/list, resources/list and
+// resources/templates/list served from the same index.
+//
+// The extension is stateless. Every request is answered from a read-only
+// [Catalog] and nothing is remembered between requests: cursors carry the
+// index version, a binding to the query that made them and an offset, and are
+// signed so that a garbled or forged cursor is refused with -32602.
+//
+// [Server] is an http.Handler for the Streamable HTTP transport (POST /mcp,
+// JSON responses, no sessions). It answers the search and list methods
+// itself and hands everything else (initialize, server/discover, ping,
+// notifications) to mcp-go, whose initialize and server/discover results it
+// extends with the search capability:
+//
+//	"capabilities": {
+//	  "tools": {"listChanged": false, "search": true},
+//	  "prompts": {"search": true}, "resources": {"search": true},
+//	  "extensions": {"io.github.mcpsearch/search": {"methods": [...], "maxPageSize": 50, "index": "<version>"}},
+//	  "experimental": {"search": {...the same object...}}
+//	}
+//
+// Errors are coded (see [Error]): a method wraps one of the sentinel errors
+// with context, and the boundary converts any error once into a JSON-RPC
+// error, so internal details never reach a client.
+//
+// The package depends on the standard library and mcp-go only; the index
+// behind [Catalog] lives elsewhere.
+package ext
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Kind is the kind of a catalog item.
+type Kind string
+
+// The four kinds of MCP items a catalog holds.
+const (
+	KindTool             Kind = "tool"
+	KindPrompt           Kind = "prompt"
+	KindResource         Kind = "resource"
+	KindResourceTemplate Kind = "resourceTemplate"
+)
+
+// Kinds lists every kind, in the order lists and manifests use.
+var Kinds = []Kind{KindTool, KindPrompt, KindResource, KindResourceTemplate}
+
+// ResultKey is the key under which list and search results of kind k carry
+// their items: "tools", "prompts", "resources" or "resourceTemplates".
+func (k Kind) ResultKey() string {
+	switch k {
+	case KindTool:
+		return "tools"
+	case KindPrompt:
+		return "prompts"
+	case KindResource:
+		return "resources"
+	case KindResourceTemplate:
+		return "resourceTemplates"
+	}
+	return string(k) + "s"
+}
+
+// Valid reports whether k is one of [Kinds].
+func (k Kind) Valid() bool {
+	switch k {
+	case KindTool, KindPrompt, KindResource, KindResourceTemplate:
+		return true
+	}
+	return false
+}
+
+// Limits of the extension. A search page holds at most MaxLimit items; a
+// query is at most MaxQueryBytes long and holds at most MaxQueryTerms words.
+const (
+	DefaultLimit    = 10
+	MaxLimit        = 50
+	MaxQueryBytes   = 1024
+	MaxQueryTerms   = 32
+	MaxSearchDepth  = 1000 // offset + limit of a search page never exceeds this
+	DefaultPageSize = 100  // items in a list page unless configured
+	MaxPageSize     = 1000 // the largest configurable list page
+)
+
+// Catalog is the read-only index the extension answers from. index.Index
+// implements it.
+type Catalog interface {
+	// Search ranks the items of q.Kind that match q.Text and q.Filter, best
+	// first, and returns those at q.Offset up to q.Limit of them. It returns
+	// an error wrapping ErrInvalidParams when the filter cannot be applied.
+	Search(ctx context.Context, q Query) (*Page, error)
+	// List returns the items of kind k in their stable catalog order,
+	// starting at offset, at most limit of them.
+	List(ctx context.Context, k Kind, offset, limit int) (*Page, error)
+	// Version identifies the index build; cursors carry it.
+	Version() string
+}
+
+// Query is one search request, validated.
+type Query struct {
+	Kind   Kind
+	Text   string
+	Filter Filter
+	Offset int
+	Limit  int
+}
+
+// Filter narrows a search. The zero Filter matches everything.
+type Filter struct {
+	// Servers keeps items of these servers only.
+	Servers []string `json:"servers,omitempty"`
+	// Annotations keeps tools whose annotations have these values. The
+	// standard hints take their MCP defaults when a tool does not set them
+	// (destructiveHint and openWorldHint true, the others false).
+	Annotations map[string]any `json:"annotations,omitempty"`
+}
+
+// Page is a slice of ranked or listed items.
+type Page struct {
+	Items []Hit
+	// More reports whether items follow the last one of this page.
+	More bool
+}
+
+// Hit is one item of a page: the MCP object exactly as it was indexed (with
+// its canonical name), the server it came from, and its relevance score (zero
+// in lists).
+type Hit struct {
+	Object json.RawMessage
+	Server string
+	Score  float64
+}

@@ -1,0 +1,208 @@
+package ext
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"runtime/debug"
+	"strings"
+)
+
+// request is the envelope of one JSON-RPC message.
+type request struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id,omitempty"`
+	Method  string          `json:"method"`
+	Params  json.RawMessage `json:"params,omitempty"`
+}
+
+func (r *request) isNotification() bool { return len(r.ID) == 0 }
+
+// response is one JSON-RPC response.
+type response struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  any             `json:"result,omitempty"`
+	Error   *Error          `json:"error,omitempty"`
+}
+
+// ServeHTTP implements the Streamable HTTP transport, statelessly: POST
+// carries one JSON-RPC message and gets one JSON response (202 and no body
+// for a notification); any other HTTP method gets 405.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if rejectDNSRebinding(w, r) {
+		return
+	}
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		http.Error(w, "method not allowed: MCP messages are sent with POST (this server opens no SSE stream)", http.StatusMethodNotAllowed)
+		return
+	}
+	if !isJSON(r.Header.Get("Content-Type")) {
+		s.writeError(w, nil, fmt.Errorf("%w: Content-Type must be application/json", ErrInvalidRequest), http.StatusUnsupportedMediaType)
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.maxBodyBytes))
+	if err != nil {
+		s.writeBodyError(w, err)
+		return
+	}
+	req, err := parseRequest(body)
+	if err != nil {
+		s.writeError(w, req.ID, err, http.StatusBadRequest)
+		return
+	}
+	if _, ours := methods[req.Method]; ours {
+		s.serveMethod(w, r, req)
+		return
+	}
+	s.serveLifecycle(w, r, req, body)
+}
+
+func isJSON(contentType string) bool {
+	media, _, err := mime.ParseMediaType(contentType)
+	return err == nil && media == "application/json"
+}
+
+func (s *Server) writeBodyError(w http.ResponseWriter, err error) {
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		s.writeError(w, nil, fmt.Errorf("%w: request body exceeds %d bytes", ErrInvalidRequest, tooLarge.Limit), http.StatusRequestEntityTooLarge)
+		return
+	}
+	s.writeError(w, nil, fmt.Errorf("%w: reading request body: %v", ErrParse, err), http.StatusBadRequest)
+}
+
+// parseRequest decodes one JSON-RPC message. Batches are refused: every
+// protocol revision this server speaks removed them.
+func parseRequest(body []byte) (*request, error) {
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) > 0 && trimmed[0] == '[' {
+		return &request{}, fmt.Errorf("%w: JSON-RPC batches are not supported (protocol revisions %s removed batching); send one message per request",
+			ErrInvalidRequest, strings.Join(SupportedProtocolVersions, ", "))
+	}
+	req := &request{}
+	if err := json.Unmarshal(trimmed, req); err != nil {
+		var syntaxErr *json.SyntaxError
+		if errors.As(err, &syntaxErr) || len(trimmed) == 0 {
+			return &request{}, fmt.Errorf("%w: body is not valid JSON", ErrParse)
+		}
+		return &request{}, fmt.Errorf("%w: body is not a JSON-RPC message object", ErrInvalidRequest)
+	}
+	if err := req.validate(); err != nil {
+		return req, err
+	}
+	return req, nil
+}
+
+func (r *request) validate() error {
+	if r.JSONRPC != "2.0" {
+		return fmt.Errorf("%w: jsonrpc must be \"2.0\"", ErrInvalidRequest)
+	}
+	if len(r.ID) > 0 {
+		if c := r.ID[0]; c != '"' && c != '-' && (c < '0' || c > '9') {
+			r.ID = nil
+			return fmt.Errorf("%w: id must be a string or a number", ErrInvalidRequest)
+		}
+	}
+	if r.Method == "" && len(r.ID) == 0 {
+		return fmt.Errorf("%w: message has neither method nor id", ErrInvalidRequest)
+	}
+	return nil
+}
+
+// serveMethod answers one of the extension's own methods.
+func (s *Server) serveMethod(w http.ResponseWriter, r *http.Request, req *request) {
+	era, err := detectEra(r.Header, req)
+	if err != nil {
+		s.writeError(w, req.ID, err, http.StatusBadRequest)
+		return
+	}
+	if req.isNotification() {
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), s.timeout)
+	defer cancel()
+	result, err := s.call(ctx, req)
+	if err != nil {
+		s.writeError(w, req.ID, err, era.errorStatus(err))
+		return
+	}
+	if era.modern {
+		result = s.decorateModern(req.Method, result)
+	}
+	s.writeJSON(w, http.StatusOK, response{JSONRPC: "2.0", ID: req.ID, Result: result})
+}
+
+// call runs the method, turning a panic into an internal error.
+func (s *Server) call(ctx context.Context, req *request) (result map[string]any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.logger.Error("panic in handler", "method", req.Method, "panic", p, "stack", string(debug.Stack()))
+			err = fmt.Errorf("panic: %v", p)
+		}
+	}()
+	res, err := methods[req.Method](ctx, s, req.Params)
+	if err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			err = fmt.Errorf("%w: request took longer than %s", ErrInternal, s.timeout)
+		}
+		return nil, err
+	}
+	return res.(map[string]any), nil
+}
+
+// writeError converts err once into a JSON-RPC error response. Internal
+// details are logged, never sent.
+func (s *Server) writeError(w http.ResponseWriter, id json.RawMessage, err error, status int) {
+	wire := wireError(err)
+	if wire.Code == CodeInternalError {
+		s.logger.Error("request failed", "err", err)
+	}
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	s.writeJSON(w, status, response{JSONRPC: "2.0", ID: id, Error: wire})
+}
+
+func (s *Server) writeJSON(w http.ResponseWriter, status int, v any) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		s.logger.Error("encoding response", "err", err)
+		body = []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"internal error"}}`)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(append(body, '\n'))
+}
+
+// rejectDNSRebinding refuses a request that reached a loopback listener with
+// a Host header that does not name loopback (a DNS rebinding attack from a
+// browser), with 403.
+func rejectDNSRebinding(w http.ResponseWriter, r *http.Request) bool {
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok || local == nil || !isLoopback(local.String()) || isLoopback(r.Host) {
+		return false
+	}
+	http.Error(w, fmt.Sprintf("forbidden: Host %q does not name this loopback server", r.Host), http.StatusForbidden)
+	return true
+}
+
+func isLoopback(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(strings.Trim(host, "[]"))
+	return ip != nil && ip.IsLoopback()
+}

@@ -1,0 +1,272 @@
+package ext
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// method answers one JSON-RPC request from the catalog. Its result is
+// marshalled as the response's result.
+type method func(ctx context.Context, s *Server, params json.RawMessage) (any, error)
+
+// methods is the whole protocol surface the extension answers itself.
+// Everything else goes to mcp-go.
+var methods = map[string]method{
+	"tools/search":               searchMethod(KindTool),
+	"prompts/search":             searchMethod(KindPrompt),
+	"resources/search":           searchMethod(KindResource),
+	"resources/templates/search": searchMethod(KindResourceTemplate),
+	"tools/list":                 listMethod(KindTool),
+	"prompts/list":               listMethod(KindPrompt),
+	"resources/list":             listMethod(KindResource),
+	"resources/templates/list":   listMethod(KindResourceTemplate),
+}
+
+// SearchMethods lists the search methods, as advertised.
+var SearchMethods = []string{"tools/search", "prompts/search", "resources/search", "resources/templates/search"}
+
+// isListMethod reports whether name is one of the list methods, whose
+// results carry caching hints in protocol 2026-07-28.
+func isListMethod(name string) bool { return strings.HasSuffix(name, "/list") }
+
+// SearchParams are the params of a */search request.
+type SearchParams struct {
+	Query  string  `json:"query"`
+	Cursor string  `json:"cursor,omitempty"`
+	Limit  *int    `json:"limit,omitempty"`
+	Filter *Filter `json:"filter,omitempty"`
+}
+
+// ListParams are the params of a */list request.
+type ListParams struct {
+	Cursor string `json:"cursor,omitempty"`
+}
+
+// decodeParams decodes raw into a P; malformed params wrap ErrInvalidParams.
+func decodeParams[P any](raw json.RawMessage) (*P, error) {
+	p := new(P)
+	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		return p, nil
+	}
+	if err := json.Unmarshal(raw, p); err != nil {
+		return nil, fmt.Errorf("%w: %s", ErrInvalidParams, describeJSONError(err))
+	}
+	return p, nil
+}
+
+// describeJSONError names the field a type error is about, without echoing
+// the input.
+func describeJSONError(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		if te.Field != "" {
+			return fmt.Sprintf("field %q must be %s, not %s", te.Field, jsonTypeName(te.Type.Kind().String()), te.Value)
+		}
+		return fmt.Sprintf("params must be an object, not %s", te.Value)
+	}
+	return "params are not a valid JSON object"
+}
+
+func jsonTypeName(goKind string) string {
+	switch goKind {
+	case "string":
+		return "a string"
+	case "int", "int64", "float64":
+		return "a number"
+	case "slice":
+		return "an array"
+	case "map", "struct", "ptr":
+		return "an object"
+	case "bool":
+		return "a boolean"
+	}
+	return goKind
+}
+
+func searchMethod(k Kind) method {
+	return func(ctx context.Context, s *Server, raw json.RawMessage) (any, error) {
+		p, err := decodeParams[SearchParams](raw)
+		if err != nil {
+			return nil, err
+		}
+		q, bind, err := s.searchQuery(k, p)
+		if err != nil {
+			return nil, err
+		}
+		page, err := s.catalog.Search(ctx, q)
+		if err != nil {
+			return nil, fmt.Errorf("searching %s: %w", k.ResultKey(), err)
+		}
+		return s.pageResult(k, page, q.Offset+len(page.Items), bind, true)
+	}
+}
+
+// searchQuery validates p into a Query for kind k and computes the binding
+// its cursors carry.
+func (s *Server) searchQuery(k Kind, p *SearchParams) (Query, [8]byte, error) {
+	text := strings.TrimSpace(p.Query)
+	if err := validateQueryText(text); err != nil {
+		return Query{}, [8]byte{}, err
+	}
+	limit, err := validateLimit(p.Limit)
+	if err != nil {
+		return Query{}, [8]byte{}, err
+	}
+	filter := Filter{}
+	if p.Filter != nil {
+		filter = normalizeFilter(*p.Filter)
+	}
+	filterKey, _ := json.Marshal(filter) // maps marshal with sorted keys
+	bind := binding("search", string(k), text, string(filterKey))
+	offset := 0
+	if p.Cursor != "" {
+		if offset, err = s.cursors.decode(p.Cursor, bind); err != nil {
+			return Query{}, bind, err
+		}
+	}
+	if offset+limit > MaxSearchDepth {
+		limit = max(0, MaxSearchDepth-offset)
+	}
+	return Query{Kind: k, Text: text, Filter: filter, Offset: offset, Limit: limit}, bind, nil
+}
+
+func validateQueryText(text string) error {
+	switch {
+	case text == "":
+		return fmt.Errorf("%w: query is empty", ErrInvalidParams)
+	case len(text) > MaxQueryBytes:
+		return fmt.Errorf("%w: query is %d bytes long, at most %d are allowed", ErrInvalidParams, len(text), MaxQueryBytes)
+	case !utf8.ValidString(text):
+		return fmt.Errorf("%w: query is not valid UTF-8", ErrInvalidParams)
+	case len(strings.Fields(text)) > MaxQueryTerms:
+		return fmt.Errorf("%w: query has %d words, at most %d are allowed", ErrInvalidParams, len(strings.Fields(text)), MaxQueryTerms)
+	}
+	return nil
+}
+
+func validateLimit(limit *int) (int, error) {
+	if limit == nil {
+		return DefaultLimit, nil
+	}
+	if *limit < 1 || *limit > MaxLimit {
+		return 0, fmt.Errorf("%w: limit %d is not between 1 and %d", ErrInvalidParams, *limit, MaxLimit)
+	}
+	return *limit, nil
+}
+
+// normalizeFilter sorts and deduplicates the server list so that equal
+// filters bind cursors equally.
+func normalizeFilter(f Filter) Filter {
+	servers := slices.Clone(f.Servers)
+	slices.Sort(servers)
+	f.Servers = slices.Compact(servers)
+	if len(f.Servers) == 0 {
+		f.Servers = nil
+	}
+	if len(f.Annotations) == 0 {
+		f.Annotations = nil
+	}
+	return f
+}
+
+func listMethod(k Kind) method {
+	return func(ctx context.Context, s *Server, raw json.RawMessage) (any, error) {
+		p, err := decodeParams[ListParams](raw)
+		if err != nil {
+			return nil, err
+		}
+		bind := binding("list", string(k))
+		offset := 0
+		if p.Cursor != "" {
+			if offset, err = s.cursors.decode(p.Cursor, bind); err != nil {
+				return nil, err
+			}
+		}
+		page, err := s.catalog.List(ctx, k, offset, s.pageSize)
+		if err != nil {
+			return nil, fmt.Errorf("listing %s: %w", k.ResultKey(), err)
+		}
+		return s.pageResult(k, page, offset+len(page.Items), bind, false)
+	}
+}
+
+// pageResult renders a page in the shape of the kind's list result, each
+// item's _meta extended with its server (and score, for searches).
+func (s *Server) pageResult(k Kind, page *Page, next int, bind [8]byte, scored bool) (map[string]any, error) {
+	items := make([]json.RawMessage, len(page.Items))
+	for i, h := range page.Items {
+		meta := map[string]any{MetaServer: h.Server}
+		if scored {
+			meta[MetaScore] = roundScore(h.Score)
+		}
+		obj, err := withMeta(h.Object, meta)
+		if err != nil {
+			return nil, fmt.Errorf("item %d of page: %w", i, err)
+		}
+		items[i] = obj
+	}
+	result := map[string]any{k.ResultKey(): items}
+	if page.More && (!scored || next < MaxSearchDepth) {
+		result["nextCursor"] = s.cursors.encode(bind, next)
+	}
+	return result, nil
+}
+
+// Keys of the _meta entries the extension adds to items.
+const (
+	MetaScore  = "io.github.mcpsearch/score"
+	MetaServer = "io.github.mcpsearch/server"
+)
+
+func roundScore(f float64) float64 {
+	return float64(int64(f*10000+0.5)) / 10000
+}
+
+// withMeta returns obj with the entries of meta added to its _meta object.
+// An object without _meta keeps its bytes and key order.
+func withMeta(obj json.RawMessage, meta map[string]any) (json.RawMessage, error) {
+	var probe struct {
+		Meta map[string]any `json:"_meta"`
+	}
+	if err := json.Unmarshal(obj, &probe); err != nil {
+		return nil, fmt.Errorf("stored object: %w", err)
+	}
+	if probe.Meta != nil {
+		return mergeMeta(obj, probe.Meta, meta)
+	}
+	add, err := json.Marshal(meta)
+	if err != nil {
+		return nil, err
+	}
+	trimmed := bytes.TrimLeft(obj, " \t\r\n")
+	rest := bytes.TrimLeft(trimmed[1:], " \t\r\n")
+	out := make([]byte, 0, len(obj)+len(add)+16)
+	out = append(out, `{"_meta":`...)
+	out = append(out, add...)
+	if len(rest) > 0 && rest[0] != '}' {
+		out = append(out, ',')
+	}
+	return append(out, rest...), nil
+}
+
+func mergeMeta(obj json.RawMessage, have, add map[string]any) (json.RawMessage, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(obj, &m); err != nil {
+		return nil, err
+	}
+	for k, v := range add {
+		have[k] = v
+	}
+	metaJSON, err := json.Marshal(have)
+	if err != nil {
+		return nil, err
+	}
+	m["_meta"] = metaJSON
+	return json.Marshal(m)
+}

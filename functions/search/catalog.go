@@ -1,0 +1,61 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index"
+)
+
+// cachedBundle returns the directory of a bundle of the catalog at
+// catalogDir (the bundled default catalog when empty), building it into
+// cacheDir on first use. Bundles are keyed by index version, so a changed
+// catalog gets a new bundle and an unchanged one is reused.
+func cachedBundle(catalogDir, cacheDir string, progress io.Writer) (string, error) {
+	cat, err := loadCatalog(catalogDir)
+	if err != nil {
+		return "", err
+	}
+	if cacheDir == "" {
+		if cacheDir, err = os.UserCacheDir(); err != nil {
+			cacheDir = os.TempDir()
+		}
+		cacheDir = filepath.Join(cacheDir, "mcpsearch")
+	}
+	dir := filepath.Join(cacheDir, "index-"+cat.Version()[:16])
+	if _, err := index.Verify(dir); err == nil {
+		return dir, nil
+	} else if !errors.Is(err, fs.ErrNotExist) && fileExists(dir) {
+		fmt.Fprintf(progress, "mcpsearch: cached index %s is damaged (%v); rebuilding\n", dir, err)
+		os.RemoveAll(dir)
+	}
+	fmt.Fprintf(progress, "mcpsearch: building the index of %d servers (%d tools, %d prompts, %d resources, %d templates) into %s, once...\n",
+		len(cat.Servers), cat.Count(ext.KindTool), cat.Count(ext.KindPrompt), cat.Count(ext.KindResource), cat.Count(ext.KindResourceTemplate), dir)
+	start := time.Now()
+	if _, err := index.Build(cat, dir, nil); err != nil {
+		return "", err
+	}
+	fmt.Fprintf(progress, "mcpsearch: index built in %.1fs\n", time.Since(start).Seconds())
+	return dir, nil
+}
+
+func loadCatalog(dir string) (*index.Catalog, error) {
+	if dir != "" {
+		return index.LoadDir(dir, nil)
+	}
+	if defaultCatalog == nil {
+		return nil, errors.New("this binary has no bundled catalog: set MCPSEARCH_INDEX to a bundle or MCPSEARCH_CATALOG to a catalog directory")
+	}
+	return index.LoadFS(defaultCatalog, "(bundled catalog)", nil)
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}

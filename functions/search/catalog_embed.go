@@ -1,0 +1,17 @@
+//go:build !nocatalog
+
+package main
+
+import (
+	"embed"
+	"io/fs"
+)
+
+//go:embed catalog/*.json
+var catalogFiles embed.FS
+
+// defaultCatalog is the bundled default catalog: the tools/list, prompts/list,
+// resources/list and resources/templates/list answers of 67 published MCP
+// servers (see catalog/SOURCES.md for their licences). Lambda builds leave
+// it out with -tags nocatalog: they serve a prebuilt bundle.
+var defaultCatalog, _ = fs.Sub(catalogFiles, "catalog")

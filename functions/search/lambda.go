@@ -1,0 +1,125 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/aws/aws-lambda-go/events"
+)
+
+// lambdaHandler adapts Lambda Function URL and API Gateway HTTP API (v2)
+// events, which share one shape, to h. The response is buffered: JSON-RPC
+// errors travel in the body with the status h chose; a Go error (which
+// Lambda turns into a 5xx) is returned only for an event that cannot be
+// turned into an HTTP request.
+func lambdaHandler(h http.Handler) func(context.Context, events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error) {
+	return func(ctx context.Context, ev events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error) {
+		req, err := httpRequest(ctx, ev)
+		if err != nil {
+			return events.APIGatewayV2HTTPResponse{}, err
+		}
+		rec := newRecorder()
+		h.ServeHTTP(rec, req)
+		return rec.event(), nil
+	}
+}
+
+// httpRequest turns an event into the request a plain HTTP server would
+// have received.
+func httpRequest(ctx context.Context, ev events.APIGatewayV2HTTPRequest) (*http.Request, error) {
+	body := []byte(ev.Body)
+	if ev.IsBase64Encoded {
+		var err error
+		if body, err = base64.StdEncoding.DecodeString(ev.Body); err != nil {
+			return nil, fmt.Errorf("event body: %w", err)
+		}
+	}
+	method := ev.RequestContext.HTTP.Method
+	if method == "" {
+		return nil, fmt.Errorf("event is not a Function URL or HTTP API v2 event: no requestContext.http.method")
+	}
+	target := stripStage(ev.RawPath, ev.RequestContext.Stage)
+	if ev.RawQueryString != "" {
+		target += "?" + ev.RawQueryString
+	}
+	req, err := http.NewRequestWithContext(ctx, method, target, bytes.NewReader(body))
+	if err != nil {
+		return nil, fmt.Errorf("event request: %w", err)
+	}
+	for k, v := range ev.Headers {
+		req.Header.Set(k, v)
+	}
+	if len(ev.Cookies) > 0 {
+		req.Header.Set("Cookie", strings.Join(ev.Cookies, "; "))
+	}
+	req.Host = ev.RequestContext.DomainName
+	req.RemoteAddr = ev.RequestContext.HTTP.SourceIP
+	return req, nil
+}
+
+// stripStage removes the stage prefix an HTTP API puts in front of the
+// path for stages other than $default.
+func stripStage(path, stage string) string {
+	if path == "" {
+		path = "/"
+	}
+	if stage == "" || stage == "$default" {
+		return path
+	}
+	if rest, ok := strings.CutPrefix(path, "/"+stage); ok && (rest == "" || rest[0] == '/') {
+		return "/" + strings.TrimPrefix(rest, "/")
+	}
+	return path
+}
+
+// recorder buffers a response for the Lambda reply.
+type recorder struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func newRecorder() *recorder { return &recorder{header: http.Header{}} }
+
+func (r *recorder) Header() http.Header { return r.header }
+
+func (r *recorder) Write(p []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	return r.body.Write(p)
+}
+
+func (r *recorder) WriteHeader(status int) {
+	if r.status == 0 {
+		r.status = status
+	}
+}
+
+func (r *recorder) event() events.APIGatewayV2HTTPResponse {
+	resp := events.APIGatewayV2HTTPResponse{
+		StatusCode: r.status,
+		Headers:    map[string]string{},
+	}
+	if resp.StatusCode == 0 {
+		resp.StatusCode = http.StatusOK
+	}
+	for k, v := range r.header {
+		if k == "Set-Cookie" {
+			resp.Cookies = v
+			continue
+		}
+		resp.Headers[k] = strings.Join(v, ", ")
+	}
+	if utf8.Valid(r.body.Bytes()) {
+		resp.Body = r.body.String()
+	} else {
+		resp.Body, resp.IsBase64Encoded = base64.StdEncoding.EncodeToString(r.body.Bytes()), true
+	}
+	return resp
+}

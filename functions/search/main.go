@@ -1,0 +1,140 @@
+// Command search is the mcpsearch Lambda function and local server: it
+// opens a prebuilt index bundle once at start and answers MCP search and
+// list requests from it, statelessly.
+//
+// Under Lambda (AWS_LAMBDA_RUNTIME_API set) it serves Function URL and HTTP
+// API (v2) events; elsewhere it serves plain HTTP on MCPSEARCH_ADDR. All
+// configuration is read here, from the environment:
+//
+//	MCPSEARCH_INDEX       bundle directory (Lambda default: $LAMBDA_TASK_ROOT/index)
+//	MCPSEARCH_CATALOG     local only, without MCPSEARCH_INDEX: a catalog directory to
+//	                      build (once, cached) and serve; default: the bundled catalog
+//	MCPSEARCH_CACHE_DIR   where local builds are cached (default: the user cache dir)
+//	MCPSEARCH_ADDR        local listen address (default 127.0.0.1:8080)
+//	MCPSEARCH_PAGE_SIZE   items per list page (default 100)
+//	MCPSEARCH_CURSOR_KEY  hex key that signs cursors (default: the bundle's own key)
+//	MCPSEARCH_LOG_LEVEL   debug, info, warn or error (default info)
+package main
+
+import (
+	"cmp"
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/aws/aws-lambda-go/lambda"
+
+	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+func main() {
+	logger := newLogger(os.Getenv("MCPSEARCH_LOG_LEVEL"))
+	if err := run(logger); err != nil {
+		logger.Error("mcpsearch stopped", "err", err)
+		os.Exit(1)
+	}
+}
+
+func run(logger *slog.Logger) error {
+	inLambda := os.Getenv("AWS_LAMBDA_RUNTIME_API") != ""
+	idx, err := openIndex(inLambda, logger)
+	if err != nil {
+		return err
+	}
+	defer idx.Close()
+	handler, err := newHandler(idx, logger)
+	if err != nil {
+		return err
+	}
+	if inLambda {
+		lambda.Start(lambdaHandler(handler))
+		return nil
+	}
+	return serveLocal(cmp.Or(os.Getenv("MCPSEARCH_ADDR"), "127.0.0.1:8080"), handler, idx, logger)
+}
+
+// openIndex opens the configured bundle; locally, without one, it builds
+// (or reuses) the bundle of a catalog.
+func openIndex(inLambda bool, logger *slog.Logger) (*index.Index, error) {
+	dir := os.Getenv("MCPSEARCH_INDEX")
+	if dir == "" && inLambda {
+		dir = filepath.Join(cmp.Or(os.Getenv("LAMBDA_TASK_ROOT"), "/var/task"), "index")
+	}
+	if dir == "" {
+		var err error
+		if dir, err = cachedBundle(os.Getenv("MCPSEARCH_CATALOG"), os.Getenv("MCPSEARCH_CACHE_DIR"), os.Stderr); err != nil {
+			return nil, err
+		}
+	}
+	start := time.Now()
+	idx, err := index.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	m := idx.Manifest()
+	logger.Info("index open", "dir", dir, "version", m.IndexVersion, "tools", m.Counts[ext.KindTool],
+		"prompts", m.Counts[ext.KindPrompt], "resources", m.Counts[ext.KindResource],
+		"templates", m.Counts[ext.KindResourceTemplate], "ms", time.Since(start).Milliseconds())
+	return idx, nil
+}
+
+// newHandler wires the extension server at /mcp.
+func newHandler(idx *index.Index, logger *slog.Logger) (http.Handler, error) {
+	opts := &ext.Options{Version: version, Logger: logger, CursorKey: idx.CursorKey()}
+	if s := os.Getenv("MCPSEARCH_PAGE_SIZE"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || n > ext.MaxPageSize {
+			return nil, fmt.Errorf("MCPSEARCH_PAGE_SIZE=%q: want a whole number from 1 to %d", s, ext.MaxPageSize)
+		}
+		opts.PageSize = n
+	}
+	if s := os.Getenv("MCPSEARCH_CURSOR_KEY"); s != "" {
+		key, err := hex.DecodeString(s)
+		if err != nil || len(key) < 16 {
+			return nil, fmt.Errorf("MCPSEARCH_CURSOR_KEY: want at least 16 bytes in hex")
+		}
+		opts.CursorKey = key
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", ext.NewServer(idx, opts))
+	return mux, nil
+}
+
+// serveLocal serves plain HTTP until SIGINT or SIGTERM.
+func serveLocal(addr string, h http.Handler, idx *index.Index, logger *slog.Logger) error {
+	srv := &http.Server{Addr: addr, Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(shutdown)
+	}()
+	logger.Info("serving MCP", "url", "http://"+addr+"/mcp", "index", idx.Version())
+	if err := srv.ListenAndServe(); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+func newLogger(level string) *slog.Logger {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(cmp.Or(level, "info"))); err != nil {
+		l = slog.LevelInfo
+	}
+	return slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: l}))
+}

@@ -1,0 +1,22 @@
+// Package index turns catalogs of MCP list answers into a prebuilt,
+// read-only search index (a bundle) and answers searches and lists from it.
+//
+// A catalog is a directory of JSON files, one per upstream server, each
+// holding that server's raw tools/list, prompts/list, resources/list and
+// resources/templates/list answers ([LoadDir]). [Build] writes a bundle
+// atomically:
+//
+//	<dir>/manifest.json   format version, index version, counts, file sizes and hashes
+//	<dir>/bleve/          one bleve (scorch) segment, files 0644, directories 0755
+//
+// The index version is the SHA-256 of the canonical catalog (and of the
+// format version), so equal catalogs give equal versions although bleve's
+// bytes differ from build to build. [Open] refuses a bundle whose manifest is
+// missing, of another format, or whose files do not have the recorded sizes;
+// it opens the index read-only and writes nothing, so a bundle on a read-only
+// file system owned by another user (as in Lambda) opens. [Verify] also
+// checks every file's hash.
+//
+// *Index implements ext.Catalog. Query text is analysed as plain words and
+// never parsed as bleve query syntax.
+package index

@@ -1,0 +1,132 @@
+package index
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/mcpsearch/mcpsearch/ext"
+)
+
+// FormatVersion is the bundle format this package writes and reads.
+//
+//	1: manifest.json + bleve/ (scorch, zap v16), doc ids "<kind>/<ordinal>".
+const FormatVersion = 1
+
+// ManifestFile is the name of the manifest in a bundle directory.
+const ManifestFile = "manifest.json"
+
+// Manifest describes a bundle.
+type Manifest struct {
+	Format       int              `json:"format"`
+	IndexVersion string           `json:"indexVersion"`
+	BleveVersion string           `json:"bleveVersion"`
+	BuiltAt      time.Time        `json:"builtAt"`
+	Separator    string           `json:"separator"`
+	Counts       map[ext.Kind]int `json:"counts"`
+	Servers      []ServerInfo     `json:"servers"`
+	Files        []FileInfo       `json:"files"`
+	// CursorKey (hex) signs cursors; it is random per build and shared by
+	// every instance serving the bundle.
+	CursorKey string `json:"cursorKey"`
+}
+
+// ServerInfo is a server of the catalog and how many items of each kind it has.
+type ServerInfo struct {
+	Server
+	Counts map[ext.Kind]int `json:"counts"`
+}
+
+// FileInfo is one file of the bundle, by slash path relative to the bundle.
+type FileInfo struct {
+	Path   string `json:"path"`
+	Size   int64  `json:"size"`
+	SHA256 string `json:"sha256"`
+}
+
+// readManifest reads and checks the manifest of the bundle at dir.
+func readManifest(dir string) (*Manifest, error) {
+	data, err := os.ReadFile(filepath.Join(dir, ManifestFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%s: no %s: not an index bundle (build one with mcpsearch build)", dir, ManifestFile)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var m Manifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("%s: manifest is not valid JSON: %w", dir, err)
+	}
+	switch {
+	case m.Format != FormatVersion:
+		return nil, fmt.Errorf("%s: bundle format %d, this build reads format %d: rebuild the bundle", dir, m.Format, FormatVersion)
+	case m.IndexVersion == "":
+		return nil, fmt.Errorf("%s: manifest has no indexVersion", dir)
+	case len(m.Files) == 0:
+		return nil, fmt.Errorf("%s: manifest lists no files", dir)
+	}
+	return &m, nil
+}
+
+// checkFiles compares the bundle's files with the manifest: sizes always,
+// hashes when full is set. Files the manifest does not list are an error too.
+func (m *Manifest) checkFiles(dir string, full bool) error {
+	listed := map[string]bool{}
+	for _, f := range m.Files {
+		listed[f.Path] = true
+		if err := f.check(dir, full); err != nil {
+			return err
+		}
+	}
+	return filepath.WalkDir(filepath.Join(dir, "bleve"), func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		if !d.IsDir() && !listed[filepath.ToSlash(rel)] {
+			return fmt.Errorf("%s: file %s is not in the manifest", dir, rel)
+		}
+		return nil
+	})
+}
+
+func (f FileInfo) check(dir string, full bool) error {
+	path := filepath.Join(dir, filepath.FromSlash(f.Path))
+	st, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("%s: file %s listed in the manifest: %w", dir, f.Path, err)
+	}
+	if st.Size() != f.Size {
+		return fmt.Errorf("%s: file %s is %d bytes, the manifest says %d (truncated or altered)", dir, f.Path, st.Size(), f.Size)
+	}
+	if !full {
+		return nil
+	}
+	sum, err := fileSHA256(path)
+	if err != nil {
+		return err
+	}
+	if sum != f.SHA256 {
+		return fmt.Errorf("%s: file %s has SHA-256 %s, the manifest says %s (altered)", dir, f.Path, sum, f.SHA256)
+	}
+	return nil
+}
+
+func fileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("hashing %s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}

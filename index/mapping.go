@@ -1,0 +1,103 @@
+package index
+
+import (
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
+	"github.com/blevesearch/bleve/v2/analysis/char/regexp"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/analysis/token/camelcase"
+	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
+	"github.com/blevesearch/bleve/v2/analysis/token/porter"
+	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
+	"github.com/blevesearch/bleve/v2/mapping"
+)
+
+// The mapping is shared by the builder and the server: a bundle records the
+// names of its analysis components and the serving binary must register
+// every one of them, which importing this package guarantees.
+
+// Document fields.
+const (
+	fieldKind        = "kind"        // keyword: tool, prompt, resource, resourceTemplate
+	fieldServer      = "server"      // keyword, stored
+	fieldServerWords = "serverWords" // text
+	fieldName        = "name"        // text: the upstream name, split into words
+	fieldNameExact   = "nameExact"   // keyword: canonical and upstream names, lower case
+	fieldTitle       = "title"       // text
+	fieldDescription = "description" // text
+	fieldParams      = "params"      // text: parameter names and descriptions
+	fieldAnnotations = "annotations" // keyword: "readonlyhint=true", …
+	fieldURI         = "uri"         // text: URI or URI template, MIME type
+	fieldObject      = "mcp"         // stored only: the MCP object
+)
+
+// Analyzer names.
+const (
+	analyzerText = "mcp_text"
+	charNameSeps = "mcp_name_separators"
+)
+
+// newMapping returns the index mapping: BM25 scoring, explicit fields only
+// (no dynamic fields, no _all), and none of the term vectors or doc values
+// that search does not use, to keep bundles small.
+func newMapping() (*mapping.IndexMappingImpl, error) {
+	m := mapping.NewIndexMapping()
+	m.ScoringModel = "bm25"
+	m.DefaultAnalyzer = analyzerText
+	m.StoreDynamic, m.IndexDynamic, m.DocValuesDynamic = false, false, false
+	if err := m.AddCustomCharFilter(charNameSeps, map[string]any{
+		"type": regexp.Name, "regexp": `[_\-./:{}]+`, "replace": " ",
+	}); err != nil {
+		return nil, err
+	}
+	if err := m.AddCustomAnalyzer(analyzerText, map[string]any{
+		"type":          custom.Name,
+		"char_filters":  []string{charNameSeps},
+		"tokenizer":     unicode.Name,
+		"token_filters": []string{camelcase.Name, lowercase.Name, en.StopName, porter.Name},
+	}); err != nil {
+		return nil, err
+	}
+	doc := mapping.NewDocumentMapping()
+	doc.Dynamic = false
+	for _, f := range []string{fieldServerWords, fieldName, fieldTitle, fieldDescription, fieldParams, fieldURI} {
+		doc.AddFieldMappingsAt(f, textField())
+	}
+	for _, f := range []string{fieldKind, fieldNameExact, fieldAnnotations} {
+		doc.AddFieldMappingsAt(f, keywordField(false))
+	}
+	doc.AddFieldMappingsAt(fieldServer, keywordField(true))
+	doc.AddFieldMappingsAt(fieldObject, storedField())
+	m.DefaultMapping = doc
+	return m, nil
+}
+
+func textField() *mapping.FieldMapping {
+	f := mapping.NewTextFieldMapping()
+	f.Analyzer = analyzerText
+	f.Store, f.IncludeTermVectors, f.IncludeInAll, f.DocValues = false, false, false, false
+	return f
+}
+
+func keywordField(store bool) *mapping.FieldMapping {
+	f := mapping.NewKeywordFieldMapping()
+	f.Analyzer = keyword.Name
+	f.Store, f.IncludeTermVectors, f.IncludeInAll, f.DocValues = store, false, false, false
+	return f
+}
+
+func storedField() *mapping.FieldMapping {
+	f := mapping.NewTextFieldMapping()
+	f.Index, f.Store, f.IncludeTermVectors, f.IncludeInAll, f.DocValues = false, true, false, false, false
+	return f
+}
+
+// textAnalyzer is the analyzer of the text fields, for analysing queries.
+var textAnalyzer = func() analysis.Analyzer {
+	m, err := newMapping()
+	if err != nil {
+		panic(err)
+	}
+	return m.AnalyzerNamed(analyzerText)
+}()
