@@ -80,28 +80,27 @@ func (c *cursorCodec) mac(payload []byte) []byte {
 // decode checks s and returns the offset it holds. Every failure wraps
 // ErrInvalidParams and says which check failed.
 func (c *cursorCodec) decode(s string, bind [8]byte) (offset int, err error) {
-	defer wrapf(&err, "cursor")
 	if len(s) > maxCursorLen {
-		return 0, fmt.Errorf("%w: longer than %d characters", ErrInvalidParams, maxCursorLen)
+		return 0, fmt.Errorf("%w: cursor longer than %d characters", ErrInvalidParams, maxCursorLen)
 	}
-	raw, err := base64.RawURLEncoding.DecodeString(s)
+	raw, err := base64.RawURLEncoding.Strict().DecodeString(s)
 	if err != nil || len(raw) < 16+1+cursorMACSize {
-		return 0, fmt.Errorf("%w: not a cursor issued by this server", ErrInvalidParams)
+		return 0, fmt.Errorf("%w: cursor: not a cursor issued by this server", ErrInvalidParams)
 	}
 	payload, mac := raw[:len(raw)-cursorMACSize], raw[len(raw)-cursorMACSize:]
 	if !hmac.Equal(payload[:8], c.version[:]) {
-		return 0, fmt.Errorf("%w: issued by another index version; this server runs index %s",
+		return 0, fmt.Errorf("%w: cursor issued by another index version; this server runs index %s",
 			ErrInvalidParams, c.label)
 	}
 	if !hmac.Equal(mac, c.mac(payload)) {
-		return 0, fmt.Errorf("%w: signature does not match (garbled or forged)", ErrInvalidParams)
+		return 0, fmt.Errorf("%w: cursor signature does not match (garbled or forged)", ErrInvalidParams)
 	}
 	if !hmac.Equal(payload[8:16], bind[:]) {
-		return 0, fmt.Errorf("%w: issued for another query, filter or list", ErrInvalidParams)
+		return 0, fmt.Errorf("%w: cursor issued for another query, filter or list", ErrInvalidParams)
 	}
 	off, n := binary.Uvarint(payload[16:])
 	if n <= 0 || 16+n != len(payload) || off > 1<<31 {
-		return 0, fmt.Errorf("%w: malformed offset", ErrInvalidParams)
+		return 0, fmt.Errorf("%w: cursor has a malformed offset", ErrInvalidParams)
 	}
 	return int(off), nil
 }

@@ -24,7 +24,8 @@ type era struct {
 // and refuse alike.
 func detectEra(h http.Header, req *request) (era, error) {
 	header := h.Get(mcp.HeaderProtocolVersion)
-	meta := metaProtocolVersion(req.Params)
+	m := requestMeta(req.Params)
+	meta := m.ProtocolVersion()
 	if !mcp.IsModernProtocol(header) && !mcp.IsModernProtocol(meta) {
 		if header != "" && !slices.Contains(mcp.ValidProtocolVersions, header) {
 			return era{}, fmt.Errorf("%w: unsupported protocol version %q in %s (supported: %v)",
@@ -43,6 +44,9 @@ func detectEra(h http.Header, req *request) (era, error) {
 	case !slices.Contains(SupportedProtocolVersions, meta):
 		return e, &Error{Code: mcp.UNSUPPORTED_PROTOCOL_VERSION, Message: fmt.Sprintf("unsupported protocol version %q (supported: %v)", meta, SupportedProtocolVersions)}
 	}
+	if m.ClientCapabilities() == nil {
+		return e, fmt.Errorf("%w: missing or invalid _meta field %s", ErrInvalidParams, mcp.MetaKeyClientCapabilities)
+	}
 	if err := mcp.ValidateStandardHeaders(h.Get, meta, mcp.MCPMethod(req.Method), req.Params); err != nil {
 		return e, headerMismatch(err.Error())
 	}
@@ -53,14 +57,16 @@ func headerMismatch(msg string) error {
 	return &Error{Code: mcp.HEADER_MISMATCH, Message: msg}
 }
 
-func metaProtocolVersion(params json.RawMessage) string {
+// requestMeta returns the _meta of params, or nil; the nil *mcp.Meta answers
+// every accessor with its zero value.
+func requestMeta(params json.RawMessage) *mcp.Meta {
 	var p struct {
 		Meta *mcp.Meta `json:"_meta"`
 	}
 	if len(params) == 0 || json.Unmarshal(params, &p) != nil {
-		return ""
+		return nil
 	}
-	return p.Meta.ProtocolVersion()
+	return p.Meta
 }
 
 // errorStatus is the HTTP status of a JSON-RPC error: 200 before
@@ -87,12 +93,13 @@ func (e era) errorStatus(err error) int {
 // server's identity in _meta and, on lists, caching hints. The index of a
 // deployment never changes, but results may later depend on the caller, so
 // the scope is private.
-func (s *Server) decorateModern(method string, result map[string]any) map[string]any {
-	result["resultType"] = string(mcp.ResultTypeComplete)
-	result["_meta"] = map[string]any{mcp.MetaKeyServerInfo: s.info}
-	if isListMethod(method) {
-		result["ttlMs"] = 0
-		result["cacheScope"] = string(mcp.CacheScopePrivate)
+func (s *Server) decorateModern(method string, result *pageResult) {
+	result.extra = map[string]any{
+		"resultType": string(mcp.ResultTypeComplete),
+		"_meta":      map[string]any{mcp.MetaKeyServerInfo: s.info},
 	}
-	return result
+	if isListMethod(method) {
+		result.extra["ttlMs"] = 0
+		result.extra["cacheScope"] = string(mcp.CacheScopePrivate)
+	}
 }

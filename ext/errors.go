@@ -1,9 +1,6 @@
 package ext
 
-import (
-	"errors"
-	"fmt"
-)
+import "errors"
 
 // JSON-RPC error codes used by the extension.
 const (
@@ -49,11 +46,4 @@ func wireError(err error) *Error {
 		return &Error{Code: e.Code, Message: err.Error()}
 	}
 	return &Error{Code: CodeInternalError, Message: "internal error"}
-}
-
-// wrapf prefixes a non-nil *errp with a description of the operation.
-func wrapf(errp *error, format string, args ...any) {
-	if *errp != nil {
-		*errp = fmt.Errorf("%s: %w", fmt.Sprintf(format, args...), *errp)
-	}
 }

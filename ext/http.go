@@ -136,27 +136,24 @@ func (s *Server) serveMethod(w http.ResponseWriter, r *http.Request, req *reques
 		return
 	}
 	if era.modern {
-		result = s.decorateModern(req.Method, result)
+		s.decorateModern(req.Method, result)
 	}
 	s.writeJSON(w, http.StatusOK, response{JSONRPC: "2.0", ID: req.ID, Result: result})
 }
 
 // call runs the method, turning a panic into an internal error.
-func (s *Server) call(ctx context.Context, req *request) (result map[string]any, err error) {
+func (s *Server) call(ctx context.Context, req *request) (result *pageResult, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			s.logger.Error("panic in handler", "method", req.Method, "panic", p, "stack", string(debug.Stack()))
 			err = fmt.Errorf("panic: %v", p)
 		}
 	}()
-	res, err := methods[req.Method](ctx, s, req.Params)
-	if err != nil {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			err = fmt.Errorf("%w: request took longer than %s", ErrInternal, s.timeout)
-		}
-		return nil, err
+	result, err = methods[req.Method](ctx, s, req.Params)
+	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		err = fmt.Errorf("%w: request took longer than %s", ErrInternal, s.timeout)
 	}
-	return res.(map[string]any), nil
+	return result, err
 }
 
 // writeError converts err once into a JSON-RPC error response. Internal

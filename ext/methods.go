@@ -11,9 +11,8 @@ import (
 	"unicode/utf8"
 )
 
-// method answers one JSON-RPC request from the catalog. Its result is
-// marshalled as the response's result.
-type method func(ctx context.Context, s *Server, params json.RawMessage) (any, error)
+// method answers one JSON-RPC request from the catalog.
+type method func(ctx context.Context, s *Server, params json.RawMessage) (*pageResult, error)
 
 // methods is the whole protocol surface the extension answers itself.
 // Everything else goes to mcp-go.
@@ -90,7 +89,7 @@ func jsonTypeName(goKind string) string {
 }
 
 func searchMethod(k Kind) method {
-	return func(ctx context.Context, s *Server, raw json.RawMessage) (any, error) {
+	return func(ctx context.Context, s *Server, raw json.RawMessage) (*pageResult, error) {
 		p, err := decodeParams[SearchParams](raw)
 		if err != nil {
 			return nil, err
@@ -176,7 +175,7 @@ func normalizeFilter(f Filter) Filter {
 }
 
 func listMethod(k Kind) method {
-	return func(ctx context.Context, s *Server, raw json.RawMessage) (any, error) {
+	return func(ctx context.Context, s *Server, raw json.RawMessage) (*pageResult, error) {
 		p, err := decodeParams[ListParams](raw)
 		if err != nil {
 			return nil, err
@@ -198,8 +197,8 @@ func listMethod(k Kind) method {
 
 // pageResult renders a page in the shape of the kind's list result, each
 // item's _meta extended with its server (and score, for searches).
-func (s *Server) pageResult(k Kind, page *Page, next int, bind [8]byte, scored bool) (map[string]any, error) {
-	items := make([]json.RawMessage, len(page.Items))
+func (s *Server) pageResult(k Kind, page *Page, next int, bind [8]byte, scored bool) (*pageResult, error) {
+	r := &pageResult{key: k.ResultKey(), items: make([]json.RawMessage, len(page.Items))}
 	for i, h := range page.Items {
 		meta := map[string]any{MetaServer: h.Server}
 		if scored {
@@ -209,13 +208,50 @@ func (s *Server) pageResult(k Kind, page *Page, next int, bind [8]byte, scored b
 		if err != nil {
 			return nil, fmt.Errorf("item %d of page: %w", i, err)
 		}
-		items[i] = obj
+		r.items[i] = obj
 	}
-	result := map[string]any{k.ResultKey(): items}
 	if page.More && (!scored || next < MaxSearchDepth) {
-		result["nextCursor"] = s.cursors.encode(bind, next)
+		r.nextCursor = s.cursors.encode(bind, next)
 	}
-	return result, nil
+	return r, nil
+}
+
+// pageResult is a list or search result: its items under their kind's key,
+// then nextCursor, then any protocol extras, in that order on the wire.
+type pageResult struct {
+	key        string
+	items      []json.RawMessage
+	nextCursor string
+	extra      map[string]any
+}
+
+func (r *pageResult) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	key, _ := json.Marshal(r.key)
+	b.WriteString("{")
+	b.Write(key)
+	b.WriteString(":[")
+	for i, it := range r.items {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(it)
+	}
+	b.WriteByte(']')
+	if r.nextCursor != "" {
+		b.WriteString(`,"nextCursor":"` + r.nextCursor + `"`) // base64url: nothing to escape
+	}
+	if len(r.extra) > 0 {
+		extra, err := json.Marshal(r.extra)
+		if err != nil {
+			return nil, err
+		}
+		b.WriteByte(',')
+		b.Write(extra[1:]) // the object's members and its closing brace
+		return b.Bytes(), nil
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }
 
 // Keys of the _meta entries the extension adds to items.

@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"time"
 
@@ -147,7 +146,7 @@ func newManifest(cat *Catalog, dir string, opts *BuildOptions) (*Manifest, error
 	key := make([]byte, 32)
 	rand.Read(key)
 	m := &Manifest{
-		Format: FormatVersion, IndexVersion: cat.Version(), BleveVersion: moduleVersion("github.com/blevesearch/bleve/v2"),
+		Format: FormatVersion, IndexVersion: cat.Version(), BleveVersion: BleveVersion,
 		BuiltAt: now().UTC().Truncate(time.Second), Separator: cat.separator(), Counts: map[ext.Kind]int{},
 		CursorKey: hex.EncodeToString(key),
 	}
@@ -208,17 +207,6 @@ func replaceDir(tmp, dir string) error {
 		return os.RemoveAll(old)
 	}
 	return nil
-}
-
-func moduleVersion(path string) string {
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, d := range bi.Deps {
-			if d.Path == path {
-				return d.Version
-			}
-		}
-	}
-	return "unknown"
 }
 
 // Version is the index version of the catalog: the SHA-256 (hex) of the

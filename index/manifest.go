@@ -19,6 +19,10 @@ import (
 //	1: manifest.json + bleve/ (scorch, zap v16), doc ids "<kind>/<ordinal>".
 const FormatVersion = 1
 
+// BleveVersion is the bleve release that writes and reads bundles; go.mod
+// pins it (a test checks), and manifests record it.
+const BleveVersion = "v2.5.7"
+
 // ManifestFile is the name of the manifest in a bundle directory.
 const ManifestFile = "manifest.json"
 
@@ -52,6 +56,9 @@ type FileInfo struct {
 
 // readManifest reads and checks the manifest of the bundle at dir.
 func readManifest(dir string) (*Manifest, error) {
+	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("bundle directory %s does not exist", dir)
+	}
 	data, err := os.ReadFile(filepath.Join(dir, ManifestFile))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("%s: no %s: not an index bundle (build one with mcpsearch build)", dir, ManifestFile)

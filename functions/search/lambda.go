@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"unicode/utf8"
 
@@ -43,14 +44,12 @@ func httpRequest(ctx context.Context, ev events.APIGatewayV2HTTPRequest) (*http.
 	if method == "" {
 		return nil, fmt.Errorf("event is not a Function URL or HTTP API v2 event: no requestContext.http.method")
 	}
-	target := stripStage(ev.RawPath, ev.RequestContext.Stage)
-	if ev.RawQueryString != "" {
-		target += "?" + ev.RawQueryString
-	}
-	req, err := http.NewRequestWithContext(ctx, method, target, bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(ctx, method, "/", bytes.NewReader(body))
 	if err != nil {
 		return nil, fmt.Errorf("event request: %w", err)
 	}
+	req.URL = &url.URL{Path: stripStage(ev.RawPath, ev.RequestContext.Stage), RawQuery: ev.RawQueryString}
+	req.RequestURI = req.URL.RequestURI()
 	for k, v := range ev.Headers {
 		req.Header.Set(k, v)
 	}
@@ -77,9 +76,11 @@ func stripStage(path, stage string) string {
 	return path
 }
 
-// recorder buffers a response for the Lambda reply.
+// recorder buffers a response for the Lambda reply. As with a real
+// connection, headers changed after the status is written are not sent.
 type recorder struct {
 	header http.Header
+	sent   http.Header // header as it was when the status was written
 	status int
 	body   bytes.Buffer
 }
@@ -89,27 +90,20 @@ func newRecorder() *recorder { return &recorder{header: http.Header{}} }
 func (r *recorder) Header() http.Header { return r.header }
 
 func (r *recorder) Write(p []byte) (int, error) {
-	if r.status == 0 {
-		r.status = http.StatusOK
-	}
+	r.WriteHeader(http.StatusOK)
 	return r.body.Write(p)
 }
 
 func (r *recorder) WriteHeader(status int) {
 	if r.status == 0 {
-		r.status = status
+		r.status, r.sent = status, r.header.Clone()
 	}
 }
 
 func (r *recorder) event() events.APIGatewayV2HTTPResponse {
-	resp := events.APIGatewayV2HTTPResponse{
-		StatusCode: r.status,
-		Headers:    map[string]string{},
-	}
-	if resp.StatusCode == 0 {
-		resp.StatusCode = http.StatusOK
-	}
-	for k, v := range r.header {
+	r.WriteHeader(http.StatusOK) // a handler that wrote nothing answered 200
+	resp := events.APIGatewayV2HTTPResponse{StatusCode: r.status, Headers: map[string]string{}}
+	for k, v := range r.sent {
 		if k == "Set-Cookie" {
 			resp.Cookies = v
 			continue

@@ -1,0 +1,52 @@
+# Build, test and lint mcpsearch.
+#
+# `sam build` (BuildMethod: makefile, CodeUri: .) runs `make build-<LogicalId>`
+# here with ARTIFACTS_DIR set. Every function uses the same recipe: the
+# bootstrap binary from ./functions/search plus an index bundle built from
+# the catalog directory CATALOG_<LogicalId>. To add a function (say, another
+# team's catalog), copy the SearchFunction resource in template.yaml under a
+# new logical id and add one line below, e.g.
+#
+#	CATALOG_TeamAFunction := catalogs/team-a
+
+CATALOG_SearchFunction := functions/search/catalog
+
+ARCH ?= arm64
+GO ?= go
+CFN_LINT ?= cfn-lint
+TEMPLATE ?= template.yaml
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+
+MAIN_PKG := ./functions/search
+CLI_PKG := ./infra/cmd/mcpsearch
+BUILD_TAGS := lambda.norpc,nocatalog
+LDFLAGS := -s -w -X main.version=$(VERSION)
+
+# FUNCTIONS lists the logical ids that have a CATALOG_<LogicalId>.
+FUNCTIONS := $(patsubst CATALOG_%,%,$(filter CATALOG_%,$(.VARIABLES)))
+
+.PHONY: test lint clean FORCE
+
+# A pattern rule cannot be .PHONY (make skips rule search for phony targets),
+# so FORCE makes build-% run even if a file of that name exists.
+build-%: FORCE
+	$(if $(CATALOG_$*),,$(error no catalog for function "$*": CATALOG_$* is not defined; add "CATALOG_$* := <catalog dir>" to the Makefile (defined: $(or $(FUNCTIONS),none))))
+	$(if $(ARTIFACTS_DIR),,$(error ARTIFACTS_DIR is not set; run "sam build", or "make $@ ARTIFACTS_DIR=<dir>"))
+	@test -d "$(CATALOG_$*)" || { echo "make: catalog directory $(CATALOG_$*) (CATALOG_$*) does not exist" >&2; exit 1; }
+	mkdir -p "$(ARTIFACTS_DIR)"
+	CGO_ENABLED=0 GOOS=linux GOARCH=$(ARCH) $(GO) build -tags $(BUILD_TAGS) -trimpath -ldflags="$(LDFLAGS)" -o "$(ARTIFACTS_DIR)/bootstrap" $(MAIN_PKG)
+	$(GO) run $(CLI_PKG) build --catalog "$(CATALOG_$*)" --out "$(ARTIFACTS_DIR)/index"
+	chmod -R a+rX "$(ARTIFACTS_DIR)"
+
+test:
+	$(GO) test ./...
+
+lint:
+	$(GO) vet ./...
+	@unformatted="$$(gofmt -l .)"; if [ -n "$$unformatted" ]; then echo "gofmt: these files need formatting:" >&2; echo "$$unformatted" >&2; exit 1; fi
+	$(CFN_LINT) $(TEMPLATE)
+
+clean:
+	rm -rf .aws-sam
+
+FORCE:

@@ -1,0 +1,204 @@
+package ext
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// rpcResponse is a decoded JSON-RPC response.
+type rpcResponse struct {
+	ID     json.RawMessage `json:"id"`
+	Result map[string]any  `json:"result"`
+	Error  *Error          `json:"error"`
+}
+
+func newTestServer(tb testing.TB, cat Catalog, opts *Options) *Server {
+	tb.Helper()
+	if opts == nil {
+		opts = &Options{}
+	}
+	opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	return NewServer(cat, opts)
+}
+
+// post sends body to s and returns the HTTP response with its body read.
+func post(tb testing.TB, s http.Handler, body string, headers ...string) (*http.Response, []byte) {
+	tb.Helper()
+	req := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, req)
+	return rec.Result(), rec.Body.Bytes()
+}
+
+// call sends one JSON-RPC request and decodes the response.
+func call(tb testing.TB, s http.Handler, method string, params any, headers ...string) rpcResponse {
+	tb.Helper()
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+	_, out := post(tb, s, string(body), headers...)
+	var r rpcResponse
+	if err := json.Unmarshal(out, &r); err != nil {
+		tb.Fatalf("%s: response %q is not JSON: %v", method, out, err)
+	}
+	return r
+}
+
+func TestErrorCodes(t *testing.T) {
+	s := newTestServer(t, newMemCatalog("v1", 30), nil)
+	other := newTestServer(t, newMemCatalog("v2", 30), nil)
+	searchCursor := nextCursor(t, call(t, s, "tools/search", map[string]any{"query": "tool", "limit": 2}))
+	otherIndexCursor := nextCursor(t, call(t, other, "tools/search", map[string]any{"query": "tool", "limit": 2}))
+	listCursor := nextCursor(t, call(t, newTestServer(t, newMemCatalog("v1", 30), &Options{PageSize: 5}), "tools/list", nil))
+	tampered := []byte(searchCursor)
+	tampered[len(tampered)/2] ^= 1
+	for _, test := range []struct {
+		name, body string
+		code       int
+		message    string // a part of the error message
+	}{
+		{"not json", `{"jsonrpc":`, CodeParseError, "not valid JSON"},
+		{"empty body", ``, CodeParseError, "not valid JSON"},
+		{"batch", `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, CodeInvalidRequest, "batches are not supported"},
+		{"not an object", `"hello"`, CodeInvalidRequest, "not a JSON-RPC message"},
+		{"wrong version", `{"jsonrpc":"1.0","id":1,"method":"tools/search"}`, CodeInvalidRequest, `jsonrpc must be "2.0"`},
+		{"object id", `{"jsonrpc":"2.0","id":{},"method":"tools/search"}`, CodeInvalidRequest, "id must be"},
+		{"unknown method", `{"jsonrpc":"2.0","id":1,"method":"tools/frobnicate"}`, CodeMethodNotFound, ""},
+		{"params not an object", rpc("tools/search", `[1,2]`), CodeInvalidParams, "params must be an object"},
+		{"query not a string", rpc("tools/search", `{"query":5}`), CodeInvalidParams, `field "query" must be a string`},
+		{"empty query", rpc("tools/search", `{"query":"  "}`), CodeInvalidParams, "query is empty"},
+		{"missing query", rpc("prompts/search", `{}`), CodeInvalidParams, "query is empty"},
+		{"overlong query", rpc("tools/search", `{"query":"`+strings.Repeat("a", MaxQueryBytes+1)+`"}`), CodeInvalidParams, "at most 1024"},
+		{"too many words", rpc("tools/search", `{"query":"`+strings.Repeat("a ", MaxQueryTerms+1)+`"}`), CodeInvalidParams, "words"},
+		{"limit zero", rpc("tools/search", `{"query":"x","limit":0}`), CodeInvalidParams, "limit 0 is not between 1 and 50"},
+		{"limit too big", rpc("tools/search", `{"query":"x","limit":51}`), CodeInvalidParams, "limit 51"},
+		{"limit not a number", rpc("tools/search", `{"query":"x","limit":"ten"}`), CodeInvalidParams, `field "limit"`},
+		{"garbled cursor", rpc("tools/search", `{"query":"tool","limit":2,"cursor":"%%%"}`), CodeInvalidParams, "cursor: not a cursor issued by this server"},
+		{"tampered cursor", rpc("tools/search", `{"query":"tool","limit":2,"cursor":"`+string(tampered)+`"}`), CodeInvalidParams, "cursor"},
+		{"cursor of another index", rpc("tools/search", `{"query":"tool","limit":2,"cursor":"`+otherIndexCursor+`"}`), CodeInvalidParams, "another index version"},
+		{"cursor of another query", rpc("tools/search", `{"query":"number","limit":2,"cursor":"`+searchCursor+`"}`), CodeInvalidParams, "another query"},
+		{"cursor of another kind", rpc("prompts/search", `{"query":"tool","limit":2,"cursor":"`+searchCursor+`"}`), CodeInvalidParams, "another query"},
+		{"search cursor on a list", rpc("tools/list", `{"cursor":"`+searchCursor+`"}`), CodeInvalidParams, "another query"},
+		{"list cursor on another list", rpc("prompts/list", `{"cursor":"`+listCursor+`"}`), CodeInvalidParams, "another query"},
+		{"cursor too long", rpc("tools/list", `{"cursor":"`+strings.Repeat("A", 200)+`"}`), CodeInvalidParams, "longer than"},
+		{"bad filter", rpc("tools/search", `{"query":"x","filter":{"servers":"srv"}}`), CodeInvalidParams, `field "filter.servers" must be an array`},
+		{"filter rejected by catalog", rpc("tools/search", `{"query":"x","filter":{"annotations":{"bad":true}}}`), CodeInvalidParams, "filter.annotations.bad"},
+	} {
+		t.Run(test.name, func(t *testing.T) {
+			_, out := post(t, s, test.body)
+			var r rpcResponse
+			if err := json.Unmarshal(out, &r); err != nil {
+				t.Fatalf("response %q: %v", out, err)
+			}
+			if r.Error == nil {
+				t.Fatalf("got result %v, want error %d", r.Result, test.code)
+			}
+			if r.Error.Code != test.code || !strings.Contains(r.Error.Message, test.message) {
+				t.Errorf("got error %d %q, want %d containing %q", r.Error.Code, r.Error.Message, test.code, test.message)
+			}
+		})
+	}
+}
+
+func rpc(method, params string) string {
+	return `{"jsonrpc":"2.0","id":7,"method":"` + method + `","params":` + params + `}`
+}
+
+func nextCursor(tb testing.TB, r rpcResponse) string {
+	tb.Helper()
+	c, _ := r.Result["nextCursor"].(string)
+	if c == "" {
+		tb.Fatalf("no nextCursor in %v (error %v)", r.Result, r.Error)
+	}
+	return c
+}
+
+func TestInternalErrorsLeakNothing(t *testing.T) {
+	cat := newMemCatalog("v1", 3)
+	cat.fail = errSecret
+	s := newTestServer(t, cat, nil)
+	for _, method := range []string{"tools/search", "tools/list"} {
+		r := call(t, s, method, map[string]any{"query": "x"})
+		if r.Error == nil || r.Error.Code != CodeInternalError || r.Error.Message != "internal error" {
+			t.Errorf("%s: got %+v, want -32603 \"internal error\"", method, r.Error)
+		}
+	}
+}
+
+func TestHTTPTransport(t *testing.T) {
+	s := newTestServer(t, newMemCatalog("v1", 3), &Options{MaxBodyBytes: 200})
+	t.Run("GET is 405", func(t *testing.T) {
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/mcp", nil))
+		if rec.Code != http.StatusMethodNotAllowed || rec.Header().Get("Allow") != http.MethodPost {
+			t.Errorf("got %d Allow %q, want 405 Allow POST", rec.Code, rec.Header().Get("Allow"))
+		}
+	})
+	t.Run("notification is 202", func(t *testing.T) {
+		for _, body := range []string{
+			`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+			`{"jsonrpc":"2.0","method":"tools/search","params":{"query":"x"}}`,
+		} {
+			resp, out := post(t, s, body)
+			if resp.StatusCode != http.StatusAccepted || len(bytes.TrimSpace(out)) != 0 {
+				t.Errorf("%s: got %d %q, want 202 and no body", body, resp.StatusCode, out)
+			}
+		}
+	})
+	t.Run("body too large", func(t *testing.T) {
+		resp, out := post(t, s, rpc("tools/search", `{"query":"`+strings.Repeat("x", 300)+`"}`))
+		if resp.StatusCode != http.StatusRequestEntityTooLarge || !bytes.Contains(out, []byte("exceeds 200 bytes")) {
+			t.Errorf("got %d %s, want 413 naming the limit", resp.StatusCode, out)
+		}
+	})
+	t.Run("wrong content type", func(t *testing.T) {
+		req := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(rpc("ping", `{}`)))
+		req.Header.Set("Content-Type", "text/plain")
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, req)
+		if rec.Code != http.StatusUnsupportedMediaType || !strings.Contains(rec.Body.String(), "application/json") {
+			t.Errorf("got %d %s, want 415 naming application/json", rec.Code, rec.Body)
+		}
+	})
+	t.Run("no session id", func(t *testing.T) {
+		resp, _ := post(t, s, initialize("2025-06-18"))
+		if id := resp.Header.Get("Mcp-Session-Id"); id != "" {
+			t.Errorf("got session id %q, want none (stateless)", id)
+		}
+	})
+	t.Run("ping", func(t *testing.T) {
+		r := call(t, s, "ping", map[string]any{})
+		if r.Error != nil || r.Result == nil {
+			t.Errorf("got %+v, want an empty result", r)
+		}
+	})
+	t.Run("DNS rebinding", func(t *testing.T) {
+		ts := httptest.NewServer(s)
+		defer ts.Close()
+		req, _ := http.NewRequest(http.MethodPost, ts.URL+"/mcp", strings.NewReader(rpc("ping", `{}`)))
+		req.Header.Set("Content-Type", "application/json")
+		req.Host = "evil.example.com"
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusForbidden {
+			t.Errorf("got %d, want 403 for a foreign Host on loopback", resp.StatusCode)
+		}
+	})
+}
+
+func initialize(version string) string {
+	return `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + version +
+		`","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`
+}

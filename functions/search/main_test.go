@@ -1,0 +1,142 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpsearch/mcpsearch/index"
+)
+
+var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+// writeTestCatalog writes testCatalog into a new directory.
+func writeTestCatalog(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "catalog")
+	os.Mkdir(dir, 0o755)
+	for name, data := range testCatalog {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestServerRefusesBadBundle: run returns (the server never starts) on a
+// bundle that Open refuses, naming the problem.
+func TestServerRefusesBadBundle(t *testing.T) {
+	t.Setenv("AWS_LAMBDA_RUNTIME_API", "")
+	t.Setenv("MCPSEARCH_ADDR", "127.0.0.1:0")
+	good := filepath.Join(t.TempDir(), "bundle")
+	if _, err := index.BuildDir(writeTestCatalog(t), good, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, test := range []struct {
+		name   string
+		damage func(dir string)
+		want   string
+	}{
+		{"missing bundle", func(dir string) { os.RemoveAll(dir) }, "does not exist"},
+		{"missing manifest", func(dir string) { os.Remove(filepath.Join(dir, index.ManifestFile)) }, "no manifest.json"},
+		{"altered manifest", func(dir string) {
+			data, _ := os.ReadFile(filepath.Join(dir, index.ManifestFile))
+			os.WriteFile(filepath.Join(dir, index.ManifestFile), bytes.Replace(data, []byte(`"format": 1`), []byte(`"format": 9`), 1), 0o644)
+		}, "bundle format 9"},
+		{"truncated segment", func(dir string) {
+			segs, _ := filepath.Glob(filepath.Join(dir, "bleve", "store", "*.zap"))
+			os.Truncate(segs[0], 10)
+		}, "truncated or altered"},
+	} {
+		t.Run(test.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "bundle")
+			os.CopyFS(dir, os.DirFS(good))
+			test.damage(dir)
+			t.Setenv("MCPSEARCH_INDEX", dir)
+			err := run(quiet)
+			if err == nil || !strings.Contains(err.Error(), test.want) {
+				t.Errorf("got %v, want an error containing %q", err, test.want)
+			}
+		})
+	}
+}
+
+func TestBadConfiguration(t *testing.T) {
+	idx := mustIndex(t)
+	for _, test := range []struct{ env, value, want string }{
+		{"MCPSEARCH_PAGE_SIZE", "0", "MCPSEARCH_PAGE_SIZE"},
+		{"MCPSEARCH_PAGE_SIZE", "many", "MCPSEARCH_PAGE_SIZE"},
+		{"MCPSEARCH_CURSOR_KEY", "zz", "MCPSEARCH_CURSOR_KEY"},
+	} {
+		t.Setenv("MCPSEARCH_PAGE_SIZE", "")
+		t.Setenv("MCPSEARCH_CURSOR_KEY", "")
+		t.Setenv(test.env, test.value)
+		if _, err := newHandler(idx, quiet); err == nil || !strings.Contains(err.Error(), test.want) {
+			t.Errorf("%s=%q: got %v, want an error naming %s", test.env, test.value, err, test.want)
+		}
+	}
+}
+
+func mustIndex(t *testing.T) *index.Index {
+	dir := filepath.Join(t.TempDir(), "bundle")
+	if _, err := index.BuildDir(writeTestCatalog(t), dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	idx, err := index.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { idx.Close() })
+	return idx
+}
+
+// TestCachedBundle: the first run builds with a progress line, the next
+// reuses the bundle, a changed catalog gets a new one, a damaged cache is
+// rebuilt.
+func TestCachedBundle(t *testing.T) {
+	catalog, cache := writeTestCatalog(t), t.TempDir()
+	var progress bytes.Buffer
+	first, err := cachedBundle(catalog, cache, &progress)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(progress.String(), "building the index of 2 servers (5 tools") {
+		t.Errorf("first run printed %q, want a progress line", progress.String())
+	}
+	progress.Reset()
+	again, err := cachedBundle(catalog, cache, &progress)
+	if err != nil || again != first || progress.Len() != 0 {
+		t.Errorf("second run: got %s, %v, printed %q; want %s reused silently", again, err, progress.String(), first)
+	}
+	os.WriteFile(filepath.Join(catalog, "more.json"), []byte(`{"server":"more","tools":[{"name":"x","inputSchema":{}}]}`), 0o644)
+	changed, err := cachedBundle(catalog, cache, io.Discard)
+	if err != nil || changed == first {
+		t.Errorf("changed catalog: got %s, %v; want a new bundle", changed, err)
+	}
+	segs, _ := filepath.Glob(filepath.Join(changed, "bleve", "store", "*.zap"))
+	os.Truncate(segs[0], 10)
+	progress.Reset()
+	if _, err := cachedBundle(catalog, cache, &progress); err != nil || !strings.Contains(progress.String(), "damaged") {
+		t.Errorf("damaged cache: got %v, printed %q; want a rebuild", err, progress.String())
+	}
+	if _, err := index.Verify(changed); err != nil {
+		t.Errorf("rebuilt bundle: %v", err)
+	}
+}
+
+func TestBundledCatalog(t *testing.T) {
+	cat, err := loadCatalog("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cat.Servers) != 67 || len(cat.Items) != 4584+38+29+6 {
+		t.Errorf("got %d servers and %d items, want the 67 servers and 4,657 items of the default catalog", len(cat.Servers), len(cat.Items))
+	}
+	if _, err := os.Stat("catalog/SOURCES.md"); err != nil {
+		t.Errorf("the default catalog ships without its attribution: %v", err)
+	}
+}

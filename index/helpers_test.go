@@ -1,0 +1,79 @@
+package index
+
+import (
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+// defaultCatalog is the catalog the search function bundles.
+const defaultCatalog = "../functions/search/catalog"
+
+// mustBuild builds the catalog at catalogDir into a fresh directory and
+// opens it; the index is closed when the test ends.
+func mustBuild(tb testing.TB, catalogDir string) *Index {
+	tb.Helper()
+	dir := filepath.Join(tb.TempDir(), "bundle")
+	if _, err := BuildDir(catalogDir, dir, nil); err != nil {
+		tb.Fatal(err)
+	}
+	x, err := Open(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { x.Close() })
+	return x
+}
+
+var defaultBundle struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// defaultIndex opens the bundle of the default catalog, built once per
+// test binary run (in a temporary directory removed by TestMain).
+func defaultIndex(tb testing.TB) *Index {
+	tb.Helper()
+	defaultBundle.once.Do(func() {
+		defaultBundle.dir = filepath.Join(sharedTemp, "default")
+		_, defaultBundle.err = BuildDir(defaultCatalog, defaultBundle.dir, nil)
+	})
+	if defaultBundle.err != nil {
+		tb.Fatal(defaultBundle.err)
+	}
+	x, err := Open(defaultBundle.dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { x.Close() })
+	return x
+}
+
+var sharedTemp string
+
+func TestMain(m *testing.M) {
+	if dir := os.Getenv(openAsChildEnv); dir != "" {
+		os.Exit(openAsChild(dir))
+	}
+	var err error
+	if sharedTemp, err = os.MkdirTemp("", "mcpsearch-index-test-"); err != nil {
+		panic(err)
+	}
+	code := m.Run()
+	os.RemoveAll(sharedTemp)
+	os.Exit(code)
+}
+
+// writeCatalog writes files (name → content) into a new catalog directory.
+func writeCatalog(tb testing.TB, files map[string]string) string {
+	tb.Helper()
+	dir := tb.TempDir()
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return dir
+}

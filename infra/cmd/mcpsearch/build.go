@@ -1,0 +1,62 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index"
+)
+
+func runBuild(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("build", stderr)
+	catalog := fs.String("catalog", "", "catalog directory: one JSON file of MCP list answers per server")
+	out := fs.String("out", "", "bundle directory to write (replaced atomically)")
+	sep := fs.String("separator", index.DefaultSeparator, "separator between server and item names")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := required(map[string]string{"catalog": *catalog, "out": *out}); err != nil {
+		return err
+	}
+	start := time.Now()
+	cat, err := index.LoadDir(*catalog, &index.LoadOptions{Separator: *sep})
+	if err != nil {
+		return err
+	}
+	m, err := index.Build(cat, *out, nil)
+	if err != nil {
+		return err
+	}
+	var size int64
+	for _, f := range m.Files {
+		size += f.Size
+	}
+	fmt.Fprintf(stdout, "built %s in %.1fs: %d servers, %d tools, %d prompts, %d resources, %d templates; %.1f MB; index %s\n",
+		*out, time.Since(start).Seconds(), len(m.Servers), m.Counts[ext.KindTool], m.Counts[ext.KindPrompt],
+		m.Counts[ext.KindResource], m.Counts[ext.KindResourceTemplate], float64(size)/1e6, m.IndexVersion)
+	return nil
+}
+
+func runVerify(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("verify", stderr)
+	dir := fs.String("index", "", "bundle directory")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := required(map[string]string{"index": *dir}); err != nil {
+		return err
+	}
+	m, err := index.Verify(*dir)
+	if err != nil {
+		return err
+	}
+	x, err := index.Open(*dir)
+	if err != nil {
+		return err
+	}
+	defer x.Close()
+	fmt.Fprintf(stdout, "ok: %s: format %d, index %s, %d files, built %s\n", *dir, m.Format, m.IndexVersion, len(m.Files), m.BuiltAt.Format(time.RFC3339))
+	return nil
+}

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runCLI(args ...string) (code int, stdout, stderr string) {
+	var out, errOut bytes.Buffer
+	code = run(args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestBuildVerifySearch(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "bundle")
+	code, out, errOut := runCLI("build", "--catalog", "../../../index/testdata/catalog", "--out", dir)
+	if code != 0 || !strings.Contains(out, "2 servers, 6 tools, 1 prompts, 1 resources, 1 templates") {
+		t.Fatalf("build: exit %d, %s%s", code, out, errOut)
+	}
+	if code, out, errOut := runCLI("verify", "--index", dir); code != 0 || !strings.HasPrefix(out, "ok: ") {
+		t.Errorf("verify: exit %d, %s%s", code, out, errOut)
+	}
+	code, out, _ = runCLI("search", "--index", dir, "weather", "forecast")
+	if lines := strings.Split(out, "\n"); code != 0 || len(lines) < 2 || !strings.Contains(lines[1], "weather__get_forecast") {
+		t.Errorf("search: exit %d, got %q, want weather__get_forecast first", code, out)
+	}
+}
+
+func TestCLIErrors(t *testing.T) {
+	bad := t.TempDir()
+	writeFile(t, filepath.Join(bad, "x.json"), `{"server":"x","tools":[{"name":"t","inputSchema":"no"}]}`)
+	for _, test := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{nil, 2, "usage: mcpsearch"},
+		{[]string{"frobnicate"}, 2, `unknown command "frobnicate"`},
+		{[]string{"build", "--out", "x"}, 2, "--catalog is required"},
+		{[]string{"build", "--catalog", bad, "--out", filepath.Join(bad, "out")}, 1, `x.json: tools[0] "t": field inputSchema: must be a JSON object`},
+		{[]string{"verify", "--index", bad}, 1, "not an index bundle"},
+		{[]string{"search", "--index", bad}, 2, "give the query"},
+		{[]string{"search", "--index", bad, "--limit", "99", "q"}, 2, "--limit"},
+		{[]string{"bench"}, 2, "bench tokens"},
+	} {
+		code, _, errOut := runCLI(test.args...)
+		if code != test.code || !strings.Contains(errOut, test.want) {
+			t.Errorf("%v: got exit %d %q, want %d containing %q", test.args, code, errOut, test.code, test.want)
+		}
+	}
+}
+
+func TestBenchTokens(t *testing.T) {
+	code, out, errOut := runCLI("bench", "tokens", "--catalog", "../../../index/testdata/catalog")
+	if code != 0 || !strings.Contains(out, "index/testdata/catalog") || !strings.Contains(out, "%") {
+		t.Fatalf("exit %d: %s%s", code, out, errOut)
+	}
+}
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index"
+)
+
+func runSearch(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("search", stderr)
+	dir := fs.String("index", "", "bundle directory")
+	kind := fs.String("kind", string(ext.KindTool), "tool, prompt, resource or resourceTemplate")
+	limit := fs.Int("limit", ext.DefaultLimit, "results to show (1-50)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	text := strings.Join(fs.Args(), " ")
+	if err := required(map[string]string{"index": *dir}); err != nil {
+		return err
+	}
+	if text == "" {
+		return fmt.Errorf("%w: give the query after the flags", errUsage)
+	}
+	if !ext.Kind(*kind).Valid() || *limit < 1 || *limit > ext.MaxLimit {
+		return fmt.Errorf("%w: --kind must be one of %v and --limit between 1 and %d", errUsage, ext.Kinds, ext.MaxLimit)
+	}
+	x, err := index.Open(*dir)
+	if err != nil {
+		return err
+	}
+	defer x.Close()
+	page, err := x.Search(context.Background(), ext.Query{Kind: ext.Kind(*kind), Text: text, Limit: *limit})
+	if err != nil {
+		return err
+	}
+	return printHits(stdout, page.Items)
+}
+
+func printHits(w io.Writer, hits []ext.Hit) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "SCORE\tNAME\tDESCRIPTION")
+	for _, h := range hits {
+		var obj struct{ Name, URI, Description string }
+		if err := json.Unmarshal(h.Object, &obj); err != nil {
+			return err
+		}
+		fmt.Fprintf(tw, "%.3f\t%s\t%s\n", h.Score, firstOf(obj.Name, obj.URI), oneLine(obj.Description, 80))
+	}
+	return tw.Flush()
+}
+
+func firstOf(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

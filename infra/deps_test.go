@@ -1,0 +1,81 @@
+package infra
+
+import (
+	"encoding/json"
+	"io"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/mcpsearch/mcpsearch"
+
+// goPackage is what `go list -json` says of a package.
+type goPackage struct {
+	ImportPath                               string
+	Deps, Imports, TestImports, XTestImports []string
+}
+
+func listPackages(t *testing.T) []goPackage {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-deps=false", "-json", "./...")
+	cmd.Dir = ".."
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	var pkgs []goPackage
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	for {
+		var p goPackage
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	if len(pkgs) < 4 {
+		t.Fatalf("go list found %d packages, want ext, index, functions/search, infra and more", len(pkgs))
+	}
+	return pkgs
+}
+
+// TestDependencyDirection enforces the rules of DESIGN.md: ext depends on
+// neither bleve nor AWS, index not on AWS, and no package imports
+// functions/ or infra/.
+func TestDependencyDirection(t *testing.T) {
+	forbidden := map[string][]string{
+		module + "/ext":   {"github.com/blevesearch/", "github.com/aws/", module + "/"},
+		module + "/index": {"github.com/aws/", module + "/functions", module + "/infra"},
+	}
+	found := map[string]bool{}
+	for _, p := range listPackages(t) {
+		for prefix, banned := range forbidden {
+			if p.ImportPath != prefix {
+				continue
+			}
+			found[prefix] = true
+			for _, dep := range p.Deps {
+				for _, b := range banned {
+					if strings.HasPrefix(dep, b) && dep != p.ImportPath {
+						t.Errorf("%s depends on %s", p.ImportPath, dep)
+					}
+				}
+			}
+		}
+		imports := append(append(append([]string{}, p.Imports...), p.TestImports...), p.XTestImports...)
+		for _, imp := range imports {
+			for _, top := range []string{module + "/functions", module + "/infra"} {
+				if strings.HasPrefix(imp, top) && !strings.HasPrefix(p.ImportPath, imp) {
+					t.Errorf("%s imports %s: nothing may import functions/ or infra/", p.ImportPath, imp)
+				}
+			}
+		}
+	}
+	for prefix := range forbidden {
+		if !found[prefix] {
+			t.Errorf("package %s not found", prefix)
+		}
+	}
+}
