@@ -244,7 +244,7 @@ func document(it *Item) map[string]any {
 		fieldKind:        string(it.Kind),
 		fieldServer:      it.Server,
 		fieldServerWords: it.Server,
-		fieldName:        it.UpstreamName,
+		fieldName:        it.Label,
 		fieldNameExact:   []string{strings.ToLower(it.Name), strings.ToLower(it.UpstreamName)},
 		fieldTitle:       it.Title,
 		fieldDescription: it.Description,

@@ -48,6 +48,9 @@ type Item struct {
 	Name string
 	// UpstreamName is the name (or URI) the upstream server knows it by.
 	UpstreamName string
+	// Label is the object's own "name" as the upstream wrote it: the upstream
+	// name of a tool or prompt, the human-readable name of a resource.
+	Label string
 	// Object is the MCP object as the upstream listed it, with Name in
 	// place of its name for tools and prompts.
 	Object json.RawMessage

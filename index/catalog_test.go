@@ -14,7 +14,7 @@ func TestLoadTestCatalog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[ext.Kind]int{ext.KindTool: 6, ext.KindPrompt: 1, ext.KindResource: 1, ext.KindResourceTemplate: 1}
+	want := map[ext.Kind]int{ext.KindTool: 6, ext.KindPrompt: 1, ext.KindResource: 2, ext.KindResourceTemplate: 1}
 	for k, n := range want {
 		if got := cat.Count(k); got != n {
 			t.Errorf("%s: got %d, want %d", k, got, n)

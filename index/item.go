@@ -53,7 +53,7 @@ func (p *itemParser) parse(k ext.Kind, i int, raw json.RawMessage) (Item, error)
 		return fail("name", errors.New("missing: every item has a name"))
 	}
 	where = fmt.Sprintf("%s %q", where, *r.Name)
-	it := Item{Kind: k, Server: p.server, Title: deref(r.Title), Description: deref(r.Description), MimeType: deref(r.MimeType)}
+	it := Item{Kind: k, Server: p.server, Label: *r.Name, Title: deref(r.Title), Description: deref(r.Description), MimeType: deref(r.MimeType)}
 	switch k {
 	case ext.KindTool:
 		params, err := schemaParams(r.InputSchema)

@@ -160,3 +160,15 @@ func TestQueryIsPlainText(t *testing.T) {
 		}
 	}
 }
+
+func TestResourcesSearchableByName(t *testing.T) {
+	x := mustBuild(t, "testdata/catalog")
+	hits := searchHits(t, x, ext.KindResource, "usage statistics", 5, ext.Filter{})
+	if len(hits) == 0 || hits[0].URI != "notes://stats" {
+		t.Errorf("got %v, want notes://stats (named usage-statistics) first", names(hits))
+	}
+	hits = searchHits(t, x, ext.KindResource, "application/json", 5, ext.Filter{})
+	if len(hits) != 1 || hits[0].URI != "notes://inbox" {
+		t.Errorf("by MIME type: got %v, want notes://inbox", names(hits))
+	}
+}
