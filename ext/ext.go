@@ -78,8 +78,8 @@ func (k Kind) Valid() bool {
 const (
 	DefaultLimit    = 10
 	MaxLimit        = 50
-	MaxQueryBytes   = 1024
-	MaxQueryTerms   = 32
+	MaxQueryBytes   = 4096
+	MaxQueryTerms   = 128
 	MaxSearchDepth  = 1000 // offset + limit of a search page never exceeds this
 	DefaultPageSize = 100  // items in a list page unless configured
 	MaxPageSize     = 1000 // the largest configurable list page

@@ -77,7 +77,7 @@ func TestErrorCodes(t *testing.T) {
 		{"query not a string", rpc("tools/search", `{"query":5}`), CodeInvalidParams, `field "query" must be a string`},
 		{"empty query", rpc("tools/search", `{"query":"  "}`), CodeInvalidParams, "query is empty"},
 		{"missing query", rpc("prompts/search", `{}`), CodeInvalidParams, "query is empty"},
-		{"overlong query", rpc("tools/search", `{"query":"`+strings.Repeat("a", MaxQueryBytes+1)+`"}`), CodeInvalidParams, "at most 1024"},
+		{"overlong query", rpc("tools/search", `{"query":"`+strings.Repeat("a", MaxQueryBytes+1)+`"}`), CodeInvalidParams, "at most 4096"},
 		{"too many words", rpc("tools/search", `{"query":"`+strings.Repeat("a ", MaxQueryTerms+1)+`"}`), CodeInvalidParams, "words"},
 		{"limit zero", rpc("tools/search", `{"query":"x","limit":0}`), CodeInvalidParams, "limit 0 is not between 1 and 50"},
 		{"limit too big", rpc("tools/search", `{"query":"x","limit":51}`), CodeInvalidParams, "limit 51"},

@@ -78,7 +78,8 @@ func checkReplaceable(dir string) error {
 
 // writeBundle writes the bleve index and then the manifest into dir.
 func writeBundle(cat *Catalog, dir string, opts *BuildOptions) (*Manifest, error) {
-	if err := writeIndex(cat, filepath.Join(dir, "bleve")); err != nil {
+	lengths, err := writeIndex(cat, filepath.Join(dir, "bleve"))
+	if err != nil {
 		return nil, err
 	}
 	if err := chmodTree(dir); err != nil {
@@ -88,6 +89,7 @@ func writeBundle(cat *Catalog, dir string, opts *BuildOptions) (*Manifest, error
 	if err != nil {
 		return nil, err
 	}
+	m.FieldLengths = lengths
 	data, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return nil, err
@@ -95,25 +97,57 @@ func writeBundle(cat *Catalog, dir string, opts *BuildOptions) (*Manifest, error
 	return m, os.WriteFile(filepath.Join(dir, ManifestFile), append(data, '\n'), 0o644)
 }
 
-func writeIndex(cat *Catalog, path string) error {
+func writeIndex(cat *Catalog, path string) (map[string]int, error) {
 	im, err := newMapping()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	b, err := bleve.NewBuilder(path, im, nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	ordinal := map[ext.Kind]int{}
+	lengths := map[string]int{} // every field has an entry: bleve requires one
+	for _, f := range textFields {
+		lengths[f] = 0
+	}
+	for f := range keywordFields {
+		lengths[f] = 0
+	}
 	for i := range cat.Items {
 		it := &cat.Items[i]
-		if err := b.Index(docID(it.Kind, ordinal[it.Kind]), document(it)); err != nil {
+		doc := document(it)
+		if err := b.Index(docID(it.Kind, ordinal[it.Kind]), doc); err != nil {
 			b.Close()
-			return fmt.Errorf("indexing %s %q: %w", it.Kind, it.Name, err)
+			return nil, fmt.Errorf("indexing %s %q: %w", it.Kind, it.Name, err)
 		}
+		addFieldLengths(lengths, doc)
 		ordinal[it.Kind]++
 	}
-	return b.Close()
+	return lengths, b.Close()
+}
+
+// addFieldLengths adds the token counts of doc's indexed fields to lengths.
+func addFieldLengths(lengths map[string]int, doc map[string]any) {
+	for field, v := range doc {
+		if field == fieldObject {
+			continue
+		}
+		var values []string
+		switch v := v.(type) {
+		case string:
+			values = []string{v}
+		case []string:
+			values = v
+		}
+		for _, val := range values {
+			if keywordFields[field] {
+				lengths[field]++
+			} else {
+				lengths[field] += len(textAnalyzer.Analyze([]byte(val)))
+			}
+		}
+	}
 }
 
 // docID is the id of the n-th item (from 0) of kind k in catalog order.

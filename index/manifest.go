@@ -34,8 +34,12 @@ type Manifest struct {
 	BuiltAt      time.Time        `json:"builtAt"`
 	Separator    string           `json:"separator"`
 	Counts       map[ext.Kind]int `json:"counts"`
-	Servers      []ServerInfo     `json:"servers"`
-	Files        []FileInfo       `json:"files"`
+	// FieldLengths holds, per indexed field, the number of tokens over all
+	// documents: BM25 divides it by the document count for the average
+	// field length (bleve alone would estimate it from the dictionary size).
+	FieldLengths map[string]int `json:"fieldLengths"`
+	Servers      []ServerInfo   `json:"servers"`
+	Files        []FileInfo     `json:"files"`
 	// CursorKey (hex) signs cursors; it is random per build and shared by
 	// every instance serving the bundle.
 	CursorKey string `json:"cursorKey"`
@@ -77,6 +81,8 @@ func readManifest(dir string) (*Manifest, error) {
 		return nil, fmt.Errorf("%s: manifest has no indexVersion", dir)
 	case len(m.Files) == 0:
 		return nil, fmt.Errorf("%s: manifest lists no files", dir)
+	case len(m.FieldLengths) == 0:
+		return nil, fmt.Errorf("%s: manifest has no fieldLengths", dir)
 	}
 	return &m, nil
 }

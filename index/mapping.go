@@ -1,13 +1,12 @@
 package index
 
 import (
+	"fmt"
+
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
-	"github.com/blevesearch/bleve/v2/analysis/char/regexp"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
-	"github.com/blevesearch/bleve/v2/analysis/token/camelcase"
-	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
 	"github.com/blevesearch/bleve/v2/analysis/token/porter"
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/mapping"
@@ -32,42 +31,45 @@ const (
 	fieldObject      = "mcp"         // stored only: the MCP object
 )
 
+// textFields are analysed into words.
+var textFields = []string{fieldServerWords, fieldName, fieldTitle, fieldDescription, fieldParams, fieldURI}
+
+// keywordFields are indexed whole, as one term a value.
+var keywordFields = map[string]bool{fieldKind: true, fieldServer: true, fieldNameExact: true, fieldAnnotations: true}
+
 // Analyzer names.
 const (
 	analyzerText = "mcp_text"
-	charNameSeps = "mcp_name_separators"
 )
 
 // newMapping returns the index mapping: BM25 scoring, explicit fields only
 // (no dynamic fields, no _all), and none of the term vectors or doc values
 // that search does not use, to keep bundles small.
 func newMapping() (*mapping.IndexMappingImpl, error) {
+	if !nameSplitRegistered {
+		return nil, fmt.Errorf("token filter %s is not registered", filterNameSplit)
+	}
 	m := mapping.NewIndexMapping()
 	m.ScoringModel = "bm25"
 	m.DefaultAnalyzer = analyzerText
 	m.StoreDynamic, m.IndexDynamic, m.DocValuesDynamic = false, false, false
-	if err := m.AddCustomCharFilter(charNameSeps, map[string]any{
-		"type": regexp.Name, "regexp": `[_\-./:{}]+`, "replace": " ",
-	}); err != nil {
-		return nil, err
-	}
 	if err := m.AddCustomAnalyzer(analyzerText, map[string]any{
 		"type":          custom.Name,
-		"char_filters":  []string{charNameSeps},
 		"tokenizer":     unicode.Name,
-		"token_filters": []string{camelcase.Name, lowercase.Name, en.StopName, porter.Name},
+		"token_filters": []string{filterNameSplit, en.PossessiveName, en.StopName, porter.Name},
 	}); err != nil {
 		return nil, err
 	}
 	doc := mapping.NewDocumentMapping()
 	doc.Dynamic = false
-	for _, f := range []string{fieldServerWords, fieldName, fieldTitle, fieldDescription, fieldParams, fieldURI} {
-		doc.AddFieldMappingsAt(f, textField())
+	for _, f := range textFields {
+		tf := textField()
+		tf.Store = f == fieldName // re-ranking reads the name
+		doc.AddFieldMappingsAt(f, tf)
 	}
-	for _, f := range []string{fieldKind, fieldNameExact, fieldAnnotations} {
-		doc.AddFieldMappingsAt(f, keywordField(false))
+	for f := range keywordFields {
+		doc.AddFieldMappingsAt(f, keywordField(f == fieldServer))
 	}
-	doc.AddFieldMappingsAt(fieldServer, keywordField(true))
 	doc.AddFieldMappingsAt(fieldObject, storedField())
 	m.DefaultMapping = doc
 	return m, nil

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/searcher"
 
 	"github.com/mcpsearch/mcpsearch/ext"
@@ -22,6 +23,16 @@ type Index struct {
 	dir      string
 	manifest *Manifest
 	bleve    bleve.Index
+	bm25     *search.BM25Stats
+}
+
+// bm25Stats gives BM25 the true average length of each field.
+func bm25Stats(m *Manifest) *search.BM25Stats {
+	docs := 0
+	for _, n := range m.Counts {
+		docs += n
+	}
+	return &search.BM25Stats{DocCount: float64(docs), FieldCardinality: m.FieldLengths}
 }
 
 var _ ext.Catalog = (*Index)(nil)
@@ -41,7 +52,7 @@ func Open(dir string) (x *Index, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: bleve index: %w", dir, err)
 	}
-	return &Index{dir: dir, manifest: m, bleve: bi}, nil
+	return &Index{dir: dir, manifest: m, bleve: bi, bm25: bm25Stats(m)}, nil
 }
 
 // Verify checks the bundle at dir as Open does and also the SHA-256 of

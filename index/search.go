@@ -25,18 +25,68 @@ var fieldBoosts = []struct {
 // exactNameBoost lifts an item whose name is the whole query.
 const exactNameBoost = 20
 
-// Search implements ext.Catalog.
+// Search implements ext.Catalog. It retrieves candidates with BM25, re-ranks
+// the first rerankWindow of them (see rank.go) and loads the MCP objects of
+// the requested page only.
 func (x *Index) Search(ctx context.Context, q ext.Query) (*ext.Page, error) {
-	bq, err := searchQuery(q)
+	terms := analyze(q.Text)
+	bq, err := searchQuery(q, terms)
 	if err != nil {
 		return nil, err
 	}
 	if q.Limit <= 0 {
 		return &ext.Page{}, nil
 	}
-	req := bleve.NewSearchRequestOptions(bq, q.Limit+1, q.Offset, false)
+	cands, err := x.candidates(ctx, bq, max(rerankWindow, q.Offset+q.Limit+1))
+	if err != nil {
+		return nil, err
+	}
+	rerank(newQueryInfo(q.Text, terms), cands)
+	if q.Offset >= len(cands) {
+		return &ext.Page{}, nil
+	}
+	pageCands := cands[q.Offset:min(len(cands), q.Offset+q.Limit)]
+	page, err := x.load(ctx, pageCands)
+	if err != nil {
+		return nil, err
+	}
+	page.More = len(cands) > q.Offset+q.Limit
+	return page, nil
+}
+
+// candidates runs the BM25 query for the best n items.
+func (x *Index) candidates(ctx context.Context, bq query.Query, n int) ([]candidate, error) {
+	req := bleve.NewSearchRequestOptions(bq, n, 0, false)
 	req.SortBy([]string{"-_score", "_id"})
-	return x.run(ctx, req, q.Limit)
+	req.Fields = []string{fieldName, fieldServer}
+	req.PreSearchData = map[string]any{search.BM25PreSearchDataKey: x.bm25}
+	res, err := x.bleve.SearchInContext(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("index %s: %w", x.dir, err)
+	}
+	cands := make([]candidate, len(res.Hits))
+	for i, h := range res.Hits {
+		label, _ := h.Fields[fieldName].(string)
+		server, _ := h.Fields[fieldServer].(string)
+		cands[i] = candidate{id: h.ID, server: server, bm25: h.Score, label: label, score: h.Score}
+	}
+	return cands, nil
+}
+
+// load fetches the objects of cands, in their order, with their scores.
+func (x *Index) load(ctx context.Context, cands []candidate) (*ext.Page, error) {
+	ids := make([]string, len(cands))
+	for i, c := range cands {
+		ids[i] = c.id
+	}
+	hits, err := x.fetch(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	for i := range hits {
+		hits[i].Score = cands[i].score
+	}
+	return &ext.Page{Items: hits}, nil
 }
 
 // List implements ext.Catalog: the items of kind k in catalog order.
@@ -50,39 +100,38 @@ func (x *Index) List(ctx context.Context, k ext.Kind, offset, limit int) (*ext.P
 	for n := offset; n < end; n++ {
 		ids = append(ids, docID(k, n))
 	}
-	req := bleve.NewSearchRequestOptions(bleve.NewDocIDQuery(ids), len(ids), 0, false)
-	req.SortBy([]string{"_id"})
-	page, err := x.run(ctx, req, len(ids))
+	hits, err := x.fetch(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
-	if len(page.Items) != len(ids) {
-		return nil, fmt.Errorf("index %s: list of %s: %d of %d items found", x.dir, k, len(page.Items), len(ids))
-	}
-	page.More = end < total
-	for i := range page.Items {
-		page.Items[i].Score = 0
-	}
-	return page, nil
+	return &ext.Page{Items: hits, More: end < total}, nil
 }
 
-// run executes req and turns up to limit hits into a page; a further hit
-// sets More.
-func (x *Index) run(ctx context.Context, req *bleve.SearchRequest, limit int) (*ext.Page, error) {
+// fetch loads the stored objects of the documents ids, in that order.
+func (x *Index) fetch(ctx context.Context, ids []string) ([]ext.Hit, error) {
+	req := bleve.NewSearchRequestOptions(bleve.NewDocIDQuery(ids), len(ids), 0, false)
 	req.Fields = []string{fieldObject, fieldServer}
 	res, err := x.bleve.SearchInContext(ctx, req)
 	if err != nil {
 		return nil, fmt.Errorf("index %s: %w", x.dir, err)
 	}
-	page := &ext.Page{More: len(res.Hits) > limit}
-	for _, h := range res.Hits[:min(limit, len(res.Hits))] {
+	byID := make(map[string]ext.Hit, len(res.Hits))
+	for _, h := range res.Hits {
 		hit, err := toHit(h)
 		if err != nil {
 			return nil, fmt.Errorf("index %s: %w", x.dir, err)
 		}
-		page.Items = append(page.Items, hit)
+		byID[h.ID] = hit
 	}
-	return page, nil
+	hits := make([]ext.Hit, len(ids))
+	for i, id := range ids {
+		h, ok := byID[id]
+		if !ok {
+			return nil, fmt.Errorf("index %s: document %s not found", x.dir, id)
+		}
+		hits[i] = h
+	}
+	return hits, nil
 }
 
 func toHit(h *search.DocumentMatch) (ext.Hit, error) {
@@ -91,12 +140,12 @@ func toHit(h *search.DocumentMatch) (ext.Hit, error) {
 		return ext.Hit{}, fmt.Errorf("document %s has no stored object", h.ID)
 	}
 	server, _ := h.Fields[fieldServer].(string)
-	return ext.Hit{Object: []byte(obj), Server: server, Score: h.Score}, nil
+	return ext.Hit{Object: []byte(obj), Server: server}, nil
 }
 
 // searchQuery builds the bleve query for q: the text query, restricted by
 // kind and filter. Text is analysed into words, never parsed as syntax.
-func searchQuery(q ext.Query) (query.Query, error) {
+func searchQuery(q ext.Query, terms []string) (query.Query, error) {
 	if !q.Kind.Valid() {
 		return nil, fmt.Errorf("%w: unknown kind %q", ext.ErrInvalidParams, q.Kind)
 	}
@@ -113,32 +162,58 @@ func searchQuery(q ext.Query) (query.Query, error) {
 		return nil, err
 	}
 	clauses = append(clauses, annotations...)
-	clauses = append(clauses, textQuery(q.Text))
+	clauses = append(clauses, textQuery(q.Text, terms))
 	return bleve.NewConjunctionQuery(clauses...), nil
 }
 
-// textQuery matches the words of text in every text field, and the whole
-// text against item names. Each word is one clause: a disjunction over the
-// fields it may occur in. bleve multiplies a disjunction's score by the share
-// of its clauses that matched, so items that match more of the query's words
-// rank higher.
-func textQuery(text string) query.Query {
-	words := analyze(text)
-	clauses := make([]query.Query, 0, len(words)+1)
-	for _, w := range words {
-		fields := make([]query.Query, 0, len(fieldBoosts))
-		for _, fb := range fieldBoosts {
-			t := bleve.NewTermQuery(w)
-			t.SetField(fb.field)
-			t.SetBoost(fb.boost)
-			fields = append(fields, t)
+// genericWeight scales words that say little about which tool is meant:
+// the verbs every tool name starts with and the politeness of requests.
+// Re-ranking still reads the verbs as actions.
+var genericWeight = 0.3
+
+var genericWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`show list get find give tell provide want need like help pleas use us
+		can could would should might may let make sure also just specif particular certain
+		tool inform detail data item thing way someth anyth current avail`) {
+		genericWords[w] = true
+	}
+}
+
+func termWeight(term string) float64 {
+	if genericWords[term] {
+		return genericWeight
+	}
+	return 1
+}
+
+// textQuery matches the words of text in the text fields, and the whole
+// text against item names. Each field is one clause, a disjunction of the
+// words in that field. bleve multiplies a disjunction's score by the share
+// of its clauses that matched, so an item matched in several fields, and by
+// several words in a field, ranks higher (measured against one clause per
+// word and one flat clause: see the technique log in the README).
+func textQuery(text string, words []string) query.Query {
+	clauses := make([]query.Query, 0, len(fieldBoosts)+1)
+	for _, fb := range fieldBoosts {
+		terms := make([]query.Query, 0, len(words))
+		for _, w := range words {
+			terms = append(terms, fieldTerm(w, fb.field, fb.boost*termWeight(w)))
 		}
-		clauses = append(clauses, bleve.NewDisjunctionQuery(fields...))
+		clauses = append(clauses, bleve.NewDisjunctionQuery(terms...))
 	}
 	exact := bleve.NewTermQuery(strings.ToLower(strings.TrimSpace(text)))
 	exact.SetField(fieldNameExact)
 	exact.SetBoost(exactNameBoost)
 	return bleve.NewDisjunctionQuery(append(clauses, exact)...)
+}
+
+func fieldTerm(term, field string, boost float64) query.Query {
+	t := bleve.NewTermQuery(term)
+	t.SetField(field)
+	t.SetBoost(boost)
+	return t
 }
 
 // analyze returns the distinct terms of text under the text analyzer.

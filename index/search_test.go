@@ -141,9 +141,9 @@ func TestQueryIsPlainText(t *testing.T) {
 		{"/.*/", ""},
 		{"*a*", ""},
 		{"description:/.*/", "description"},
-		{"name:delete_note^100 OR +create", "name delete note 100 or create"},
+		{"name:delete_note^100 OR +create", "name delete_note 100 or create"},
 		{`"unterminated (phrase`, "unterminated phrase"},
-		{"browser_take_screenshot*", "browser take screenshot"},
+		{"browser_take_screenshot*", "browser_take_screenshot"},
 		{"get~2 pods~", "get 2 pods"},
 	} {
 		start := time.Now()

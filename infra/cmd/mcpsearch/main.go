@@ -5,6 +5,8 @@
 //	mcpsearch search --index DIR [--kind K] [--limit N] QUERY...
 //	                                           search a bundle from the command line
 //	mcpsearch bench tokens --catalog DIR       bytes and tokens of tools/list against one search page
+//	mcpsearch eval --tools F --queries F [--negatives F] [--json] [--k 1,5,10] [--sample N:R]
+//	                                           retrieval quality on a benchmark
 package main
 
 import (
@@ -27,6 +29,7 @@ var commands = map[string]command{
 	"verify": {"check a bundle's manifest and the SHA-256 of every file", runVerify},
 	"search": {"search a bundle from the command line", runSearch},
 	"bench":  {"measure: bench tokens (context cost of tools/list against tools/search)", runBench},
+	"eval":   {"measure retrieval quality on a tool-retrieval benchmark", runEval},
 }
 
 // errUsage marks an error in the command line; the exit code is 2.

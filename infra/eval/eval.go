@@ -1,0 +1,97 @@
+// Package eval measures retrieval quality on tool-retrieval benchmarks in the
+// shared format: tools.jsonl ({"id","name","description","input_schema",
+// "server","category"} a line), queries.jsonl ({"qid","query","relevant",
+// "relevant_groups","split"}) and optionally negatives.jsonl ({"qid","query"}
+// that no tool answers).
+//
+// The tools are turned into a catalog (one server file per server, the
+// category as the tool's "category" annotation) and built with index.Build,
+// the production path; queries are answered by index.Search as the server
+// answers tools/search.
+package eval
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+)
+
+// Tool is one line of tools.jsonl.
+type Tool struct {
+	ID          string          `json:"id"`
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"input_schema"`
+	Server      *string         `json:"server"`
+	Category    *string         `json:"category"`
+}
+
+// Query is one line of queries.jsonl or negatives.jsonl.
+type Query struct {
+	QID            string     `json:"qid"`
+	Query          string     `json:"query"`
+	Relevant       []string   `json:"relevant"`
+	RelevantGroups [][]string `json:"relevant_groups"`
+	Split          *string    `json:"split"`
+}
+
+// readJSONL decodes every non-empty line of path into a T, naming the line
+// of any error.
+func readJSONL[T any](path string) ([]T, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []T
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for line := 1; sc.Scan(); line++ {
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		var v T
+		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
+		}
+		out = append(out, v)
+	}
+	return out, sc.Err()
+}
+
+// LoadTools reads tools.jsonl.
+func LoadTools(path string) ([]Tool, error) { return readJSONL[Tool](path) }
+
+// LoadQueries reads queries.jsonl (or negatives.jsonl). With every > 0 it
+// keeps only the lines whose 0-based index i has i % every == offset.
+func LoadQueries(path string, every, offset int) ([]Query, error) {
+	all, err := readJSONL[Query](path)
+	if err != nil || every <= 0 {
+		return all, err
+	}
+	var kept []Query
+	for i, q := range all {
+		if i%every == offset {
+			kept = append(kept, q)
+		}
+	}
+	return kept, nil
+}
+
+var nonSlug = regexp.MustCompile(`[^a-z0-9]+`)
+
+// serverSlug turns a free-form server name ("Azure MCP Server") into a
+// catalog server name ("azure-mcp-server").
+func serverSlug(s *string) string {
+	if s == nil || strings.TrimSpace(*s) == "" {
+		return "tools"
+	}
+	slug := strings.Trim(nonSlug.ReplaceAllString(strings.ToLower(*s), "-"), "-")
+	if slug == "" {
+		return "tools"
+	}
+	return slug
+}

@@ -1,0 +1,235 @@
+package eval
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index"
+)
+
+// Set is a benchmark loaded and indexed.
+type Set struct {
+	idx  *index.Index
+	ids  map[string]string // canonical tool name → benchmark tool id
+	dir  string
+	Size int // tools
+}
+
+// Build writes the tools as a catalog under a temporary directory, builds
+// and opens its bundle. Close removes both.
+func Build(tools []Tool) (s *Set, err error) {
+	dir, err := os.MkdirTemp("", "mcpsearch-eval-")
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			os.RemoveAll(dir)
+		}
+	}()
+	ids, err := writeCatalog(tools, filepath.Join(dir, "catalog"))
+	if err != nil {
+		return nil, err
+	}
+	if _, err := index.BuildDir(filepath.Join(dir, "catalog"), filepath.Join(dir, "bundle"), nil); err != nil {
+		return nil, err
+	}
+	x, err := index.Open(filepath.Join(dir, "bundle"))
+	if err != nil {
+		return nil, err
+	}
+	return &Set{idx: x, ids: ids, dir: dir, Size: len(tools)}, nil
+}
+
+// Close releases the index and removes its files.
+func (s *Set) Close() error {
+	err := s.idx.Close()
+	os.RemoveAll(s.dir)
+	return err
+}
+
+// writeCatalog writes one server file per server and returns the map from
+// canonical name to tool id.
+func writeCatalog(tools []Tool, dir string) (map[string]string, error) {
+	byServer := map[string][]map[string]any{}
+	ids := map[string]string{}
+	for _, t := range tools {
+		server := serverSlug(t.Server)
+		schema := t.InputSchema
+		if len(schema) == 0 || string(schema) == "null" {
+			schema = json.RawMessage(`{"type":"object"}`)
+		}
+		obj := map[string]any{"name": t.Name, "description": t.Description, "inputSchema": schema}
+		if t.Category != nil && *t.Category != "" {
+			obj["annotations"] = map[string]any{"category": *t.Category}
+		}
+		byServer[server] = append(byServer[server], obj)
+		canonical := server + index.DefaultSeparator + t.Name
+		if prev, dup := ids[canonical]; dup {
+			return nil, fmt.Errorf("tools %s and %s both become %s", prev, t.ID, canonical)
+		}
+		ids[canonical] = t.ID
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	for server, list := range byServer {
+		data, err := json.Marshal(map[string]any{"server": server, "tools": list})
+		if err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(filepath.Join(dir, server+".json"), data, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	return ids, nil
+}
+
+// Result is what one query returned.
+type Result struct {
+	Query   Query
+	Ranked  []string // tool ids, best first
+	Latency time.Duration
+}
+
+// Search answers q as tools/search does, returning the ids of the top depth
+// tools. A query longer than the protocol allows is cut to its limits, as a
+// client would have to.
+func (s *Set) Search(ctx context.Context, q Query, depth int) (Result, error) {
+	text := clip(q.Query)
+	start := time.Now()
+	page, err := s.idx.Search(ctx, ext.Query{Kind: ext.KindTool, Text: text, Limit: depth})
+	elapsed := time.Since(start)
+	if err != nil {
+		return Result{}, fmt.Errorf("query %s: %w", q.QID, err)
+	}
+	r := Result{Query: q, Latency: elapsed}
+	for _, h := range page.Items {
+		var obj struct{ Name string }
+		if err := json.Unmarshal(h.Object, &obj); err != nil {
+			return Result{}, err
+		}
+		r.Ranked = append(r.Ranked, s.ids[obj.Name])
+	}
+	return r, nil
+}
+
+// clip cuts text to ext.MaxQueryTerms words and ext.MaxQueryBytes bytes.
+func clip(text string) string {
+	words := strings.Fields(text)
+	words = words[:min(len(words), ext.MaxQueryTerms)]
+	for len(strings.Join(words, " ")) > ext.MaxQueryBytes {
+		words = words[:len(words)-1]
+	}
+	return strings.Join(words, " ")
+}
+
+// Metrics are the figures of a set of results.
+type Metrics struct {
+	Queries int
+	Recall  map[int]float64 // k → share of relevant groups in the top k
+	NDCG10  float64
+	MRR     float64
+}
+
+// Score computes the metrics of results at the cut-offs ks.
+func Score(results []Result, ks []int) Metrics {
+	m := Metrics{Queries: len(results), Recall: map[int]float64{}}
+	if len(results) == 0 {
+		return m
+	}
+	for _, r := range results {
+		for _, k := range ks {
+			m.Recall[k] += recallAt(r, k)
+		}
+		m.NDCG10 += ndcgAt(r, 10)
+		m.MRR += reciprocalRank(r, 10)
+	}
+	n := float64(len(results))
+	for _, k := range ks {
+		m.Recall[k] /= n
+	}
+	m.NDCG10 /= n
+	m.MRR /= n
+	return m
+}
+
+// Relevant reports whether id answers q.
+func Relevant(q Query, id string) bool { return groupOf(q, id) >= 0 }
+
+// groupOf returns the index of the first relevant group holding id, or -1.
+func groupOf(q Query, id string) int {
+	for g, members := range q.groups() {
+		if slices.Contains(members, id) {
+			return g
+		}
+	}
+	return -1
+}
+
+func (q Query) groups() [][]string {
+	if len(q.RelevantGroups) > 0 {
+		return q.RelevantGroups
+	}
+	out := make([][]string, len(q.Relevant))
+	for i, id := range q.Relevant {
+		out[i] = []string{id}
+	}
+	return out
+}
+
+// recallAt is the share of the query's groups with a member in the top k.
+func recallAt(r Result, k int) float64 {
+	groups := r.Query.groups()
+	if len(groups) == 0 {
+		return 0
+	}
+	hit := map[int]bool{}
+	for _, id := range r.Ranked[:min(k, len(r.Ranked))] {
+		if g := groupOf(r.Query, id); g >= 0 {
+			hit[g] = true
+		}
+	}
+	return float64(len(hit)) / float64(len(groups))
+}
+
+// ndcgAt uses binary gains: a result earns 1 when it is the first of its
+// group in the ranking; the ideal ranking puts one member of each group on
+// top.
+func ndcgAt(r Result, k int) float64 {
+	groups := r.Query.groups()
+	credited := map[int]bool{}
+	dcg := 0.0
+	for i, id := range r.Ranked[:min(k, len(r.Ranked))] {
+		if g := groupOf(r.Query, id); g >= 0 && !credited[g] {
+			credited[g] = true
+			dcg += 1 / math.Log2(float64(i+2))
+		}
+	}
+	ideal := 0.0
+	for i := range min(len(groups), k) {
+		ideal += 1 / math.Log2(float64(i+2))
+	}
+	if ideal == 0 {
+		return 0
+	}
+	return dcg / ideal
+}
+
+// reciprocalRank is 1/rank of the first relevant result in the top k.
+func reciprocalRank(r Result, k int) float64 {
+	for i, id := range r.Ranked[:min(k, len(r.Ranked))] {
+		if groupOf(r.Query, id) >= 0 {
+			return 1 / float64(i+1)
+		}
+	}
+	return 0
+}
