@@ -279,7 +279,7 @@ func document(it *Item) map[string]any {
 		fieldServer:      it.Server,
 		fieldServerWords: it.Server,
 		fieldName:        it.Label,
-		fieldNameExact:   []string{strings.ToLower(it.Name), strings.ToLower(it.UpstreamName)},
+		fieldNameExact:   []string{normalizeName(it.Name), normalizeName(it.Label)},
 		fieldTitle:       it.Title,
 		fieldDescription: it.Description,
 		fieldObject:      string(it.Object),

@@ -203,7 +203,7 @@ func textQuery(text string, words []string) query.Query {
 		}
 		clauses = append(clauses, bleve.NewDisjunctionQuery(terms...))
 	}
-	exact := bleve.NewTermQuery(strings.ToLower(strings.TrimSpace(text)))
+	exact := bleve.NewTermQuery(normalizeName(text))
 	exact.SetField(fieldNameExact)
 	exact.SetBoost(exactNameBoost)
 	return bleve.NewDisjunctionQuery(append(clauses, exact)...)
