@@ -46,8 +46,8 @@ const (
 // (no dynamic fields, no _all), and none of the term vectors or doc values
 // that search does not use, to keep bundles small.
 func newMapping() (*mapping.IndexMappingImpl, error) {
-	if !nameSplitRegistered {
-		return nil, fmt.Errorf("token filter %s is not registered", filterNameSplit)
+	if !nameSplitRegistered || !synonymsRegistered {
+		return nil, fmt.Errorf("token filters %s and %s are not registered", filterNameSplit, filterSynonyms)
 	}
 	m := mapping.NewIndexMapping()
 	m.ScoringModel = "bm25"
@@ -56,7 +56,7 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 	if err := m.AddCustomAnalyzer(analyzerText, map[string]any{
 		"type":          custom.Name,
 		"tokenizer":     unicode.Name,
-		"token_filters": []string{filterNameSplit, en.PossessiveName, en.StopName, porter.Name},
+		"token_filters": []string{filterNameSplit, en.PossessiveName, en.StopName, porter.Name, filterSynonyms},
 	}); err != nil {
 		return nil, err
 	}

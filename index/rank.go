@@ -2,6 +2,8 @@ package index
 
 import (
 	"cmp"
+
+	porterstemmer "github.com/blevesearch/go-porterstemmer"
 	"slices"
 	"strings"
 	"unicode"
@@ -101,7 +103,38 @@ func newQueryInfo(text string, terms []string) queryInfo {
 			q.actions[a] = true
 		}
 	}
+	if usePlural && !q.actions[actCreate] && !q.actions[actDelete] && !q.actions[actUpdate] && len(strings.Fields(text)) <= 12 && asksForMany(text) {
+		// "show me my clusters", "get the tables": a plural object asks for a list
+		q.actions = map[action]bool{actList: true}
+	}
 	return q
+}
+
+var usePlural = true
+
+// asksForMany reports whether the query names its object in the plural.
+func asksForMany(text string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if isPluralNoun(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// isPluralNoun guesses plural nouns: words of four letters or more ending
+// in s, but not in ss, us, is or ous, and not verbs of the action table.
+func isPluralNoun(w string) bool {
+	if len(w) < 4 || !strings.HasSuffix(w, "s") || isStopWord(w) {
+		return false
+	}
+	for _, suffix := range []string{"ss", "us", "is", "ous"} {
+		if strings.HasSuffix(w, suffix) {
+			return false
+		}
+	}
+	_, verb := actionsOf[string(porterstemmer.StemWithoutLowerCasing([]rune(w)))]
+	return !verb
 }
 
 // action is what a tool does to its object.

@@ -1,0 +1,155 @@
+package index
+
+import (
+	"strings"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/registry"
+	porterstemmer "github.com/blevesearch/go-porterstemmer"
+)
+
+// filterSynonyms is the name of the token filter that folds synonyms.
+const filterSynonyms = "mcp_synonyms"
+
+// synonymGroups is the reviewed synonym table of the language of tools. Each
+// line is one group; every phrase of a group is replaced, at index and at
+// query time alike, by the group's first phrase, so "remove a file" and
+// "delete_file" meet on the same words without widening the query. Words
+// are written plainly; the table is stemmed when loaded. Abbreviations
+// expand to what they stand for.
+const synonymGroups = `
+delete | remove | erase | destroy | purge | wipe
+create | add | new | insert | generate | make
+update | modify | edit | change | alter | amend
+get | fetch | retrieve | obtain | look up
+list | enumerate
+search | find | lookup | look for
+save | write | store | persist | export to
+start | launch | boot | spin up
+stop | halt | shut down | terminate
+refund | money back | reimburse | chargeback
+on call | oncall | rota | pager | pagerduty
+image | picture | photo
+email | e-mail | mail
+message | msg | dm
+repository | repo
+database | db
+directory | folder | dir
+kubernetes | k8s | kube
+virtual machine | vm
+pull request | pr
+merge request | mr
+speech to text | stt | transcribe | transcription
+text to speech | tts
+search engine optimization | seo
+markdown | md
+document | doc | docs
+configuration | config | settings
+issue | ticket
+cost | price | pricing
+spreadsheet | excel | xlsx | sheet
+presentation | ppt | pptx | slides | slide deck
+pdf | portable document format
+url | link | web address
+website | web site | site | web page | webpage
+news | headlines
+translate | translation
+`
+
+// synonymTable maps a stemmed phrase (words joined by spaces) to the
+// stemmed words that replace it.
+type synonymTable struct {
+	replace map[string][]string
+	longest int // words in the longest phrase
+}
+
+var synonyms = loadSynonyms(synonymGroups)
+
+func loadSynonyms(groups string) *synonymTable {
+	t := &synonymTable{replace: map[string][]string{}}
+	for _, line := range strings.Split(groups, "\n") {
+		phrases := strings.Split(line, "|")
+		if len(phrases) < 2 {
+			continue
+		}
+		canonical := stemWords(phrases[0])
+		for _, p := range phrases[1:] {
+			words := stemWords(p)
+			t.replace[strings.Join(words, " ")] = canonical
+			t.longest = max(t.longest, len(words))
+		}
+	}
+	return t
+}
+
+// stemWords splits a phrase as the analyzer does (identifiers, stop words
+// dropped) and stems it.
+func stemWords(phrase string) []string {
+	var out []string
+	for _, w := range SplitName(strings.TrimSpace(phrase)) {
+		if isStopWord(w) {
+			continue
+		}
+		out = append(out, string(porterstemmer.StemWithoutLowerCasing([]rune(w))))
+	}
+	return out
+}
+
+var synonymsRegistered = func() bool {
+	err := registry.RegisterTokenFilter(filterSynonyms, func(map[string]any, *registry.Cache) (analysis.TokenFilter, error) {
+		return synonymFilter{synonyms}, nil
+	})
+	return err == nil
+}()
+
+// synonymFilter replaces each phrase of the table, longest first, by its
+// group's canonical words.
+type synonymFilter struct{ t *synonymTable }
+
+func (f synonymFilter) Filter(input analysis.TokenStream) analysis.TokenStream {
+	out := make(analysis.TokenStream, 0, len(input))
+	for i := 0; i < len(input); {
+		n, words := f.match(input[i:])
+		if n == 0 {
+			out = append(out, input[i])
+			i++
+			continue
+		}
+		for _, w := range words {
+			tok := *input[i]
+			tok.Term = []byte(w)
+			out = append(out, &tok)
+		}
+		i += n
+	}
+	return out
+}
+
+// match returns how many tokens at the start of toks form a phrase of the
+// table, and its replacement.
+func (f synonymFilter) match(toks analysis.TokenStream) (int, []string) {
+	for n := min(f.t.longest, len(toks)); n >= 1; n-- {
+		parts := make([]string, n)
+		for j := range n {
+			parts[j] = string(toks[j].Term)
+		}
+		if words, ok := f.t.replace[strings.Join(parts, " ")]; ok {
+			return n, words
+		}
+	}
+	return 0, nil
+}
+
+var stopWords = func() analysis.TokenMap {
+	tm := analysis.NewTokenMap()
+	if err := tm.LoadBytes(en.EnglishStopWords); err != nil {
+		panic(err)
+	}
+	return tm
+}()
+
+func isStopWord(w string) bool {
+	_, ok := stopWords[w]
+	return ok
+}
