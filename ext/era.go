@@ -94,10 +94,11 @@ func (e era) errorStatus(err error) int {
 // deployment never changes, but results may later depend on the caller, so
 // the scope is private.
 func (s *Server) decorateModern(method string, result *pageResult) {
-	result.extra = map[string]any{
-		"resultType": string(mcp.ResultTypeComplete),
-		"_meta":      map[string]any{mcp.MetaKeyServerInfo: s.info},
+	result.extra = map[string]any{"resultType": string(mcp.ResultTypeComplete)}
+	if result.meta == nil {
+		result.meta = map[string]any{}
 	}
+	result.meta[mcp.MetaKeyServerInfo] = s.info
 	if isListMethod(method) {
 		result.extra["ttlMs"] = 0
 		result.extra["cacheScope"] = string(mcp.CacheScopePrivate)

@@ -123,6 +123,8 @@ type Page struct {
 	Items []Hit
 	// More reports whether items follow the last one of this page.
 	More bool
+	// Hint, on a search page without items, says why nothing fits.
+	Hint string
 }
 
 // Hit is one item of a page: the MCP object exactly as it was indexed (with

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -213,6 +214,9 @@ func (s *Server) pageResult(k Kind, page *Page, next int, bind [8]byte, scored b
 	if page.More && (!scored || next < MaxSearchDepth) {
 		r.nextCursor = s.cursors.encode(bind, next)
 	}
+	if page.Hint != "" {
+		r.meta = map[string]any{MetaHint: page.Hint}
+	}
 	return r, nil
 }
 
@@ -222,6 +226,7 @@ type pageResult struct {
 	key        string
 	items      []json.RawMessage
 	nextCursor string
+	meta       map[string]any // the result's _meta
 	extra      map[string]any
 }
 
@@ -241,8 +246,16 @@ func (r *pageResult) MarshalJSON() ([]byte, error) {
 	if r.nextCursor != "" {
 		b.WriteString(`,"nextCursor":"` + r.nextCursor + `"`) // base64url: nothing to escape
 	}
-	if len(r.extra) > 0 {
-		extra, err := json.Marshal(r.extra)
+	extras := r.extra
+	if len(r.meta) > 0 {
+		extras = maps.Clone(r.extra)
+		if extras == nil {
+			extras = map[string]any{}
+		}
+		extras["_meta"] = r.meta
+	}
+	if len(extras) > 0 {
+		extra, err := json.Marshal(extras)
 		if err != nil {
 			return nil, err
 		}
@@ -258,6 +271,7 @@ func (r *pageResult) MarshalJSON() ([]byte, error) {
 const (
 	MetaScore  = "io.github.mcpsearch/score"
 	MetaServer = "io.github.mcpsearch/server"
+	MetaHint   = "io.github.mcpsearch/hint" // on a result: why no item fits
 )
 
 func roundScore(f float64) float64 {

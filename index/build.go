@@ -130,7 +130,7 @@ func writeIndex(cat *Catalog, path string) (map[string]int, error) {
 // addFieldLengths adds the token counts of doc's indexed fields to lengths.
 func addFieldLengths(lengths map[string]int, doc map[string]any) {
 	for field, v := range doc {
-		if field == fieldObject {
+		if field == fieldObject || field == fieldSummary {
 			continue
 		}
 		var values []string
@@ -283,6 +283,7 @@ func document(it *Item) map[string]any {
 		fieldTitle:       it.Title,
 		fieldDescription: it.Description,
 		fieldObject:      string(it.Object),
+		fieldSummary:     summary(it),
 	}
 	if len(it.Params) > 0 {
 		params := make([]string, 0, 2*len(it.Params))
@@ -298,6 +299,24 @@ func document(it *Item) map[string]any {
 		doc[fieldAnnotations] = annotationTerms(it.Annotations)
 	}
 	return doc
+}
+
+// maxSummaryBytes bounds the stored summary of an item.
+const maxSummaryBytes = 4096
+
+// summary is the text the no-match test reads: title, description, URI,
+// MIME type and parameters.
+func summary(it *Item) string {
+	var b strings.Builder
+	b.WriteString(it.Title + "\n" + it.Description + "\n" + it.URI + " " + it.MimeType)
+	for _, p := range it.Params {
+		b.WriteString("\n" + p.Name + " " + p.Description)
+	}
+	s := b.String()
+	if len(s) > maxSummaryBytes {
+		s = s[:maxSummaryBytes]
+	}
+	return strings.ToValidUTF8(s, "")
 }
 
 // annotationTerms renders annotations as keyword terms "key=value", keys and

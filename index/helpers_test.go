@@ -1,6 +1,7 @@
 package index
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"sync"
@@ -76,4 +77,11 @@ func writeCatalog(tb testing.TB, files map[string]string) string {
 		}
 	}
 	return dir
+}
+
+func decode(tb testing.TB, data []byte, v any) {
+	tb.Helper()
+	if err := json.Unmarshal(data, v); err != nil {
+		tb.Fatal(err)
+	}
 }

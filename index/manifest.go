@@ -14,10 +14,13 @@ import (
 	"github.com/mcpsearch/mcpsearch/ext"
 )
 
-// FormatVersion is the bundle format this package writes and reads.
+// FormatVersion is the bundle format this package writes and reads. It is
+// part of the index version, so it changes whenever the mapping, the
+// analysis or the manifest does.
 //
 //	1: manifest.json + bleve/ (scorch, zap v16), doc ids "<kind>/<ordinal>".
-const FormatVersion = 1
+//	2: fieldLengths in the manifest; identifier splitting and synonym folding.
+const FormatVersion = 2
 
 // BleveVersion is the bleve release that writes and reads bundles; go.mod
 // pins it (a test checks), and manifests record it.

@@ -29,6 +29,7 @@ const (
 	fieldAnnotations = "annotations" // keyword: "readonlyhint=true", …
 	fieldURI         = "uri"         // text: URI or URI template, MIME type
 	fieldObject      = "mcp"         // stored only: the MCP object
+	fieldSummary     = "summary"     // stored only: title, description and parameters, for the no-match test
 )
 
 // textFields are analysed into words.
@@ -71,6 +72,7 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 		doc.AddFieldMappingsAt(f, keywordField(f == fieldServer))
 	}
 	doc.AddFieldMappingsAt(fieldObject, storedField())
+	doc.AddFieldMappingsAt(fieldSummary, storedField())
 	m.DefaultMapping = doc
 	return m, nil
 }

@@ -71,7 +71,7 @@ func rerank(q queryInfo, cands []candidate) {
 
 // nameSignals scores how well an item's name fits the query.
 func nameSignals(q queryInfo, label string) float64 {
-	words := analyze(label)
+	words := nameWords(label)
 	if len(words) == 0 {
 		return 0
 	}
@@ -193,4 +193,15 @@ func normalizeName(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// nameWordsWhole, when set, counts the whole identifier as a name word.
+var nameWordsWhole = true
+
+// nameWords returns the analysed words of an item's name.
+func nameWords(label string) []string {
+	if nameWordsWhole {
+		return analyze(label)
+	}
+	return analyze(strings.Join(SplitName(label), " "))
 }

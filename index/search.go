@@ -29,10 +29,17 @@ const exactNameBoost = 20
 // the first rerankWindow of them (see rank.go) and loads the MCP objects of
 // the requested page only.
 func (x *Index) Search(ctx context.Context, q ext.Query) (*ext.Page, error) {
-	terms := analyze(q.Text)
+	qterms, err := x.resolveTerms(analyze(q.Text))
+	if err != nil {
+		return nil, fmt.Errorf("index %s: %w", x.dir, err)
+	}
+	terms := termStrings(qterms)
 	bq, err := searchQuery(q, terms)
 	if err != nil {
 		return nil, err
+	}
+	if len(terms) == 0 {
+		return &ext.Page{Hint: "the query has no searchable words"}, nil
 	}
 	if q.Limit <= 0 {
 		return &ext.Page{}, nil
@@ -42,6 +49,9 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (*ext.Page, error) {
 		return nil, err
 	}
 	rerank(newQueryInfo(q.Text, terms), cands)
+	if hint, err := x.noMatchHint(ctx, qterms, cands); hint != "" || err != nil {
+		return &ext.Page{Hint: hint}, err
+	}
 	if q.Offset >= len(cands) {
 		return &ext.Page{}, nil
 	}
@@ -52,6 +62,75 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (*ext.Page, error) {
 	}
 	page.More = len(cands) > q.Offset+q.Limit
 	return page, nil
+}
+
+// The no-match cut-off: a query is answered with no items when the best
+// item holds too small a share of the query's weight (inverse document
+// frequency of its content words, see coverage). A short query states its
+// subject in few words, so the bar is higher; a long one describes a task
+// and carries many words no tool description holds.
+var (
+	minCoverage      = 0.0 // long queries: measured, any bar above 0 cost recall
+	minCoverageShort = 0.35
+	shortQueryTerms  = 4
+	coverageDepth    = 1 // candidates examined
+)
+
+// noMatchHint says why no item fits the query, or returns "" when the best
+// candidate fits well enough.
+func (x *Index) noMatchHint(ctx context.Context, terms []queryTerm, cands []candidate) (string, error) {
+	if len(cands) == 0 {
+		return "no item matches any word of the query", nil
+	}
+	bar := minCoverage
+	if len(terms) <= shortQueryTerms {
+		bar = minCoverageShort
+	}
+	if bar <= 0 {
+		return "", nil
+	}
+	var missing []string
+	for _, c := range cands[:min(len(cands), coverageDepth)] {
+		text, err := x.storedText(ctx, c.id)
+		if err != nil {
+			return "", err
+		}
+		cov, lacks := coverage(terms, c.label+"\n"+text, x.docCount())
+		if cov >= bar {
+			return "", nil
+		}
+		if missing == nil {
+			missing = lacks
+		}
+	}
+	return fmt.Sprintf("no item fits this query well: the best matches lack %s", strings.Join(missing, ", ")), nil
+}
+
+// storedText returns the stored summary of document id.
+func (x *Index) storedText(ctx context.Context, id string) (string, error) {
+	req := bleve.NewSearchRequestOptions(bleve.NewDocIDQuery([]string{id}), 1, 0, false)
+	req.Fields = []string{fieldSummary}
+	res, err := x.bleve.SearchInContext(ctx, req)
+	if err != nil {
+		return "", fmt.Errorf("index %s: %w", x.dir, err)
+	}
+	if len(res.Hits) == 0 {
+		return "", fmt.Errorf("index %s: document %s not found", x.dir, id)
+	}
+	s, _ := res.Hits[0].Fields[fieldSummary].(string)
+	return s, nil
+}
+
+func (x *Index) docCount() int {
+	return int(x.bm25.DocCount)
+}
+
+func termStrings(terms []queryTerm) []string {
+	out := make([]string, len(terms))
+	for i, t := range terms {
+		out[i] = t.term
+	}
+	return out
 }
 
 // candidates runs the BM25 query for the best n items.

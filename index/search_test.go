@@ -141,7 +141,7 @@ func TestQueryIsPlainText(t *testing.T) {
 		{"/.*/", ""},
 		{"*a*", ""},
 		{"description:/.*/", "description"},
-		{"name:delete_note^100 OR +create", "name delete_note 100 or create"},
+		{"delete_note^100 OR +create", "delete_note 100 or create"},
 		{`"unterminated (phrase`, "unterminated phrase"},
 		{"browser_take_screenshot*", "browser_take_screenshot"},
 		{"get~2 pods~", "get 2 pods"},

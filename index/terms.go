@@ -1,0 +1,164 @@
+package index
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"unicode"
+	"unicode/utf8"
+
+	bindex "github.com/blevesearch/bleve_index_api"
+)
+
+// queryTerm is one analysed word of a query, checked against the index
+// vocabulary.
+type queryTerm struct {
+	term      string
+	docFreq   int    // documents holding the term, in the text field holding it most
+	corrected string // the original word when term is a spelling correction
+}
+
+// Typo tolerance: a word the index does not know, of at least minTypoRunes,
+// is replaced by the known word nearest to it — at most one edit away for
+// words shorter than twoEditRunes, two for longer ones — sharing its first
+// letter. The search walks the dictionary with a Levenshtein automaton; it
+// never scans the index.
+const (
+	minTypoRunes = 5
+	twoEditRunes = 8
+)
+
+// resolveTerms looks up each term's document frequency and corrects
+// unknown ones.
+func (x *Index) resolveTerms(terms []string) (out []queryTerm, err error) {
+	advanced, err := x.bleve.Advanced()
+	if err != nil {
+		return nil, err
+	}
+	r, err := advanced.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	for _, t := range terms {
+		qt := queryTerm{term: t}
+		if qt.docFreq, err = docFreq(r, t); err != nil {
+			return nil, err
+		}
+		if qt.docFreq == 0 && utf8.RuneCountInString(t) >= minTypoRunes {
+			if fixed, df, ok := correct(r, t); ok {
+				qt = queryTerm{term: fixed, docFreq: df, corrected: t}
+			}
+		}
+		out = append(out, qt)
+	}
+	return out, nil
+}
+
+// docFreq is the largest number of documents holding term in one text field.
+func docFreq(r bindex.IndexReader, term string) (int, error) {
+	most := 0
+	for _, f := range textFields {
+		tfr, err := r.TermFieldReader(context.Background(), []byte(term), f, false, false, false)
+		if err != nil {
+			return 0, fmt.Errorf("term %q in %s: %w", term, f, err)
+		}
+		most = max(most, int(tfr.Count()))
+		tfr.Close()
+	}
+	return most, nil
+}
+
+// correct returns the known term nearest to term in the name and
+// description vocabularies: fewest edits, then most documents, then
+// alphabetical order.
+func correct(r bindex.IndexReader, term string) (string, int, bool) {
+	fuzzy, ok := r.(bindex.IndexReaderFuzzy)
+	if !ok {
+		return "", 0, false
+	}
+	edits := 1
+	if utf8.RuneCountInString(term) >= twoEditRunes {
+		edits = 2
+	}
+	prefix := string([]rune(term)[:1])
+	best, bestDist, bestCount := "", math.MaxInt, 0
+	for _, field := range []string{fieldName, fieldDescription} {
+		dict, err := fuzzy.FieldDictFuzzy(field, term, edits, prefix)
+		if err != nil {
+			continue
+		}
+		for e, err := dict.Next(); err == nil && e != nil; e, err = dict.Next() {
+			d, c := int(e.EditDistance), int(e.Count)
+			if d < bestDist || d == bestDist && (c > bestCount || c == bestCount && e.Term < best) {
+				best, bestDist, bestCount = e.Term, d, c
+			}
+		}
+		dict.Close()
+	}
+	if best == "" {
+		return "", 0, false
+	}
+	df, err := docFreq(r, best)
+	return best, df, err == nil && df > 0
+}
+
+// coveragePower raises each word's inverse document frequency in coverage
+// (1; squaring it, as bleve's BM25 does, cost recall: see the technique log).
+var coveragePower = 1.0
+
+// coverage is the share of the query's weight that text holds: each
+// content word weighs its inverse document frequency (scaled down for
+// generic words); identifiers, numbers and one- or two-letter words do not
+// count. It also returns the weighty words text lacks, heaviest first.
+func coverage(terms []queryTerm, text string, docs int) (float64, []string) {
+	have := map[string]bool{}
+	for _, w := range analyze(text) {
+		have[w] = true
+	}
+	covered, all := 0.0, 0.0
+	type miss struct {
+		term string
+		w    float64
+	}
+	var missing []miss
+	for _, t := range terms {
+		if !isContentWord(t.term) {
+			continue
+		}
+		w := math.Pow(idf(t.docFreq, docs), coveragePower) * termWeight(t.term)
+		all += w
+		if have[t.term] {
+			covered += w
+		} else {
+			missing = append(missing, miss{t.term, w})
+		}
+	}
+	if all == 0 {
+		return 1, nil
+	}
+	slices.SortFunc(missing, func(a, b miss) int { return cmp.Compare(b.w, a.w) })
+	words := make([]string, len(missing))
+	for i, m := range missing {
+		words[i] = m.term
+	}
+	return covered / all, words
+}
+
+// isContentWord reports whether t is a word of three letters or more.
+func isContentWord(t string) bool {
+	n := 0
+	for _, r := range t {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+		n++
+	}
+	return n >= 3
+}
+
+func idf(df, docs int) float64 {
+	return math.Log(1 + (float64(docs)-float64(df)+0.5)/(float64(df)+0.5))
+}
