@@ -28,7 +28,9 @@ func TestRetrievalTables(t *testing.T) {
 		{"exact name first", "browser_take_screenshot", 1, func(n, _ string) bool { return n == "playwright__browser_take_screenshot" }},
 		{"exact canonical name first", "mcp-github__merge_pull_request", 1, func(n, _ string) bool { return n == "mcp-github__merge_pull_request" }},
 		{"abbreviation: k8s", "k8s pods", 3, func(n, _ string) bool { return strings.HasPrefix(n, "kubernetes") }},
-		{"abbreviation: pr", "open a pr", 3, func(n, _ string) bool { return strings.Contains(strings.ToLower(n), "pullrequest") || strings.Contains(n, "pull_request") }},
+		{"abbreviation: pr", "open a pr", 3, func(n, _ string) bool {
+			return strings.Contains(strings.ToLower(n), "pullrequest") || strings.Contains(n, "pull_request")
+		}},
 		{"acronym in a camelCase name", "take app screenshot", 3, func(n, _ string) bool { return n == "browserstack__takeAppScreenshot" }},
 	} {
 		page, err := x.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: test.query, Limit: test.top})

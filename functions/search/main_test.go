@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpsearch/mcpsearch/index"
 )
@@ -38,16 +40,21 @@ func TestServerRefusesBadBundle(t *testing.T) {
 	}
 	for _, test := range []struct {
 		name   string
-		damage func(dir string)
+		damage func(t *testing.T, dir string)
 		want   string
 	}{
-		{"missing bundle", func(dir string) { os.RemoveAll(dir) }, "does not exist"},
-		{"missing manifest", func(dir string) { os.Remove(filepath.Join(dir, index.ManifestFile)) }, "no manifest.json"},
-		{"altered manifest", func(dir string) {
-			data, _ := os.ReadFile(filepath.Join(dir, index.ManifestFile))
-			os.WriteFile(filepath.Join(dir, index.ManifestFile), bytes.Replace(data, []byte(`"format": 1`), []byte(`"format": 9`), 1), 0o644)
-		}, "bundle format 9"},
-		{"truncated segment", func(dir string) {
+		{"missing bundle", func(t *testing.T, dir string) { os.RemoveAll(dir) }, "does not exist"},
+		{"missing manifest", func(t *testing.T, dir string) { os.Remove(filepath.Join(dir, index.ManifestFile)) }, "no manifest.json"},
+		{"altered manifest", func(t *testing.T, dir string) {
+			path := filepath.Join(dir, index.ManifestFile)
+			data, _ := os.ReadFile(path)
+			current := []byte(fmt.Sprintf(`"format": %d`, index.FormatVersion))
+			if !bytes.Contains(data, current) {
+				t.Fatalf("manifest does not hold %s", current)
+			}
+			os.WriteFile(path, bytes.Replace(data, current, []byte(`"format": 99`), 1), 0o644)
+		}, "bundle format 99"},
+		{"truncated segment", func(t *testing.T, dir string) {
 			segs, _ := filepath.Glob(filepath.Join(dir, "bleve", "store", "*.zap"))
 			os.Truncate(segs[0], 10)
 		}, "truncated or altered"},
@@ -55,11 +62,17 @@ func TestServerRefusesBadBundle(t *testing.T) {
 		t.Run(test.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "bundle")
 			os.CopyFS(dir, os.DirFS(good))
-			test.damage(dir)
+			test.damage(t, dir)
 			t.Setenv("MCPSEARCH_INDEX", dir)
-			err := run(quiet)
-			if err == nil || !strings.Contains(err.Error(), test.want) {
-				t.Errorf("got %v, want an error containing %q", err, test.want)
+			done := make(chan error, 1)
+			go func() { done <- run(quiet) }()
+			select {
+			case err := <-done:
+				if err == nil || !strings.Contains(err.Error(), test.want) {
+					t.Errorf("got %v, want an error containing %q", err, test.want)
+				}
+			case <-time.After(30 * time.Second):
+				t.Fatal("the server started on a damaged bundle")
 			}
 		})
 	}
