@@ -21,7 +21,7 @@ import (
 //     their action are told apart.
 //
 // The window is fixed, so every page of a query sees the same order.
-const rerankWindow = 100
+var rerankWindow = 20
 
 // Weights of the re-ranking signals, added to the BM25 score divided by the
 // best BM25 score of the query.

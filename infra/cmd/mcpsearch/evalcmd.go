@@ -24,6 +24,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	kList := fs.String("k", "1,5,10", "recall cut-offs, comma-separated")
 	sample := fs.String("sample", "", "N:R keeps the query lines whose 0-based index i has i % N == R")
 	misses := fs.Int("misses", 0, "print up to this many queries whose first result is not relevant")
+	floors := fs.String("min", "", "floors, e.g. recall@1=0.75,ndcg@10=0.86: exit 1 naming each figure below its floor")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -43,10 +44,15 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *asJSON {
-		return json.NewEncoder(stdout).Encode(rep.jsonObject(ks))
+		err = json.NewEncoder(stdout).Encode(rep.jsonObject(ks))
+	} else {
+		printMisses(stdout, rep.results, *misses)
+		err = rep.print(stdout, ks)
 	}
-	printMisses(stdout, rep.results, *misses)
-	return rep.print(stdout, ks)
+	if err != nil {
+		return err
+	}
+	return checkFloors(rep.jsonObject(ks), *floors)
 }
 
 func parseKs(s string) ([]int, error) {
@@ -236,4 +242,28 @@ func printMisses(w io.Writer, results []eval.Result, n int) {
 		n--
 		fmt.Fprintf(w, "miss %s: %q\n  want %v\n  got  %v\n", r.Query.QID, r.Query.Query, r.Query.RelevantGroups, r.Ranked[:min(3, len(r.Ranked))])
 	}
+}
+
+// checkFloors compares figures with floors "key=value,…" and fails naming
+// every figure below its floor.
+func checkFloors(figures map[string]any, floors string) error {
+	if floors == "" {
+		return nil
+	}
+	var below []string
+	for _, kv := range strings.Split(floors, ",") {
+		key, value, ok := strings.Cut(strings.TrimSpace(kv), "=")
+		floor, err := strconv.ParseFloat(value, 64)
+		got, known := figures[key].(float64)
+		if !ok || err != nil || !known {
+			return fmt.Errorf("%w: --min %q: want key=number with keys of the --json output", errUsage, kv)
+		}
+		if got < floor {
+			below = append(below, fmt.Sprintf("%s %.4f is below its floor %.4f", key, got, floor))
+		}
+	}
+	if len(below) > 0 {
+		return fmt.Errorf("quality gate: %s", strings.Join(below, "; "))
+	}
+	return nil
 }

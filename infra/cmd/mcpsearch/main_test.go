@@ -66,3 +66,17 @@ func writeFile(t *testing.T, path, content string) {
 		t.Fatal(err)
 	}
 }
+
+func TestCheckFloors(t *testing.T) {
+	figures := map[string]any{"recall@1": 0.7, "ndcg@10": 0.9}
+	if err := checkFloors(figures, "recall@1=0.6,ndcg@10=0.9"); err != nil {
+		t.Errorf("figures at or above their floors: %v", err)
+	}
+	err := checkFloors(figures, "recall@1=0.75,ndcg@10=0.95")
+	if err == nil || !strings.Contains(err.Error(), "recall@1 0.7000 is below its floor 0.7500") || !strings.Contains(err.Error(), "ndcg@10") {
+		t.Errorf("got %v, want both figures named", err)
+	}
+	if err := checkFloors(figures, "recal@1=0.5"); err == nil || !strings.Contains(err.Error(), "--min") {
+		t.Errorf("unknown key: got %v, want a usage error", err)
+	}
+}

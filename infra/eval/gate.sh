@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Retrieval quality on the shared benchmarks, with the CI floors.
+#
+#   bash infra/eval/gate.sh [EVAL_DIR]     (default: ../shared/eval)
+#
+# Prints each set's figures (the README's table comes from this output) and
+# exits non-zero when a figure falls below its floor. The floors are the
+# best figures reached so far minus 0.02; raise them when the ranking
+# improves. Negatives: infra/eval/testdata/negatives.jsonl (queries no tool
+# answers).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+eval_dir=${1:-../shared/eval}
+negatives=infra/eval/testdata/negatives.jsonl
+if [ ! -d "$eval_dir" ]; then
+  echo "gate: no benchmark data at $eval_dir" >&2
+  exit 2
+fi
+bin=$(mktemp -d)/mcpsearch
+trap 'rm -rf "$(dirname "$bin")"' EXIT
+go build -o "$bin" ./infra/cmd/mcpsearch
+
+run() { # name, floors, extra flags…
+  local name=$1 floors=$2
+  shift 2
+  echo "== $name"
+  "$bin" eval --tools "$eval_dir/$name/tools.jsonl" --queries "$eval_dir/$name/queries.jsonl" \
+    --negatives "$negatives" --min "$floors" "$@"
+}
+
+status=0
+run azure_mcp "recall@1=0.758,recall@10=0.954,ndcg@10=0.866,mrr=0.837,no_match_rate=0.940" || status=1
+run livemcpbench "recall@1=0.159,recall@10=0.439,ndcg@10=0.365,mrr=0.436,no_match_rate=0.862" || status=1
+run metatool "recall@1=0.384,recall@10=0.666,ndcg@10=0.520,mrr=0.477,no_match_rate=0.882" --sample 10:3 || status=1
+exit $status

@@ -1,0 +1,64 @@
+package eval
+
+import (
+	"context"
+	"math"
+	"testing"
+)
+
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+
+func TestScore(t *testing.T) {
+	two := Query{QID: "q1", RelevantGroups: [][]string{{"a", "a2"}, {"b"}}}
+	one := Query{QID: "q2", Relevant: []string{"c"}}
+	results := []Result{
+		{Query: two, Ranked: []string{"x", "a", "a2", "b"}},
+		{Query: one, Ranked: []string{"y", "z"}},
+	}
+	m := Score(results, []int{1, 2, 10})
+	// q1: groups hit at ranks 2 (a) and 4 (b); a2 is a second member of a's
+	// group and earns nothing. q2: nothing found.
+	wantNDCG := ((1/math.Log2(3) + 1/math.Log2(5)) / (1 + 1/math.Log2(3))) / 2
+	for name, got := range map[string][2]float64{
+		"R@1":     {m.Recall[1], 0},
+		"R@2":     {m.Recall[2], 0.25},
+		"R@10":    {m.Recall[10], 0.5},
+		"nDCG@10": {m.NDCG10, wantNDCG},
+		"MRR":     {m.MRR, 0.25},
+	} {
+		if !near(got[0], got[1]) {
+			t.Errorf("%s: got %v, want %v", name, got[0], got[1])
+		}
+	}
+}
+
+func TestBuildAndSearch(t *testing.T) {
+	server := "My Server"
+	tools := []Tool{
+		{ID: "s::forecast", Name: "get_forecast", Description: "Weather forecast for a city", Server: &server},
+		{ID: "s::stations", Name: "list_stations", Description: "Weather stations near a place", Server: &server},
+		{ID: "other", Name: "send_email", Description: "Send an email"},
+	}
+	set, err := Build(tools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer set.Close()
+	r, err := set.Search(context.Background(), Query{QID: "q", Query: "weather forecast for Paris"}, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Ranked) == 0 || r.Ranked[0] != "s::forecast" {
+		t.Errorf("got %v, want s::forecast first", r.Ranked)
+	}
+}
+
+func TestClip(t *testing.T) {
+	long := ""
+	for range 300 {
+		long += "word "
+	}
+	if got := len(clip(long)); got > 4096 || got == 0 {
+		t.Errorf("clip kept %d bytes", got)
+	}
+}
