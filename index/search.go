@@ -18,7 +18,7 @@ var fieldBoosts = []struct {
 	field string
 	boost float64
 }{
-	{fieldName, 1.5}, {fieldTitle, 1.2}, {fieldDescription, 1.0},
+	{fieldName, 1.2}, {fieldTitle, 1.0}, {fieldDescription, 1.5},
 	{fieldParams, 0.5}, {fieldServerWords, 0.5}, {fieldURI, 1.0},
 }
 
