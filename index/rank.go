@@ -31,6 +31,7 @@ var (
 	weightActionClash  = 0.25
 	weightExactName    = 2.0
 	weightNameAllWords = 0.1
+	weightPluralObject = 0.3
 )
 
 // candidate is one retrieved item being re-ranked.
@@ -82,6 +83,12 @@ func nameSignals(q queryInfo, label string) float64 {
 		}
 	}
 	s := weightCoverage * float64(covered) / float64(len(words))
+	for _, w := range words {
+		if q.plurals[w] {
+			s += weightPluralObject // "list the topics of a subscription": topics are listed
+			break
+		}
+	}
 	if covered == len(words) {
 		s += weightNameAllWords
 	}
@@ -91,19 +98,24 @@ func nameSignals(q queryInfo, label string) float64 {
 // queryInfo is what re-ranking needs of the query.
 type queryInfo struct {
 	terms   map[string]bool
+	plurals map[string]bool // analysed plural nouns: what a list is asked of
 	actions map[action]bool
 	exact   string
 }
 
 func newQueryInfo(text string, terms []string) queryInfo {
 	q := queryInfo{terms: map[string]bool{}, actions: map[action]bool{}, exact: normalizeName(text)}
+	short := len(strings.Fields(text)) <= maxCommandWords
+	if short {
+		q.plurals = pluralTerms(text)
+	}
 	for _, t := range terms {
 		q.terms[t] = true
 		for _, a := range actionsOf[t] {
 			q.actions[a] = true
 		}
 	}
-	if usePlural && !q.actions[actCreate] && !q.actions[actDelete] && !q.actions[actUpdate] && len(strings.Fields(text)) <= 12 && asksForMany(text) {
+	if usePlural && short && !q.actions[actCreate] && !q.actions[actDelete] && !q.actions[actUpdate] && asksForMany(text) {
 		// "show me my clusters", "get the tables": a plural object asks for a list
 		q.actions = map[action]bool{actList: true}
 	}
@@ -111,6 +123,24 @@ func newQueryInfo(text string, terms []string) queryInfo {
 }
 
 var usePlural = true
+
+// pluralTerms returns the analysed forms of the query's plural nouns.
+func pluralTerms(text string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if isPluralNoun(w) {
+			for _, t := range analyze(w) {
+				out[t] = true
+			}
+		}
+	}
+	return out
+}
+
+// maxCommandWords: queries up to this long are commands ("show me my
+// clusters"), where the grammar of the object says what is asked; longer
+// ones describe tasks with many objects.
+const maxCommandWords = 12
 
 // asksForMany reports whether the query names its object in the plural.
 func asksForMany(text string) bool {

@@ -47,10 +47,12 @@ func (x *Index) resolveTerms(terms []string) (out []queryTerm, err error) {
 		if qt.docFreq, err = docFreq(r, t); err != nil {
 			return nil, err
 		}
-		if qt.docFreq == 0 && utf8.RuneCountInString(t) >= minTypoRunes {
-			if fixed, df, ok := correct(r, t); ok {
-				qt = queryTerm{term: fixed, docFreq: df, corrected: t}
-			}
+		if qt.docFreq > 0 || utf8.RuneCountInString(t) < minTypoRunes {
+			out = append(out, qt)
+			continue
+		}
+		if fixed, df, ok := correct(r, t); ok {
+			qt = queryTerm{term: fixed, docFreq: df, corrected: t}
 		}
 		out = append(out, qt)
 	}
