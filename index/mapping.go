@@ -28,12 +28,13 @@ const (
 	fieldParams      = "params"      // text: parameter names and descriptions
 	fieldAnnotations = "annotations" // keyword: "readonlyhint=true", …
 	fieldURI         = "uri"         // text: URI or URI template, MIME type
+	fieldRelated     = "related"     // text: WordNet synonyms of the name, title and description
 	fieldObject      = "mcp"         // stored only: the MCP object
 	fieldSummary     = "summary"     // stored only: title, description and parameters, for the no-match test
 )
 
 // textFields are analysed into words.
-var textFields = []string{fieldServerWords, fieldName, fieldTitle, fieldDescription, fieldParams, fieldURI}
+var textFields = []string{fieldServerWords, fieldName, fieldTitle, fieldDescription, fieldParams, fieldURI, fieldRelated}
 
 // keywordFields are indexed whole, as one term a value.
 var keywordFields = map[string]bool{fieldKind: true, fieldServer: true, fieldNameExact: true, fieldAnnotations: true}

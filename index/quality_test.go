@@ -89,3 +89,17 @@ func TestNothingFits(t *testing.T) {
 		}
 	}
 }
+
+// TestWordNetBridgesWords: a tool that says "buy" is found for "purchase",
+// through the WordNet synonyms indexed beside its description.
+func TestWordNetBridgesWords(t *testing.T) {
+	if !slices.Contains(related["bui"], "purchase") && !slices.Contains(related[analyze("buy")[0]], "purchase") {
+		t.Fatalf("the embedded WordNet table has no buy → purchase: %v", related[analyze("buy")[0]])
+	}
+	x := mustBuild(t, "testdata/shop")
+	// Only "purchase" can match: the tools say buy, put and follow.
+	got := names(searchHits(t, x, ext.KindTool, "please help me purchase something nice for my family this weekend", 3, ext.Filter{}))
+	if len(got) == 0 || got[0] != "shop__checkout" {
+		t.Errorf("got %v, want shop__checkout first", got)
+	}
+}

@@ -25,11 +25,12 @@ type command struct {
 }
 
 var commands = map[string]command{
-	"build":  {"build an index bundle from a catalog directory", runBuild},
-	"verify": {"check a bundle's manifest and the SHA-256 of every file", runVerify},
-	"search": {"search a bundle from the command line", runSearch},
-	"bench":  {"measure: bench tokens (context cost of tools/list against tools/search)", runBench},
-	"eval":   {"measure retrieval quality on a tool-retrieval benchmark", runEval},
+	"build":   {"build an index bundle from a catalog directory", runBuild},
+	"verify":  {"check a bundle's manifest and the SHA-256 of every file", runVerify},
+	"search":  {"search a bundle from the command line", runSearch},
+	"bench":   {"measure: bench tokens (context cost of tools/list against tools/search)", runBench},
+	"eval":    {"measure retrieval quality on a tool-retrieval benchmark", runEval},
+	"wordnet": {"distil WordNet into the index's synonym table (index/wordnet.txt)", runWordnet},
 }
 
 // errUsage marks an error in the command line; the exit code is 2.
