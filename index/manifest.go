@@ -20,7 +20,8 @@ import (
 //
 //	1: manifest.json + bleve/ (scorch, zap v16), doc ids "<kind>/<ordinal>".
 //	2: fieldLengths in the manifest; identifier splitting and synonym folding.
-const FormatVersion = 2
+//	3: WordNet related-words field, stored summaries, CJK bigrams.
+const FormatVersion = 3
 
 // BleveVersion is the bleve release that writes and reads bundles; go.mod
 // pins it (a test checks), and manifests record it.

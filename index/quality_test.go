@@ -103,3 +103,14 @@ func TestWordNetBridgesWords(t *testing.T) {
 		t.Errorf("got %v, want shop__checkout first", got)
 	}
 }
+
+// TestCJKQueries: Chinese text is indexed and searched as bigrams.
+func TestCJKQueries(t *testing.T) {
+	x := mustBuild(t, "testdata/cjk")
+	for q, want := range map[string]string{"网页截图": "cn__page_capture", "必应搜索关键词": "cn__web_search", "火车票": "cn__train_tickets"} {
+		got := names(searchHits(t, x, ext.KindTool, q, 3, ext.Filter{}))
+		if len(got) == 0 || got[0] != want {
+			t.Errorf("%q: got %v, want %s first", q, got, want)
+		}
+	}
+}
