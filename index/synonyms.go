@@ -40,8 +40,8 @@ kubernetes | k8s | kube
 virtual machine | vm
 pull request | pr
 merge request | mr
-speech to text | stt | transcribe | transcription
-text to speech | tts
+stt | speech to text | transcribe | transcription
+tts | text to speech
 search engine optimization | seo
 markdown | md
 document | doc | docs
