@@ -28,7 +28,7 @@ var rerankWindow = 20
 var (
 	weightCoverage     = 0.35
 	weightActionMatch  = 0.15
-	weightActionClash  = 0.25
+	weightActionClash  = 0.2
 	weightExactName    = 2.0
 	weightNameAllWords = 0.1
 	weightPluralObject = 0.3

@@ -29,7 +29,7 @@ run() { # name, floors, extra flags…
 }
 
 status=0
-run azure_mcp "recall@1=0.783,recall@10=0.957,ndcg@10=0.879,mrr=0.853,no_match_rate=0.941" || status=1
-run livemcpbench "recall@1=0.156,recall@10=0.438,ndcg@10=0.365,mrr=0.443,no_match_rate=0.862" || status=1
+run azure_mcp "recall@1=0.788,recall@10=0.959,ndcg@10=0.880,mrr=0.854,no_match_rate=0.941" || status=1
+run livemcpbench "recall@1=0.155,recall@10=0.448,ndcg@10=0.370,mrr=0.443,no_match_rate=0.862" || status=1
 run metatool "recall@1=0.397,recall@10=0.676,ndcg@10=0.533,mrr=0.491,no_match_rate=0.882" --sample 10:3 || status=1
 exit $status
