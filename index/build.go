@@ -82,6 +82,9 @@ func writeBundle(cat *Catalog, dir string, opts *BuildOptions) (*Manifest, error
 	if err != nil {
 		return nil, err
 	}
+	if err := writeStores(cat, dir); err != nil {
+		return nil, err
+	}
 	if err := chmodTree(dir); err != nil {
 		return nil, err
 	}
@@ -130,9 +133,6 @@ func writeIndex(cat *Catalog, path string) (map[string]int, error) {
 // addFieldLengths adds the token counts of doc's indexed fields to lengths.
 func addFieldLengths(lengths map[string]int, doc map[string]any) {
 	for field, v := range doc {
-		if field == fieldObject || field == fieldSummary {
-			continue
-		}
 		var values []string
 		switch v := v.(type) {
 		case string:
@@ -202,8 +202,8 @@ func newManifest(cat *Catalog, dir string, opts *BuildOptions) (*Manifest, error
 
 func listFiles(dir string) ([]FileInfo, error) {
 	var files []FileInfo
-	err := filepath.WalkDir(filepath.Join(dir, "bleve"), func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || path == filepath.Join(dir, ManifestFile) {
 			return err
 		}
 		st, err := d.Info()
@@ -282,10 +282,8 @@ func document(it *Item) map[string]any {
 		fieldNameExact:   []string{normalizeName(it.Name), normalizeName(it.Label)},
 		fieldTitle:       it.Title,
 		fieldDescription: it.Description,
-		fieldObject:      string(it.Object),
 		fieldRelated:     relatedWords(it),
 	}
-	doc[fieldSummary] = summary(it)
 	if len(it.Params) > 0 {
 		params := make([]string, 0, 2*len(it.Params))
 		for _, p := range it.Params {

@@ -21,7 +21,9 @@ import (
 //	1: manifest.json + bleve/ (scorch, zap v16), doc ids "<kind>/<ordinal>".
 //	2: fieldLengths in the manifest; identifier splitting and synonym folding.
 //	3: WordNet related-words field, stored summaries, CJK bigrams.
-const FormatVersion = 3
+//	4: record stores (meta, objects) beside bleve; bleve stores no fields;
+//	   names and summaries analysed at build time.
+const FormatVersion = 4
 
 // BleveVersion is the bleve release that writes and reads bundles; go.mod
 // pins it (a test checks), and manifests record it.
@@ -101,12 +103,12 @@ func (m *Manifest) checkFiles(dir string, full bool) error {
 			return err
 		}
 	}
-	return filepath.WalkDir(filepath.Join(dir, "bleve"), func(path string, d os.DirEntry, err error) error {
+	return filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		rel, _ := filepath.Rel(dir, path)
-		if !d.IsDir() && !listed[filepath.ToSlash(rel)] {
+		if !d.IsDir() && rel != ManifestFile && !listed[filepath.ToSlash(rel)] {
 			return fmt.Errorf("%s: file %s is not in the manifest", dir, rel)
 		}
 		return nil

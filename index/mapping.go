@@ -30,8 +30,6 @@ const (
 	fieldAnnotations = "annotations" // keyword: "readonlyhint=true", …
 	fieldURI         = "uri"         // text: URI or URI template, MIME type
 	fieldRelated     = "related"     // text: WordNet synonyms of the name, title and description
-	fieldObject      = "mcp"         // stored only: the MCP object
-	fieldSummary     = "summary"     // stored only: title, description and parameters, for the no-match test
 )
 
 // textFields are analysed into words.
@@ -51,8 +49,9 @@ const (
 const cjkUnigrams = false
 
 // newMapping returns the index mapping: BM25 scoring, explicit fields only
-// (no dynamic fields, no _all), and none of the term vectors or doc values
-// that search does not use, to keep bundles small.
+// (no dynamic fields, no _all), nothing stored (the record stores keep
+// names and objects), and none of the term vectors or doc values that
+// search does not use, to keep bundles small.
 func newMapping() (*mapping.IndexMappingImpl, error) {
 	if !nameSplitRegistered || !synonymsRegistered {
 		return nil, fmt.Errorf("token filters %s and %s are not registered", filterNameSplit, filterSynonyms)
@@ -76,15 +75,11 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 	doc := mapping.NewDocumentMapping()
 	doc.Dynamic = false
 	for _, f := range textFields {
-		tf := textField()
-		tf.Store = f == fieldName // re-ranking reads the name
-		doc.AddFieldMappingsAt(f, tf)
+		doc.AddFieldMappingsAt(f, textField())
 	}
 	for f := range keywordFields {
-		doc.AddFieldMappingsAt(f, keywordField(f == fieldServer))
+		doc.AddFieldMappingsAt(f, keywordField())
 	}
-	doc.AddFieldMappingsAt(fieldObject, storedField())
-	doc.AddFieldMappingsAt(fieldSummary, storedField())
 	m.DefaultMapping = doc
 	return m, nil
 }
@@ -96,16 +91,10 @@ func textField() *mapping.FieldMapping {
 	return f
 }
 
-func keywordField(store bool) *mapping.FieldMapping {
+func keywordField() *mapping.FieldMapping {
 	f := mapping.NewKeywordFieldMapping()
 	f.Analyzer = keyword.Name
-	f.Store, f.IncludeTermVectors, f.IncludeInAll, f.DocValues = store, false, false, false
-	return f
-}
-
-func storedField() *mapping.FieldMapping {
-	f := mapping.NewTextFieldMapping()
-	f.Index, f.Store, f.IncludeTermVectors, f.IncludeInAll, f.DocValues = false, true, false, false, false
+	f.Store, f.IncludeTermVectors, f.IncludeInAll, f.DocValues = false, false, false, false
 	return f
 }
 

@@ -2,6 +2,7 @@ package index
 
 import (
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"path/filepath"
 
@@ -20,10 +21,12 @@ func init() {
 
 // Index is an open, read-only bundle. It is safe for concurrent use.
 type Index struct {
-	dir      string
-	manifest *Manifest
-	bleve    bleve.Index
-	bm25     *search.BM25Stats
+	dir            string
+	manifest       *Manifest
+	bleve          bleve.Index
+	bm25           *search.BM25Stats
+	metas, objects *store
+	base           map[ext.Kind]int // position of each kind's first record
 }
 
 // bm25Stats gives BM25 the true average length of each field.
@@ -48,11 +51,40 @@ func Open(dir string) (x *Index, err error) {
 	if err := m.checkFiles(dir, false); err != nil {
 		return nil, err
 	}
-	bi, err := bleve.OpenUsing(filepath.Join(dir, "bleve"), map[string]any{"read_only": true})
-	if err != nil {
+	x = &Index{dir: dir, manifest: m, bm25: bm25Stats(m), base: kindBases(m.Counts)}
+	if x.bleve, err = bleve.OpenUsing(filepath.Join(dir, "bleve"), map[string]any{"read_only": true}); err != nil {
 		return nil, fmt.Errorf("%s: bleve index: %w", dir, err)
 	}
-	return &Index{dir: dir, manifest: m, bleve: bi, bm25: bm25Stats(m)}, nil
+	if err := x.openStores(); err != nil {
+		x.Close()
+		return nil, err
+	}
+	return x, nil
+}
+
+// openStores opens the record stores and checks they hold every item.
+func (x *Index) openStores() (err error) {
+	if x.metas, err = openStore(x.dir, metaStore); err != nil {
+		return fmt.Errorf("%s: %w", x.dir, err)
+	}
+	if x.objects, err = openStore(x.dir, objectStore); err != nil {
+		return fmt.Errorf("%s: %w", x.dir, err)
+	}
+	if n := x.docCount(); x.metas.count != n || x.objects.count != n {
+		return fmt.Errorf("%s: the record stores hold %d and %d items, the manifest counts %d", x.dir, x.metas.count, x.objects.count, n)
+	}
+	return nil
+}
+
+// kindBases returns the position of each kind's first item in catalog
+// order: kinds come in the order of ext.Kinds.
+func kindBases(counts map[ext.Kind]int) map[ext.Kind]int {
+	base, pos := map[ext.Kind]int{}, 0
+	for _, k := range ext.Kinds {
+		base[k] = pos
+		pos += counts[k]
+	}
+	return base
 }
 
 // Verify checks the bundle at dir as Open does and also the SHA-256 of
@@ -66,7 +98,18 @@ func Verify(dir string) (*Manifest, error) {
 }
 
 // Close releases the index.
-func (x *Index) Close() error { return x.bleve.Close() }
+func (x *Index) Close() error {
+	var errs []error
+	for _, s := range []*store{x.metas, x.objects} {
+		if s != nil {
+			errs = append(errs, s.close())
+		}
+	}
+	if x.bleve != nil {
+		errs = append(errs, x.bleve.Close())
+	}
+	return errors.Join(errs...)
+}
 
 // Version is the index version from the manifest.
 func (x *Index) Version() string { return x.manifest.IndexVersion }

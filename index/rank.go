@@ -39,7 +39,8 @@ type candidate struct {
 	id     string
 	server string
 	bm25   float64
-	label  string // the item's own name
+	label  string   // the item's own name
+	words  []string // its analysed words
 	score  float64
 }
 
@@ -57,7 +58,7 @@ func rerank(q queryInfo, cands []candidate) {
 		if best <= 0 {
 			c.score = 0
 		}
-		c.score += nameSignals(q, c.label)
+		c.score += nameSignals(q, c.words)
 		if q.exact != "" && (normalizeName(c.label) == q.exact || normalizeName(c.server+c.label) == q.exact) {
 			c.score += weightExactName
 		}
@@ -71,8 +72,7 @@ func rerank(q queryInfo, cands []candidate) {
 }
 
 // nameSignals scores how well an item's name fits the query.
-func nameSignals(q queryInfo, label string) float64 {
-	words := nameWords(label)
+func nameSignals(q queryInfo, words []string) float64 {
 	if len(words) == 0 {
 		return 0
 	}
@@ -223,15 +223,4 @@ func normalizeName(s string) string {
 		}
 	}
 	return b.String()
-}
-
-// nameWordsWhole, when set, counts the whole identifier as a name word.
-var nameWordsWhole = true
-
-// nameWords returns the analysed words of an item's name.
-func nameWords(label string) []string {
-	if nameWordsWhole {
-		return analyze(label)
-	}
-	return analyze(strings.Join(SplitName(label), " "))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/blevesearch/bleve/v2"
@@ -78,7 +79,7 @@ var (
 
 // noMatchHint says why no item fits the query, or returns "" when the best
 // candidate fits well enough.
-func (x *Index) noMatchHint(ctx context.Context, terms []queryTerm, cands []candidate) (string, error) {
+func (x *Index) noMatchHint(_ context.Context, terms []queryTerm, cands []candidate) (string, error) {
 	if len(cands) == 0 {
 		return "no item matches any word of the query", nil
 	}
@@ -91,11 +92,11 @@ func (x *Index) noMatchHint(ctx context.Context, terms []queryTerm, cands []cand
 	}
 	var missing []string
 	for _, c := range cands[:min(len(cands), coverageDepth)] {
-		text, err := x.storedText(ctx, c.id)
+		m, err := x.metaOf(c.id)
 		if err != nil {
 			return "", err
 		}
-		cov, lacks := coverage(terms, c.label+"\n"+text, x.docCount())
+		cov, lacks := coverage(terms, strings.Fields(m.terms), x.docCount())
 		if cov >= bar {
 			return "", nil
 		}
@@ -104,21 +105,6 @@ func (x *Index) noMatchHint(ctx context.Context, terms []queryTerm, cands []cand
 		}
 	}
 	return fmt.Sprintf("no item fits this query well: the best matches lack %s", strings.Join(missing, ", ")), nil
-}
-
-// storedText returns the stored summary of document id.
-func (x *Index) storedText(ctx context.Context, id string) (string, error) {
-	req := bleve.NewSearchRequestOptions(bleve.NewDocIDQuery([]string{id}), 1, 0, false)
-	req.Fields = []string{fieldSummary}
-	res, err := x.bleve.SearchInContext(ctx, req)
-	if err != nil {
-		return "", fmt.Errorf("index %s: %w", x.dir, err)
-	}
-	if len(res.Hits) == 0 {
-		return "", fmt.Errorf("index %s: document %s not found", x.dir, id)
-	}
-	s, _ := res.Hits[0].Fields[fieldSummary].(string)
-	return s, nil
 }
 
 func (x *Index) docCount() int {
@@ -137,7 +123,6 @@ func termStrings(terms []queryTerm) []string {
 func (x *Index) candidates(ctx context.Context, bq query.Query, n int) ([]candidate, error) {
 	req := bleve.NewSearchRequestOptions(bq, n, 0, false)
 	req.SortBy([]string{"-_score", "_id"})
-	req.Fields = []string{fieldName, fieldServer}
 	req.PreSearchData = map[string]any{search.BM25PreSearchDataKey: x.bm25}
 	res, err := x.bleve.SearchInContext(ctx, req)
 	if err != nil {
@@ -145,9 +130,14 @@ func (x *Index) candidates(ctx context.Context, bq query.Query, n int) ([]candid
 	}
 	cands := make([]candidate, len(res.Hits))
 	for i, h := range res.Hits {
-		label, _ := h.Fields[fieldName].(string)
-		server, _ := h.Fields[fieldServer].(string)
-		cands[i] = candidate{id: h.ID, server: server, bm25: h.Score, label: label, score: h.Score}
+		cands[i] = candidate{id: h.ID, bm25: h.Score, score: h.Score}
+		if i < rerankWindow { // only re-ranking reads names
+			m, err := x.metaOf(h.ID)
+			if err != nil {
+				return nil, err
+			}
+			cands[i].label, cands[i].server, cands[i].words = m.label, m.server, strings.Fields(m.words)
+		}
 	}
 	return cands, nil
 }
@@ -186,40 +176,52 @@ func (x *Index) List(ctx context.Context, k ext.Kind, offset, limit int) (*ext.P
 	return &ext.Page{Items: hits, More: end < total}, nil
 }
 
-// fetch loads the stored objects of the documents ids, in that order.
-func (x *Index) fetch(ctx context.Context, ids []string) ([]ext.Hit, error) {
-	req := bleve.NewSearchRequestOptions(bleve.NewDocIDQuery(ids), len(ids), 0, false)
-	req.Fields = []string{fieldObject, fieldServer}
-	res, err := x.bleve.SearchInContext(ctx, req)
-	if err != nil {
-		return nil, fmt.Errorf("index %s: %w", x.dir, err)
-	}
-	byID := make(map[string]ext.Hit, len(res.Hits))
-	for _, h := range res.Hits {
-		hit, err := toHit(h)
+// fetch loads the objects of the documents ids, in that order.
+func (x *Index) fetch(_ context.Context, ids []string) ([]ext.Hit, error) {
+	hits := make([]ext.Hit, len(ids))
+	for i, id := range ids {
+		m, err := x.metaOf(id)
+		if err != nil {
+			return nil, err
+		}
+		pos, _ := x.position(id)
+		obj, err := x.objects.get(pos)
 		if err != nil {
 			return nil, fmt.Errorf("index %s: %w", x.dir, err)
 		}
-		byID[h.ID] = hit
-	}
-	hits := make([]ext.Hit, len(ids))
-	for i, id := range ids {
-		h, ok := byID[id]
-		if !ok {
-			return nil, fmt.Errorf("index %s: document %s not found", x.dir, id)
-		}
-		hits[i] = h
+		hits[i] = ext.Hit{Object: obj, Server: m.server}
 	}
 	return hits, nil
 }
 
-func toHit(h *search.DocumentMatch) (ext.Hit, error) {
-	obj, ok := h.Fields[fieldObject].(string)
-	if !ok {
-		return ext.Hit{}, fmt.Errorf("document %s has no stored object", h.ID)
+// metaOf reads the name, server and summary of document id.
+func (x *Index) metaOf(id string) (meta, error) {
+	pos, err := x.position(id)
+	if err != nil {
+		return meta{}, err
 	}
-	server, _ := h.Fields[fieldServer].(string)
-	return ext.Hit{Object: []byte(obj), Server: server}, nil
+	raw, err := x.metas.get(pos)
+	if err != nil {
+		return meta{}, fmt.Errorf("index %s: %w", x.dir, err)
+	}
+	m, err := decodeMeta(raw)
+	if err != nil {
+		return meta{}, fmt.Errorf("index %s: document %s: %w", x.dir, id, err)
+	}
+	return m, nil
+}
+
+// position turns a document id ("t/00000042") into the position of its
+// record in catalog order.
+func (x *Index) position(id string) (int, error) {
+	code, num, ok := strings.Cut(id, "/")
+	n, err := strconv.Atoi(num)
+	for k, c := range kindCode {
+		if ok && err == nil && c == code && n >= 0 && n < x.manifest.Counts[k] {
+			return x.base[k] + n, nil
+		}
+	}
+	return 0, fmt.Errorf("index %s: no document %q", x.dir, id)
 }
 
 // searchQuery builds the bleve query for q: the text query, restricted by

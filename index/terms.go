@@ -111,13 +111,13 @@ func correct(r bindex.IndexReader, term string) (string, int, bool) {
 // (1; squaring it, as bleve's BM25 does, cost recall: see the technique log).
 var coveragePower = 1.0
 
-// coverage is the share of the query's weight that text holds: each
+// coverage is the share of the query's weight that an item's terms hold: each
 // content word weighs its inverse document frequency (scaled down for
 // generic words); identifiers, numbers and one- or two-letter words do not
 // count. It also returns the weighty words text lacks, heaviest first.
-func coverage(terms []queryTerm, text string, docs int) (float64, []string) {
-	have := map[string]bool{}
-	for _, w := range analyze(text) {
+func coverage(terms []queryTerm, itemTerms []string, docs int) (float64, []string) {
+	have := make(map[string]bool, len(itemTerms))
+	for _, w := range itemTerms {
 		have[w] = true
 	}
 	covered, all := 0.0, 0.0
