@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/aws/aws-lambda-go/events"
@@ -116,4 +119,18 @@ func (r *recorder) event() events.APIGatewayV2HTTPResponse {
 		resp.Body, resp.IsBase64Encoded = base64.StdEncoding.EncodeToString(r.body.Bytes()), true
 	}
 	return resp
+}
+
+// reportInitError tells the Lambda runtime API why the function cannot
+// start, so that the invocation fails with that reason rather than with a
+// bare exit status.
+func reportInitError(runtimeAPI string, cause error, logger *slog.Logger) {
+	body, _ := json.Marshal(map[string]string{"errorType": "Runtime.InitError", "errorMessage": cause.Error()})
+	client := &http.Client{Timeout: 2 * time.Second}
+	resp, err := client.Post("http://"+runtimeAPI+"/2018-06-01/runtime/init/error", "application/json", bytes.NewReader(body))
+	if err != nil {
+		logger.Error("reporting the init error", "err", err)
+		return
+	}
+	resp.Body.Close()
 }

@@ -49,9 +49,13 @@ func main() {
 }
 
 func run(logger *slog.Logger) error {
-	inLambda := os.Getenv("AWS_LAMBDA_RUNTIME_API") != ""
+	runtimeAPI := os.Getenv("AWS_LAMBDA_RUNTIME_API")
+	inLambda := runtimeAPI != ""
 	idx, err := openIndex(inLambda, logger)
 	if err != nil {
+		if inLambda {
+			reportInitError(runtimeAPI, err, logger)
+		}
 		return err
 	}
 	defer idx.Close()

@@ -1,0 +1,168 @@
+package infra
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpsearch/mcpsearch/index"
+	"github.com/mcpsearch/mcpsearch/infra/lambdaemu"
+)
+
+// buildBootstrap compiles the search function as the Lambda build does
+// (static, lambda.norpc, no bundled catalog), for this machine's
+// architecture, into dir.
+func buildBootstrap(t *testing.T, dir string) string {
+	t.Helper()
+	bin := filepath.Join(dir, "bootstrap")
+	cmd := exec.Command("go", "build", "-tags", "lambda.norpc,nocatalog", "-trimpath", "-ldflags=-s -w", "-o", bin, "./functions/search")
+	cmd.Dir = ".."
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// event makes an event of the kind of fixture (a recorded Function URL or
+// HTTP API v2 event) that carries body, base64-encoded as the fixture is.
+func event(t *testing.T, fixture string, body string, headers map[string]string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "functions", "search", "testdata", fixture))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ev map[string]any
+	if err := json.Unmarshal(data, &ev); err != nil {
+		t.Fatal(err)
+	}
+	if ev["isBase64Encoded"] == true {
+		ev["body"] = base64.StdEncoding.EncodeToString([]byte(body))
+	} else {
+		ev["body"] = body
+	}
+	h := ev["headers"].(map[string]any)
+	for k, v := range headers {
+		h[k] = v
+	}
+	out, _ := json.Marshal(ev)
+	return out
+}
+
+// TestLambdaEndToEnd runs the real bootstrap binary under the runtime API
+// emulator and invokes it with Function URL and HTTP API v2 events.
+func TestLambdaEndToEnd(t *testing.T) {
+	root := t.TempDir()
+	bin := buildBootstrap(t, root)
+	if _, err := index.BuildDir("../index/testdata/catalog", filepath.Join(root, "index"), nil); err != nil {
+		t.Fatal(err)
+	}
+	emu, err := lambdaemu.Start(10 * time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer emu.Close()
+	var stderr bytes.Buffer
+	cmd := emu.Command(bin) // MCPSEARCH_INDEX unset: the default $LAMBDA_TASK_ROOT/index
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+
+	for _, fixture := range []string{"function-url-event.json", "http-api-v2-event.json"} {
+		t.Run(fixture, func(t *testing.T) {
+			init := invoke(t, emu, event(t, fixture, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"e2e","version":"1"}}}`, nil))
+			if caps, _ := init["result"].(map[string]any)["capabilities"].(map[string]any); caps["tools"].(map[string]any)["search"] != true {
+				t.Errorf("initialize: got %v", init)
+			}
+			search := invoke(t, emu, event(t, fixture, `{"jsonrpc":"2.0","id":2,"method":"tools/search","params":{"query":"weather forecast for a city"}}`, map[string]string{"mcp-protocol-version": "2025-11-25"}))
+			tools := search["result"].(map[string]any)["tools"].([]any)
+			if first := tools[0].(map[string]any)["name"]; first != "weather__get_forecast" {
+				t.Errorf("tools/search: got %v first, want weather__get_forecast", first)
+			}
+			list := invoke(t, emu, event(t, fixture, `{"jsonrpc":"2.0","id":3,"method":"tools/list"}`, nil))
+			if n := len(list["result"].(map[string]any)["tools"].([]any)); n != 6 {
+				t.Errorf("tools/list: got %d tools, want the 6 of the catalog", n)
+			}
+			bad := invoke(t, emu, event(t, fixture, `{"jsonrpc":"2.0","id":4,"method":"tools/search","params":{"query":""}}`, nil))
+			if e, _ := bad["error"].(map[string]any); e == nil || e["code"] != float64(-32602) {
+				t.Errorf("bad params: got %v, want -32602 in a 200 body", bad)
+			}
+		})
+	}
+	if t.Failed() {
+		t.Logf("function stderr:\n%s", stderr.String())
+	}
+}
+
+// invoke sends an event and returns the JSON-RPC message of the HTTP
+// response the function answered with, checking it is a 200 JSON answer.
+func invoke(t *testing.T, emu *lambdaemu.Emulator, ev []byte) map[string]any {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	payload, err := emu.Invoke(ctx, ev)
+	if err != nil {
+		t.Fatalf("invoke: %v", err)
+	}
+	var resp struct {
+		StatusCode      int               `json:"statusCode"`
+		Headers         map[string]string `json:"headers"`
+		Body            string            `json:"body"`
+		IsBase64Encoded bool              `json:"isBase64Encoded"`
+	}
+	if err := json.Unmarshal(payload, &resp); err != nil {
+		t.Fatalf("payload %s: %v", payload, err)
+	}
+	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Headers["Content-Type"], "application/json") {
+		t.Fatalf("got status %d, headers %v, body %s", resp.StatusCode, resp.Headers, resp.Body)
+	}
+	var msg map[string]any
+	if err := json.Unmarshal([]byte(resp.Body), &msg); err != nil {
+		t.Fatalf("body %q: %v", resp.Body, err)
+	}
+	return msg
+}
+
+// TestLambdaRefusesBadBundle: a function whose bundle does not open exits
+// with the reason on stderr instead of serving.
+func TestLambdaRefusesBadBundle(t *testing.T) {
+	root := t.TempDir()
+	bin := buildBootstrap(t, root)
+	emu, err := lambdaemu.Start(5 * time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer emu.Close()
+	var stderr bytes.Buffer
+	cmd := emu.Command(bin, "MCPSEARCH_INDEX="+filepath.Join(root, "missing"))
+	cmd.Stderr = &stderr
+	done := make(chan error, 1)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(stderr.String(), "does not exist") {
+			t.Errorf("exit %v, stderr %s: want a failure naming the missing bundle", err, stderr.String())
+		}
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("the function kept running without its bundle")
+	}
+	// The runtime API was told why: an invocation fails with the reason.
+	var fe *lambdaemu.FunctionError
+	if _, err := emu.Invoke(context.Background(), []byte(`{}`)); !errors.As(err, &fe) || !strings.Contains(fe.Message, "does not exist") {
+		t.Errorf("invoke after a failed start: got %v, want the init error", err)
+	}
+}
