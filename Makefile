@@ -17,10 +17,9 @@ CFN_LINT ?= cfn-lint
 TEMPLATE ?= template.yaml
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
-MAIN_PKG := ./functions/search
+# The artifact (static bootstrap, index bundle, world-readable files) is
+# built by `mcpsearch package`, the same code path as a manual package.
 CLI_PKG := ./infra/cmd/mcpsearch
-BUILD_TAGS := lambda.norpc,nocatalog
-LDFLAGS := -s -w -X main.version=$(VERSION)
 
 # FUNCTIONS lists the logical ids that have a CATALOG_<LogicalId>.
 FUNCTIONS := $(patsubst CATALOG_%,%,$(filter CATALOG_%,$(.VARIABLES)))
@@ -33,10 +32,7 @@ build-%: FORCE
 	$(if $(CATALOG_$*),,$(error no catalog for function "$*": CATALOG_$* is not defined; add "CATALOG_$* := <catalog dir>" to the Makefile (defined: $(or $(FUNCTIONS),none))))
 	$(if $(ARTIFACTS_DIR),,$(error ARTIFACTS_DIR is not set; run "sam build", or "make $@ ARTIFACTS_DIR=<dir>"))
 	@test -d "$(CATALOG_$*)" || { echo "make: catalog directory $(CATALOG_$*) (CATALOG_$*) does not exist" >&2; exit 1; }
-	mkdir -p "$(ARTIFACTS_DIR)"
-	CGO_ENABLED=0 GOOS=linux GOARCH=$(ARCH) $(GO) build -tags $(BUILD_TAGS) -trimpath -ldflags="$(LDFLAGS)" -o "$(ARTIFACTS_DIR)/bootstrap" $(MAIN_PKG)
-	$(GO) run $(CLI_PKG) build --catalog "$(CATALOG_$*)" --out "$(ARTIFACTS_DIR)/index"
-	chmod -R a+rX "$(ARTIFACTS_DIR)"
+	$(GO) run $(CLI_PKG) package --catalog "$(CATALOG_$*)" --out "$(ARTIFACTS_DIR)" --arch $(ARCH) --zip=false --version "$(VERSION)"
 
 test:
 	$(GO) test ./...

@@ -7,29 +7,26 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/mcpsearch/mcpsearch/index"
+	"github.com/mcpsearch/mcpsearch/infra/artifact"
 	"github.com/mcpsearch/mcpsearch/infra/lambdaemu"
 )
 
-// buildBootstrap compiles the search function as the Lambda build does
-// (static, lambda.norpc, no bundled catalog), for this machine's
-// architecture, into dir.
-func buildBootstrap(t *testing.T, dir string) string {
+// buildArtifact builds the Lambda artifact of the test catalog into dir,
+// as `sam build` does, for this machine's architecture so that it runs
+// here.
+func buildArtifact(t *testing.T, dir string) string {
 	t.Helper()
-	bin := filepath.Join(dir, "bootstrap")
-	cmd := exec.Command("go", "build", "-tags", "lambda.norpc,nocatalog", "-trimpath", "-ldflags=-s -w", "-o", bin, "./functions/search")
-	cmd.Dir = ".."
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	r, err := artifact.Build(artifact.Options{Catalog: "../index/testdata/catalog", Out: dir, Arch: runtime.GOARCH, Module: ".."})
+	if err != nil {
+		t.Fatal(err)
 	}
-	return bin
+	return r.Bootstrap
 }
 
 // event makes an event of the kind of fixture (a recorded Function URL or
@@ -60,11 +57,7 @@ func event(t *testing.T, fixture string, body string, headers map[string]string)
 // TestLambdaEndToEnd runs the real bootstrap binary under the runtime API
 // emulator and invokes it with Function URL and HTTP API v2 events.
 func TestLambdaEndToEnd(t *testing.T) {
-	root := t.TempDir()
-	bin := buildBootstrap(t, root)
-	if _, err := index.BuildDir("../index/testdata/catalog", filepath.Join(root, "index"), nil); err != nil {
-		t.Fatal(err)
-	}
+	bin := buildArtifact(t, t.TempDir())
 	emu, err := lambdaemu.Start(10 * time.Second)
 	if err != nil {
 		t.Fatal(err)
@@ -137,7 +130,7 @@ func invoke(t *testing.T, emu *lambdaemu.Emulator, ev []byte) map[string]any {
 // with the reason on stderr instead of serving.
 func TestLambdaRefusesBadBundle(t *testing.T) {
 	root := t.TempDir()
-	bin := buildBootstrap(t, root)
+	bin := buildArtifact(t, root)
 	emu, err := lambdaemu.Start(5 * time.Second)
 	if err != nil {
 		t.Fatal(err)

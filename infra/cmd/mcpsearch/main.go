@@ -1,6 +1,8 @@
 // Command mcpsearch builds, checks and queries mcpsearch index bundles.
 //
 //	mcpsearch build  --catalog DIR --out DIR   build a bundle from a catalog directory
+//	mcpsearch package --catalog DIR --out DIR [--arch arm64|amd64] [--zip=false]
+//	                                           build the Lambda artifact (what sam build runs)
 //	mcpsearch verify --index DIR               check a bundle's manifest and every file's hash
 //	mcpsearch search --index DIR [--kind K] [--limit N] QUERY...
 //	                                           search a bundle from the command line
@@ -31,6 +33,7 @@ var commands = map[string]command{
 	"bench":   {"measure: bench tokens (context cost of tools/list against tools/search)", runBench},
 	"eval":    {"measure retrieval quality on a tool-retrieval benchmark", runEval},
 	"wordnet": {"distil WordNet into the index's synonym table (index/wordnet.txt)", runWordnet},
+	"package": {"build the Lambda artifact: bootstrap, index and zip", runPackage},
 }
 
 // errUsage marks an error in the command line; the exit code is 2.

@@ -1,0 +1,168 @@
+// Package artifact builds the Lambda artifact of a search function: the
+// static bootstrap binary and the index bundle of a catalog, in one
+// directory, and optionally the exact zip Lambda takes. `sam build` (through
+// the Makefile) and `mcpsearch package` both build it here.
+package artifact
+
+import (
+	"archive/zip"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/mcpsearch/mcpsearch/index"
+)
+
+// Options say what to build.
+type Options struct {
+	Catalog string // catalog directory
+	Out     string // artifact directory: bootstrap and index/
+	Arch    string // arm64 (default) or amd64
+	Zip     bool   // also write Out + ".zip"
+	Version string // stamped into the binary; empty means dev
+	Module  string // directory of the mcpsearch module; empty means "."
+}
+
+// Result describes what was built.
+type Result struct {
+	Manifest  *index.Manifest
+	Bytes     int64  // artifact directory, unzipped
+	Zip       string // path of the zip, if written
+	ZipBytes  int64
+	Bootstrap string
+}
+
+// Build compiles bootstrap for linux/Arch (static, lambda.norpc, without
+// the bundled catalog, stripped), builds the bundle of Catalog into
+// Out/index, makes everything world-readable and, with Zip, zips it.
+func Build(opts Options) (*Result, error) {
+	arch := opts.Arch
+	if arch == "" {
+		arch = "arm64"
+	}
+	if arch != "arm64" && arch != "amd64" {
+		return nil, fmt.Errorf("arch %q: want arm64 or amd64", arch)
+	}
+	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
+		return nil, err
+	}
+	r := &Result{Bootstrap: filepath.Join(opts.Out, "bootstrap")}
+	if err := compile(opts, arch, r.Bootstrap); err != nil {
+		return nil, err
+	}
+	m, err := index.BuildDir(opts.Catalog, filepath.Join(opts.Out, "index"), nil)
+	if err != nil {
+		return nil, err
+	}
+	r.Manifest = m
+	if r.Bytes, err = readable(opts.Out); err != nil {
+		return nil, err
+	}
+	if opts.Zip {
+		r.Zip = strings.TrimSuffix(filepath.Clean(opts.Out), string(filepath.Separator)) + ".zip"
+		if r.ZipBytes, err = zipDir(opts.Out, r.Zip); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+func compile(opts Options, arch, out string) error {
+	version := opts.Version
+	if version == "" {
+		version = "dev"
+	}
+	abs, err := filepath.Abs(out)
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command("go", "build", "-tags", "lambda.norpc,nocatalog", "-trimpath",
+		"-ldflags", "-s -w -X main.version="+version, "-o", abs, "./functions/search")
+	cmd.Dir = opts.Module
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH="+arch)
+	if output, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go build: %w\n%s", err, output)
+	}
+	return nil
+}
+
+// readable gives files 0644 (bootstrap 0755) and directories 0755, and
+// returns the total size of the files.
+func readable(dir string) (int64, error) {
+	var total int64
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		mode := fs.FileMode(0o644)
+		if d.IsDir() || d.Name() == "bootstrap" {
+			mode = 0o755
+		}
+		if !d.IsDir() {
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			total += info.Size()
+		}
+		return os.Chmod(path, mode)
+	})
+	return total, err
+}
+
+// zipDir writes the files of dir into the zip at path, with their modes,
+// and returns its size.
+func zipDir(dir, path string) (int64, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	zw := zip.NewWriter(f)
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		return addFile(zw, dir, p)
+	})
+	if err != nil {
+		return 0, err
+	}
+	if err := zw.Close(); err != nil {
+		return 0, err
+	}
+	info, err := f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	return info.Size(), f.Close()
+}
+
+func addFile(zw *zip.Writer, root, path string) error {
+	info, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	hdr, err := zip.FileInfoHeader(info)
+	if err != nil {
+		return err
+	}
+	rel, _ := filepath.Rel(root, path)
+	hdr.Name = filepath.ToSlash(rel)
+	hdr.Method = zip.Deflate
+	w, err := zw.CreateHeader(hdr)
+	if err != nil {
+		return err
+	}
+	in, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	_, err = io.Copy(w, in)
+	return err
+}

@@ -1,0 +1,64 @@
+package artifact
+
+import (
+	"archive/zip"
+	"debug/elf"
+	"path/filepath"
+	"testing"
+
+	"github.com/mcpsearch/mcpsearch/index"
+)
+
+// TestBuildArm64 builds the Lambda artifact of the test catalog and checks
+// the binary is a static linux/arm64 executable, the bundle opens, and the
+// zip holds both with the modes Lambda needs.
+func TestBuildArm64(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "artifact")
+	r, err := Build(Options{Catalog: "../../index/testdata/catalog", Out: out, Zip: true, Module: "../.."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, err := elf.Open(r.Bootstrap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bin.Close()
+	if bin.Machine != elf.EM_AARCH64 {
+		t.Errorf("bootstrap is for %v, want AArch64", bin.Machine)
+	}
+	for _, p := range bin.Progs {
+		if p.Type == elf.PT_INTERP {
+			t.Errorf("bootstrap has a dynamic loader: it is not static")
+		}
+	}
+	if syms, _ := bin.Symbols(); len(syms) > 0 {
+		t.Errorf("bootstrap keeps %d symbols: it is not stripped", len(syms))
+	}
+	x, err := index.Open(filepath.Join(out, "index"))
+	if err != nil {
+		t.Fatalf("the artifact's bundle: %v", err)
+	}
+	x.Close()
+
+	zr, err := zip.OpenReader(r.Zip)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	modes := map[string]uint32{}
+	for _, f := range zr.File {
+		modes[f.Name] = uint32(f.Mode().Perm())
+	}
+	if modes["bootstrap"] != 0o755 || modes["index/manifest.json"] != 0o644 || modes["index/objects.bin"] != 0o644 {
+		t.Errorf("zip entries and modes: %v", modes)
+	}
+	if r.ZipBytes <= 0 || r.ZipBytes >= r.Bytes {
+		t.Errorf("zip of %d bytes for %d unzipped", r.ZipBytes, r.Bytes)
+	}
+}
+
+func TestBuildRefusesUnknownArch(t *testing.T) {
+	if _, err := Build(Options{Catalog: "x", Out: t.TempDir(), Arch: "mips"}); err == nil {
+		t.Error("arch mips: no error")
+	}
+}
