@@ -51,7 +51,7 @@ func Build(opts Options) (*Result, error) {
 		return nil, err
 	}
 	r := &Result{Bootstrap: filepath.Join(opts.Out, "bootstrap")}
-	if err := compile(opts, arch, r.Bootstrap); err != nil {
+	if err := Compile(opts.Module, arch, opts.Version, r.Bootstrap); err != nil {
 		return nil, err
 	}
 	m, err := index.BuildDir(opts.Catalog, filepath.Join(opts.Out, "index"), nil)
@@ -64,15 +64,16 @@ func Build(opts Options) (*Result, error) {
 	}
 	if opts.Zip {
 		r.Zip = strings.TrimSuffix(filepath.Clean(opts.Out), string(filepath.Separator)) + ".zip"
-		if r.ZipBytes, err = zipDir(opts.Out, r.Zip); err != nil {
+		if r.ZipBytes, err = Zip(opts.Out, r.Zip); err != nil {
 			return nil, err
 		}
 	}
 	return r, nil
 }
 
-func compile(opts Options, arch, out string) error {
-	version := opts.Version
+// Compile builds the search function's bootstrap for linux/arch from the
+// module at dir into out.
+func Compile(dir, arch, version, out string) error {
 	if version == "" {
 		version = "dev"
 	}
@@ -82,7 +83,7 @@ func compile(opts Options, arch, out string) error {
 	}
 	cmd := exec.Command("go", "build", "-tags", "lambda.norpc,nocatalog", "-trimpath",
 		"-ldflags", "-s -w -X main.version="+version, "-o", abs, "./functions/search")
-	cmd.Dir = opts.Module
+	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH="+arch)
 	if output, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("go build: %w\n%s", err, output)
@@ -114,9 +115,9 @@ func readable(dir string) (int64, error) {
 	return total, err
 }
 
-// zipDir writes the files of dir into the zip at path, with their modes,
-// and returns its size.
-func zipDir(dir, path string) (int64, error) {
+// Zip writes the files of dir into the zip at path, with their modes, and
+// returns its size.
+func Zip(dir, path string) (int64, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return 0, err

@@ -29,10 +29,13 @@ var tokenQueries = []string{
 }
 
 func runBench(args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] != "tokens" {
-		return fmt.Errorf("%w: mcpsearch bench tokens --catalog DIR", errUsage)
+	benches := map[string]func([]string, io.Writer, io.Writer) error{
+		"tokens": runBenchTokens, "search": runBenchSearch, "coldstart": runBenchColdstart, "search-one": runBenchSearchOne,
 	}
-	return runBenchTokens(args[1:], stdout, stderr)
+	if len(args) == 0 || benches[args[0]] == nil {
+		return fmt.Errorf("%w: mcpsearch bench tokens|search|coldstart [flags]", errUsage)
+	}
+	return benches[args[0]](args[1:], stdout, stderr)
 }
 
 // runBenchTokens compares what a client reads to learn the tools of a

@@ -1,0 +1,39 @@
+package bench
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index"
+)
+
+func TestScaleCatalog(t *testing.T) {
+	for _, n := range []int{3, 6, 20} {
+		dst := filepath.Join(t.TempDir(), "scaled")
+		if err := ScaleCatalog("../../index/testdata/catalog", dst, n); err != nil {
+			t.Fatal(err)
+		}
+		cat, err := index.LoadDir(dst, nil)
+		if err != nil {
+			t.Fatalf("%d tools: the scaled catalog does not load: %v", n, err)
+		}
+		if got := cat.Count(ext.KindTool); got != n {
+			t.Errorf("got %d tools, want %d", got, n)
+		}
+	}
+}
+
+func TestWarmSearch(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "bundle")
+	if _, err := index.BuildDir("../../index/testdata/catalog", dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	r, err := WarmSearch(dir, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Queries != 50 || r.P50 <= 0 || r.P99 < r.P50 || r.RSSBytes <= 0 {
+		t.Errorf("got %+v", r)
+	}
+}

@@ -1,0 +1,199 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index"
+	"github.com/mcpsearch/mcpsearch/infra/artifact"
+	"github.com/mcpsearch/mcpsearch/infra/bench"
+)
+
+// benchFlags are the flags search and coldstart share.
+type benchFlags struct {
+	catalog, work string
+	sizes         []int
+}
+
+func parseBenchFlags(name string, args []string, stderr io.Writer, extra func(*flagSet)) (*benchFlags, error) {
+	fs := newFlags("bench "+name, stderr)
+	b := &benchFlags{}
+	fs.StringVar(&b.catalog, "catalog", "functions/search/catalog", "catalog to scale")
+	fs.StringVar(&b.work, "work", filepath.Join(os.TempDir(), "mcpsearch-bench"), "where scaled catalogs and bundles are kept between runs")
+	sizes := fs.String("sizes", "1000,10000,100000", "catalog sizes in tools")
+	if extra != nil {
+		extra(fs)
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	for _, s := range strings.Split(*sizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("%w: --sizes %q", errUsage, *sizes)
+		}
+		b.sizes = append(b.sizes, n)
+	}
+	return b, nil
+}
+
+type flagSet = flag.FlagSet
+
+// bundleFor returns the bundle (and catalog) of a catalog of n tools scaled
+// from b.catalog, building them the first time.
+func (b *benchFlags) bundleFor(n int, progress io.Writer) (bundle, catalog string, err error) {
+	catalog = filepath.Join(b.work, fmt.Sprintf("catalog-%d", n))
+	bundle = filepath.Join(b.work, fmt.Sprintf("bundle-%d", n))
+	if m, err := index.Verify(bundle); err == nil && m.Counts[ext.KindTool] == n {
+		return bundle, catalog, nil
+	}
+	os.RemoveAll(catalog)
+	if err := bench.ScaleCatalog(b.catalog, catalog, n); err != nil {
+		return "", "", err
+	}
+	fmt.Fprintf(progress, "building the bundle of %d tools…\n", n)
+	os.RemoveAll(bundle)
+	_, err = index.BuildDir(catalog, bundle, nil)
+	return bundle, catalog, err
+}
+
+// runBenchSearch measures warm search latency, memory and bundle size at
+// each catalog size, each size in a process of its own.
+func runBenchSearch(args []string, stdout, stderr io.Writer) error {
+	queries := 1000
+	b, err := parseBenchFlags("search", args, stderr, func(fs *flagSet) { fs.IntVar(&queries, "queries", 1000, "queries per size") })
+	if err != nil {
+		return err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "tools\topen\tp50\tp99\tRSS after open + queries\tbundle on disk\tbundle zipped\t")
+	for _, n := range b.sizes {
+		bundle, _, err := b.bundleFor(n, stderr)
+		if err != nil {
+			return err
+		}
+		out, err := exec.Command(self, "bench", "search-one", "--index", bundle, "--queries", strconv.Itoa(queries)).Output()
+		if err != nil {
+			return fmt.Errorf("search at %d tools: %w", n, err)
+		}
+		var r bench.SearchResult
+		if err := json.Unmarshal(out, &r); err != nil {
+			return err
+		}
+		disk, zipped, err := bundleSizes(bundle)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%.1f MB\t%.1f MB\t%.1f MB\t\n", n, round(r.OpenDuration), round(r.P50), round(r.P99),
+			float64(r.RSSBytes)/(1<<20), float64(disk)/1e6, float64(zipped)/1e6)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(stdout, "%d queries of a fixed mix of %d, after one warm-up round; %s, %d CPUs\n", queries, len(bench.Queries), runtime.GOARCH, runtime.NumCPU())
+	return err
+}
+
+// runBenchSearchOne is the child process of bench search.
+func runBenchSearchOne(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("bench search-one", stderr)
+	dir := fs.String("index", "", "bundle")
+	queries := fs.Int("queries", 1000, "queries")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	r, err := bench.WarmSearch(*dir, *queries)
+	if err != nil {
+		return err
+	}
+	return json.NewEncoder(stdout).Encode(r)
+}
+
+func bundleSizes(dir string) (disk, zipped int64, err error) {
+	m, err := index.Verify(dir)
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, f := range m.Files {
+		disk += f.Size
+	}
+	tmp, err := os.MkdirTemp("", "mcpsearch-zip-")
+	if err != nil {
+		return 0, 0, err
+	}
+	defer os.RemoveAll(tmp)
+	zipped, err = artifact.Zip(dir, filepath.Join(tmp, "bundle.zip"))
+	return disk, zipped, err
+}
+
+// runBenchColdstart measures exec → first tools/search answer under the
+// Lambda runtime API emulator, with the bundled index and with the naive
+// alternative (building the index from the catalog at start-up).
+func runBenchColdstart(args []string, stdout, stderr io.Writer) error {
+	runs, naiveRuns, naiveMax := 10, 3, 10000
+	b, err := parseBenchFlags("coldstart", args, stderr, func(fs *flagSet) {
+		fs.IntVar(&runs, "runs", 10, "cold starts per size")
+		fs.IntVar(&naiveRuns, "naive-runs", 3, "cold starts of the naive build per size")
+		fs.IntVar(&naiveMax, "naive-max", 10000, "largest size the naive build is measured at (it takes long)")
+	})
+	if err != nil {
+		return err
+	}
+	bin := filepath.Join(b.work, "bootstrap-"+runtime.GOARCH)
+	if err := artifact.Compile(".", runtime.GOARCH, "bench", bin); err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "tools\tbundled index: min\tmedian\tmax\tbuild at start-up: min\tmedian\tmax\tratio of medians\t")
+	for _, n := range b.sizes {
+		bundle, catalog, err := b.bundleFor(n, stderr)
+		if err != nil {
+			return err
+		}
+		fast, err := bench.ColdStarts(bin, []string{"MCPSEARCH_INDEX=" + bundle}, "", runs, time.Minute)
+		if err != nil {
+			return fmt.Errorf("cold start at %d tools: %w", n, err)
+		}
+		row := fmt.Sprintf("%d\t%s\t%s\t%s\t", n, round(fast.Min), round(fast.Median), round(fast.Max))
+		if n <= naiveMax {
+			slow, err := bench.ColdStarts(bin, []string{"MCPSEARCH_CATALOG=" + catalog}, "MCPSEARCH_CACHE_DIR", naiveRuns, 10*time.Minute)
+			if err != nil {
+				return fmt.Errorf("naive cold start at %d tools: %w", n, err)
+			}
+			row += fmt.Sprintf("%s\t%s\t%s\t%.0f×\t", round(slow.Min), round(slow.Median), round(slow.Max), float64(slow.Median)/float64(fast.Median))
+		} else {
+			row += "—\t—\t—\t—\t"
+		}
+		fmt.Fprintln(tw, row)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(stdout, "exec of the real bootstrap to the first tools/search answer through the runtime API emulator; %d runs (naive %d); %s, %d CPUs\n", runs, naiveRuns, runtime.GOARCH, runtime.NumCPU())
+	return err
+}
+
+func round(d time.Duration) string {
+	switch {
+	case d >= time.Second:
+		return fmt.Sprintf("%.2f s", d.Seconds())
+	case d >= time.Millisecond:
+		return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000)
+	}
+	return fmt.Sprintf("%d µs", d.Microseconds())
+}
