@@ -10,6 +10,7 @@
 #	CATALOG_TeamAFunction := catalogs/team-a
 
 CATALOG_SearchFunction := functions/search/catalog
+CATALOG_PlatformFunction := functions/search/teams/platform
 
 ARCH ?= arm64
 GO ?= go

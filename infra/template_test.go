@@ -36,6 +36,9 @@ func TestTemplateFunctions(t *testing.T) {
 	if !slices.ContainsFunc(fns, func(f function) bool { return f.id == "SearchFunction" }) {
 		t.Errorf("template.yaml has no SearchFunction")
 	}
+	if len(fns) < 2 {
+		t.Errorf("template.yaml declares %d function(s); it shows how to add a second one with a catalog of its own", len(fns))
+	}
 	for _, f := range fns {
 		t.Run(f.id, func(t *testing.T) {
 			p := f.properties
