@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"fmt"
+	"strings"
 )
 
 // A cursor is opaque to clients. It holds the index version it was made on,
@@ -83,6 +84,9 @@ func (c *cursorCodec) decode(s string, bind [8]byte) (offset int, err error) {
 	if len(s) > maxCursorLen {
 		return 0, fmt.Errorf("%w: cursor longer than %d characters", ErrInvalidParams, maxCursorLen)
 	}
+	if strings.IndexFunc(s, notBase64URL) >= 0 {
+		return 0, fmt.Errorf("%w: cursor: not a cursor issued by this server", ErrInvalidParams)
+	}
 	raw, err := base64.RawURLEncoding.Strict().DecodeString(s)
 	if err != nil || len(raw) < 16+1+cursorMACSize {
 		return 0, fmt.Errorf("%w: cursor: not a cursor issued by this server", ErrInvalidParams)
@@ -103,4 +107,11 @@ func (c *cursorCodec) decode(s string, bind [8]byte) (offset int, err error) {
 		return 0, fmt.Errorf("%w: cursor has a malformed offset", ErrInvalidParams)
 	}
 	return int(off), nil
+}
+
+// notBase64URL reports runes outside the unpadded base64url alphabet. The
+// decoder skips \r and \n, so they are refused before it sees them: a
+// cursor has one spelling.
+func notBase64URL(r rune) bool {
+	return !(r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_')
 }
