@@ -121,8 +121,7 @@ func termStrings(terms []queryTerm) []string {
 
 // candidates runs the BM25 query for the best n items.
 func (x *Index) candidates(ctx context.Context, bq query.Query, n int) ([]candidate, error) {
-	req := bleve.NewSearchRequestOptions(bq, n, 0, false)
-	req.SortBy([]string{"-_score", "_id"})
+	req := bleve.NewSearchRequestOptions(bq, n, 0, false) // by score; ties in catalog order (one segment, built in order)
 	req.PreSearchData = map[string]any{search.BM25PreSearchDataKey: x.bm25}
 	res, err := x.bleve.SearchInContext(ctx, req)
 	if err != nil {
