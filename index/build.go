@@ -111,10 +111,7 @@ func writeIndex(cat *Catalog, path string) (map[string]int, error) {
 	}
 	ordinal := map[ext.Kind]int{}
 	lengths := map[string]int{} // every field has an entry: bleve requires one
-	for _, f := range textFields {
-		lengths[f] = 0
-	}
-	for f := range keywordFields {
+	for _, f := range indexedFields() {
 		lengths[f] = 0
 	}
 	for i := range cat.Items {
@@ -141,7 +138,7 @@ func addFieldLengths(lengths map[string]int, doc map[string]any) {
 			values = v
 		}
 		for _, val := range values {
-			if keywordFields[field] {
+			if isKeywordField(field) {
 				lengths[field]++
 			} else {
 				lengths[field] += len(textAnalyzer.Analyze([]byte(val)))
@@ -272,27 +269,28 @@ func wrapf(errp *error, format string, args ...any) {
 	}
 }
 
-// document is what bleve indexes for an item.
+// document is what bleve indexes for an item: its text fields under the
+// names of its kind.
 func document(it *Item) map[string]any {
+	field := func(f string) string { return kindField(it.Kind, f) }
 	doc := map[string]any{
-		fieldKind:        string(it.Kind),
-		fieldServer:      it.Server,
-		fieldServerWords: it.Server,
-		fieldName:        it.Label,
-		fieldNameExact:   []string{normalizeName(it.Name), normalizeName(it.Label)},
-		fieldTitle:       it.Title,
-		fieldDescription: it.Description,
-		fieldRelated:     relatedWords(it),
+		fieldServer:             it.Server,
+		field(fieldServerWords): it.Server,
+		field(fieldName):        it.Label,
+		field(fieldNameExact):   []string{normalizeName(it.Name), normalizeName(it.Label)},
+		field(fieldTitle):       it.Title,
+		field(fieldDescription): it.Description,
+		field(fieldRelated):     relatedWords(it),
 	}
 	if len(it.Params) > 0 {
 		params := make([]string, 0, 2*len(it.Params))
 		for _, p := range it.Params {
 			params = append(params, p.Name, p.Description)
 		}
-		doc[fieldParams] = params
+		doc[field(fieldParams)] = params
 	}
 	if it.URI != "" || it.MimeType != "" {
-		doc[fieldURI] = []string{it.URI, it.MimeType}
+		doc[field(fieldURI)] = []string{it.URI, it.MimeType}
 	}
 	if len(it.Annotations) > 0 {
 		doc[fieldAnnotations] = annotationTerms(it.Annotations)

@@ -23,7 +23,8 @@ import (
 //	3: WordNet related-words field, stored summaries, CJK bigrams.
 //	4: record stores (meta, objects) beside bleve; bleve stores no fields;
 //	   names and summaries analysed at build time.
-const FormatVersion = 4
+//	5: text fields per kind ("t_name", "p_name", …); no kind field.
+const FormatVersion = 5
 
 // BleveVersion is the bleve release that writes and reads bundles; go.mod
 // pins it (a test checks), and manifests record it.

@@ -2,6 +2,7 @@ package index
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
@@ -11,15 +12,19 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/token/porter"
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/mapping"
+
+	"github.com/mcpsearch/mcpsearch/ext"
 )
 
 // The mapping is shared by the builder and the server: a bundle records the
 // names of its analysis components and the serving binary must register
 // every one of them, which importing this package guarantees.
 
-// Document fields.
+// Document fields. The text fields and nameExact exist once per kind of
+// item, prefixed with the kind's code ("t_name", "p_name", …; see
+// kindField): a search of one kind reads only its own postings and
+// statistics, with no filter on the kind.
 const (
-	fieldKind        = "kind"        // keyword: tool, prompt, resource, resourceTemplate
 	fieldServer      = "server"      // keyword, stored
 	fieldServerWords = "serverWords" // text
 	fieldName        = "name"        // text: the upstream name, split into words
@@ -36,7 +41,28 @@ const (
 var textFields = []string{fieldServerWords, fieldName, fieldTitle, fieldDescription, fieldParams, fieldURI, fieldRelated}
 
 // keywordFields are indexed whole, as one term a value.
-var keywordFields = map[string]bool{fieldKind: true, fieldServer: true, fieldNameExact: true, fieldAnnotations: true}
+var keywordFields = map[string]bool{fieldServer: true, fieldAnnotations: true}
+
+// kindField is the name of field f for items of kind k.
+func kindField(k ext.Kind, f string) string { return kindCode[k] + "_" + f }
+
+// isKeywordField reports whether the document field named name is indexed
+// whole.
+func isKeywordField(name string) bool {
+	return keywordFields[name] || strings.HasSuffix(name, "_"+fieldNameExact)
+}
+
+// indexedFields lists every indexed field of every kind.
+func indexedFields() []string {
+	fields := []string{fieldServer, fieldAnnotations}
+	for _, k := range ext.Kinds {
+		fields = append(fields, kindField(k, fieldNameExact))
+		for _, f := range textFields {
+			fields = append(fields, kindField(k, f))
+		}
+	}
+	return fields
+}
 
 // Analyzer names.
 const (
@@ -74,11 +100,12 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 	}
 	doc := mapping.NewDocumentMapping()
 	doc.Dynamic = false
-	for _, f := range textFields {
-		doc.AddFieldMappingsAt(f, textField())
-	}
-	for f := range keywordFields {
-		doc.AddFieldMappingsAt(f, keywordField())
+	for _, f := range indexedFields() {
+		if isKeywordField(f) {
+			doc.AddFieldMappingsAt(f, keywordField())
+		} else {
+			doc.AddFieldMappingsAt(f, textField())
+		}
 	}
 	m.DefaultMapping = doc
 	return m, nil

@@ -24,18 +24,19 @@ type Index struct {
 	dir            string
 	manifest       *Manifest
 	bleve          bleve.Index
-	bm25           *search.BM25Stats
+	bm25           map[ext.Kind]*search.BM25Stats
 	metas, objects *store
 	base           map[ext.Kind]int // position of each kind's first record
 }
 
-// bm25Stats gives BM25 the true average length of each field.
-func bm25Stats(m *Manifest) *search.BM25Stats {
-	docs := 0
-	for _, n := range m.Counts {
-		docs += n
+// bm25Stats gives BM25, for each kind, the number of its items and the
+// true total length of each field (a kind's fields hold its items only).
+func bm25Stats(m *Manifest) map[ext.Kind]*search.BM25Stats {
+	stats := map[ext.Kind]*search.BM25Stats{}
+	for _, k := range ext.Kinds {
+		stats[k] = &search.BM25Stats{DocCount: float64(max(1, m.Counts[k])), FieldCardinality: m.FieldLengths}
 	}
-	return &search.BM25Stats{DocCount: float64(docs), FieldCardinality: m.FieldLengths}
+	return stats
 }
 
 var _ ext.Catalog = (*Index)(nil)

@@ -30,7 +30,7 @@ const exactNameBoost = 20
 // the first rerankWindow of them (see rank.go) and loads the MCP objects of
 // the requested page only.
 func (x *Index) Search(ctx context.Context, q ext.Query) (*ext.Page, error) {
-	qterms, err := x.resolveTerms(analyze(q.Text))
+	qterms, err := x.resolveTerms(q.Kind, analyze(q.Text))
 	if err != nil {
 		return nil, fmt.Errorf("index %s: %w", x.dir, err)
 	}
@@ -45,12 +45,12 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (*ext.Page, error) {
 	if q.Limit <= 0 {
 		return &ext.Page{}, nil
 	}
-	cands, err := x.candidates(ctx, bq, max(rerankWindow, q.Offset+q.Limit+1))
+	cands, err := x.candidates(ctx, q.Kind, bq, max(rerankWindow, q.Offset+q.Limit+1))
 	if err != nil {
 		return nil, err
 	}
 	rerank(newQueryInfo(q.Text, terms), cands)
-	if hint, err := x.noMatchHint(ctx, qterms, cands); hint != "" || err != nil {
+	if hint, err := x.noMatchHint(q.Kind, qterms, cands); hint != "" || err != nil {
 		return &ext.Page{Hint: hint}, err
 	}
 	if q.Offset >= len(cands) {
@@ -79,7 +79,7 @@ var (
 
 // noMatchHint says why no item fits the query, or returns "" when the best
 // candidate fits well enough.
-func (x *Index) noMatchHint(_ context.Context, terms []queryTerm, cands []candidate) (string, error) {
+func (x *Index) noMatchHint(kind ext.Kind, terms []queryTerm, cands []candidate) (string, error) {
 	if len(cands) == 0 {
 		return "no item matches any word of the query", nil
 	}
@@ -96,7 +96,7 @@ func (x *Index) noMatchHint(_ context.Context, terms []queryTerm, cands []candid
 		if err != nil {
 			return "", err
 		}
-		cov, lacks := coverage(terms, strings.Fields(m.terms), x.docCount())
+		cov, lacks := coverage(terms, strings.Fields(m.terms), x.manifest.Counts[kind])
 		if cov >= bar {
 			return "", nil
 		}
@@ -107,8 +107,13 @@ func (x *Index) noMatchHint(_ context.Context, terms []queryTerm, cands []candid
 	return fmt.Sprintf("no item fits this query well: the best matches lack %s", strings.Join(missing, ", ")), nil
 }
 
+// docCount is the number of items of every kind.
 func (x *Index) docCount() int {
-	return int(x.bm25.DocCount)
+	n := 0
+	for _, c := range x.manifest.Counts {
+		n += c
+	}
+	return n
 }
 
 func termStrings(terms []queryTerm) []string {
@@ -120,9 +125,9 @@ func termStrings(terms []queryTerm) []string {
 }
 
 // candidates runs the BM25 query for the best n items.
-func (x *Index) candidates(ctx context.Context, bq query.Query, n int) ([]candidate, error) {
+func (x *Index) candidates(ctx context.Context, kind ext.Kind, bq query.Query, n int) ([]candidate, error) {
 	req := bleve.NewSearchRequestOptions(bq, n, 0, false) // by score; ties in catalog order (one segment, built in order)
-	req.PreSearchData = map[string]any{search.BM25PreSearchDataKey: x.bm25}
+	req.PreSearchData = map[string]any{search.BM25PreSearchDataKey: x.bm25[kind]}
 	res, err := x.bleve.SearchInContext(ctx, req)
 	if err != nil {
 		return nil, fmt.Errorf("index %s: %w", x.dir, err)
@@ -229,7 +234,7 @@ func searchQuery(q ext.Query, terms []string) (query.Query, error) {
 	if !q.Kind.Valid() {
 		return nil, fmt.Errorf("%w: unknown kind %q", ext.ErrInvalidParams, q.Kind)
 	}
-	clauses := []query.Query{filterTerm(fieldKind, string(q.Kind))}
+	var clauses []query.Query
 	if len(q.Filter.Servers) > 0 {
 		servers := make([]query.Query, len(q.Filter.Servers))
 		for i, s := range q.Filter.Servers {
@@ -242,8 +247,11 @@ func searchQuery(q ext.Query, terms []string) (query.Query, error) {
 		return nil, err
 	}
 	clauses = append(clauses, annotations...)
-	clauses = append(clauses, textQuery(q.Text, terms))
-	return bleve.NewConjunctionQuery(clauses...), nil
+	text := textQuery(q.Kind, q.Text, terms)
+	if len(clauses) == 0 {
+		return text, nil
+	}
+	return bleve.NewConjunctionQuery(append(clauses, text)...), nil
 }
 
 // genericWeight scales words that say little about which tool is meant:
@@ -274,17 +282,17 @@ func termWeight(term string) float64 {
 // of its clauses that matched, so an item matched in several fields, and by
 // several words in a field, ranks higher (measured against one clause per
 // word and one flat clause: see the technique log in the README).
-func textQuery(text string, words []string) query.Query {
+func textQuery(k ext.Kind, text string, words []string) query.Query {
 	clauses := make([]query.Query, 0, len(fieldBoosts)+1)
 	for _, fb := range fieldBoosts {
 		terms := make([]query.Query, 0, len(words))
 		for _, w := range words {
-			terms = append(terms, fieldTerm(w, fb.field, fb.boost*termWeight(w)))
+			terms = append(terms, fieldTerm(w, kindField(k, fb.field), fb.boost*termWeight(w)))
 		}
 		clauses = append(clauses, bleve.NewDisjunctionQuery(terms...))
 	}
 	exact := bleve.NewTermQuery(normalizeName(text))
-	exact.SetField(fieldNameExact)
+	exact.SetField(kindField(k, fieldNameExact))
 	exact.SetBoost(exactNameBoost)
 	return bleve.NewDisjunctionQuery(append(clauses, exact)...)
 }

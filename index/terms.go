@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	bindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/mcpsearch/mcpsearch/ext"
 )
 
 // queryTerm is one analysed word of a query, checked against the index
@@ -32,7 +34,7 @@ const (
 
 // resolveTerms looks up each term's document frequency and corrects
 // unknown ones.
-func (x *Index) resolveTerms(terms []string) (out []queryTerm, err error) {
+func (x *Index) resolveTerms(kind ext.Kind, terms []string) (out []queryTerm, err error) {
 	advanced, err := x.bleve.Advanced()
 	if err != nil {
 		return nil, err
@@ -44,14 +46,14 @@ func (x *Index) resolveTerms(terms []string) (out []queryTerm, err error) {
 	defer r.Close()
 	for _, t := range terms {
 		qt := queryTerm{term: t}
-		if qt.docFreq, err = docFreq(r, t); err != nil {
+		if qt.docFreq, err = docFreq(r, kind, t); err != nil {
 			return nil, err
 		}
 		if qt.docFreq > 0 || utf8.RuneCountInString(t) < minTypoRunes {
 			out = append(out, qt)
 			continue
 		}
-		if fixed, df, ok := correct(r, t); ok {
+		if fixed, df, ok := correct(r, kind, t); ok {
 			qt = queryTerm{term: fixed, docFreq: df, corrected: t}
 		}
 		out = append(out, qt)
@@ -60,10 +62,10 @@ func (x *Index) resolveTerms(terms []string) (out []queryTerm, err error) {
 }
 
 // docFreq is the largest number of documents holding term in one text field.
-func docFreq(r bindex.IndexReader, term string) (int, error) {
+func docFreq(r bindex.IndexReader, kind ext.Kind, term string) (int, error) {
 	most := 0
 	for _, f := range textFields {
-		tfr, err := r.TermFieldReader(context.Background(), []byte(term), f, false, false, false)
+		tfr, err := r.TermFieldReader(context.Background(), []byte(term), kindField(kind, f), false, false, false)
 		if err != nil {
 			return 0, fmt.Errorf("term %q in %s: %w", term, f, err)
 		}
@@ -76,7 +78,7 @@ func docFreq(r bindex.IndexReader, term string) (int, error) {
 // correct returns the known term nearest to term in the name and
 // description vocabularies: fewest edits, then most documents, then
 // alphabetical order.
-func correct(r bindex.IndexReader, term string) (string, int, bool) {
+func correct(r bindex.IndexReader, kind ext.Kind, term string) (string, int, bool) {
 	fuzzy, ok := r.(bindex.IndexReaderFuzzy)
 	if !ok {
 		return "", 0, false
@@ -88,7 +90,7 @@ func correct(r bindex.IndexReader, term string) (string, int, bool) {
 	prefix := string([]rune(term)[:1])
 	best, bestDist, bestCount := "", math.MaxInt, 0
 	for _, field := range []string{fieldName, fieldDescription} {
-		dict, err := fuzzy.FieldDictFuzzy(field, term, edits, prefix)
+		dict, err := fuzzy.FieldDictFuzzy(kindField(kind, field), term, edits, prefix)
 		if err != nil {
 			continue
 		}
@@ -103,7 +105,7 @@ func correct(r bindex.IndexReader, term string) (string, int, bool) {
 	if best == "" {
 		return "", 0, false
 	}
-	df, err := docFreq(r, best)
+	df, err := docFreq(r, kind, best)
 	return best, df, err == nil && df > 0
 }
 
