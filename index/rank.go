@@ -21,11 +21,11 @@ import (
 //     their action are told apart.
 //
 // The window is fixed, so every page of a query sees the same order.
-var rerankWindow = 20
+const rerankWindow = 20
 
 // Weights of the re-ranking signals, added to the BM25 score divided by the
 // best BM25 score of the query.
-var (
+const (
 	weightCoverage     = 0.35
 	weightActionMatch  = 0.15
 	weightActionClash  = 0.2
@@ -115,14 +115,12 @@ func newQueryInfo(text string, terms []string) queryInfo {
 			q.actions[a] = true
 		}
 	}
-	if usePlural && short && !q.actions[actCreate] && !q.actions[actDelete] && !q.actions[actUpdate] && asksForMany(text) {
+	if short && !q.actions[actCreate] && !q.actions[actDelete] && !q.actions[actUpdate] && asksForMany(text) {
 		// "show me my clusters", "get the tables": a plural object asks for a list
 		q.actions = map[action]bool{actList: true}
 	}
 	return q
 }
-
-var usePlural = true
 
 // pluralTerms returns the analysed forms of the query's plural nouns.
 func pluralTerms(text string) map[string]bool {

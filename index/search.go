@@ -65,16 +65,15 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (*ext.Page, error) {
 	return page, nil
 }
 
-// The no-match cut-off: a query is answered with no items when the best
-// item holds too small a share of the query's weight (inverse document
-// frequency of its content words, see coverage). A short query states its
-// subject in few words, so the bar is higher; a long one describes a task
-// and carries many words no tool description holds.
-var (
-	minCoverage      = 0.0 // long queries: measured, any bar above 0 cost recall
-	minCoverageShort = 0.35
-	shortQueryTerms  = 4
-	coverageDepth    = 1 // candidates examined
+// The no-match cut-off: a short query (at most shortQueryTerms words)
+// states its subject in few words, and is answered with no items when the
+// best item holds less than minCoverage of its weight (inverse document
+// frequency of its content words, see coverage). Long queries describe a
+// task and carry many words no tool description holds; any bar on them cost
+// recall (see the README's technique log), so they are not cut.
+const (
+	minCoverage     = 0.35
+	shortQueryTerms = 4
 )
 
 // noMatchHint says why no item fits the query, or returns "" when the best
@@ -83,28 +82,18 @@ func (x *Index) noMatchHint(kind ext.Kind, terms []queryTerm, cands []candidate)
 	if len(cands) == 0 {
 		return "no item matches any word of the query", nil
 	}
-	bar := minCoverage
-	if len(terms) <= shortQueryTerms {
-		bar = minCoverageShort
-	}
-	if bar <= 0 {
+	if len(terms) > shortQueryTerms {
 		return "", nil
 	}
-	var missing []string
-	for _, c := range cands[:min(len(cands), coverageDepth)] {
-		m, err := x.metaOf(c.id)
-		if err != nil {
-			return "", err
-		}
-		cov, lacks := coverage(terms, strings.Fields(m.terms), x.manifest.Counts[kind])
-		if cov >= bar {
-			return "", nil
-		}
-		if missing == nil {
-			missing = lacks
-		}
+	m, err := x.metaOf(cands[0].id)
+	if err != nil {
+		return "", err
 	}
-	return fmt.Sprintf("no item fits this query well: the best matches lack %s", strings.Join(missing, ", ")), nil
+	cov, missing := coverage(terms, strings.Fields(m.terms), x.manifest.Counts[kind])
+	if cov >= minCoverage {
+		return "", nil
+	}
+	return fmt.Sprintf("no item fits this query well: the best match lacks %s", strings.Join(missing, ", ")), nil
 }
 
 // docCount is the number of items of every kind.
@@ -257,7 +246,7 @@ func searchQuery(q ext.Query, terms []string) (query.Query, error) {
 // genericWeight scales words that say little about which tool is meant:
 // the verbs every tool name starts with and the politeness of requests.
 // Re-ranking still reads the verbs as actions.
-var genericWeight = 0.3
+const genericWeight = 0.3
 
 var genericWords = map[string]bool{}
 

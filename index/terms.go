@@ -109,10 +109,6 @@ func correct(r bindex.IndexReader, kind ext.Kind, term string) (string, int, boo
 	return best, df, err == nil && df > 0
 }
 
-// coveragePower raises each word's inverse document frequency in coverage
-// (1; squaring it, as bleve's BM25 does, cost recall: see the technique log).
-var coveragePower = 1.0
-
 // coverage is the share of the query's weight that an item's terms hold: each
 // content word weighs its inverse document frequency (scaled down for
 // generic words); identifiers, numbers and one- or two-letter words do not
@@ -132,7 +128,7 @@ func coverage(terms []queryTerm, itemTerms []string, docs int) (float64, []strin
 		if !isContentWord(t.term) {
 			continue
 		}
-		w := math.Pow(idf(t.docFreq, docs), coveragePower) * termWeight(t.term)
+		w := idf(t.docFreq, docs) * termWeight(t.term)
 		all += w
 		if have[t.term] {
 			covered += w
