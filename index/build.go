@@ -298,29 +298,10 @@ func document(it *Item) map[string]any {
 	return doc
 }
 
-// maxSummaryBytes bounds the stored summary of an item.
-const maxSummaryBytes = 4096
-
 // relatedWords are the WordNet synonyms of an item's name, title and
 // description.
 func relatedWords(it *Item) string {
 	return expansion(strings.Join(SplitName(it.Label), " ") + "\n" + it.Title + "\n" + it.Description)
-}
-
-// summary is the text the no-match test reads: title, description, URI,
-// MIME type and parameters. WordNet's related words are left out: counting
-// them let more queries about nothing in the catalog through (measured).
-func summary(it *Item) string {
-	var b strings.Builder
-	b.WriteString(it.Title + "\n" + it.Description + "\n" + it.URI + " " + it.MimeType)
-	for _, p := range it.Params {
-		b.WriteString("\n" + p.Name + " " + p.Description)
-	}
-	s := b.String()
-	if len(s) > maxSummaryBytes {
-		s = s[:maxSummaryBytes]
-	}
-	return strings.ToValidUTF8(s, "")
 }
 
 // annotationTerms renders annotations as keyword terms "key=value", keys and

@@ -85,11 +85,11 @@ func (x *Index) noMatchHint(kind ext.Kind, terms []queryTerm, cands []candidate)
 	if len(terms) > shortQueryTerms {
 		return "", nil
 	}
-	m, err := x.metaOf(cands[0].id)
+	held, err := x.heldTerms(kind, cands[0].id, terms)
 	if err != nil {
 		return "", err
 	}
-	cov, missing := coverage(terms, strings.Fields(m.terms), x.manifest.Counts[kind])
+	cov, missing := coverage(terms, held, x.manifest.Counts[kind])
 	if cov >= minCoverage {
 		return "", nil
 	}
@@ -187,7 +187,7 @@ func (x *Index) fetch(_ context.Context, ids []string) ([]ext.Hit, error) {
 	return hits, nil
 }
 
-// metaOf reads the name, server and summary of document id.
+// metaOf reads the name, server and name words of document id.
 func (x *Index) metaOf(id string) (meta, error) {
 	pos, err := x.position(id)
 	if err != nil {

@@ -16,7 +16,7 @@ import (
 // one record per item in catalog order, in two stores so that re-ranking
 // never decompresses an object:
 //
-//	meta.bin     name, server and summary of each item (uvarint-prefixed)
+//	meta.bin     name, server and name words of each item (uvarint-prefixed)
 //	objects.bin  the MCP object of each item
 //	<store>.idx  little-endian uint64 offsets: the start of every record
 //	             and the end of the last
@@ -29,24 +29,15 @@ const (
 	objectStore = "objects"
 )
 
-// meta is what re-ranking and the no-match test read of an item, analysed
-// at build time: the words of its name and the terms of its name and
-// summary, each space-separated.
+// meta is what re-ranking reads of an item: its own name, its server and
+// the analysed words of its name (space-separated), analysed at build time.
 type meta struct {
-	label, server, words, terms string
+	label, server, words string
 }
 
 // newMeta analyses an item for its meta record.
 func newMeta(it *Item) meta {
-	seen := map[string]bool{}
-	var terms []string
-	for _, t := range analyze(it.Label + "\n" + summary(it)) {
-		if !seen[t] {
-			seen[t] = true
-			terms = append(terms, t)
-		}
-	}
-	return meta{label: it.Label, server: it.Server, words: strings.Join(analyze(it.Label), " "), terms: strings.Join(terms, " ")}
+	return meta{label: it.Label, server: it.Server, words: strings.Join(analyze(it.Label), " ")}
 }
 
 // writeStores writes the meta and object stores of cat's items into dir.
@@ -90,7 +81,7 @@ func writeStore(dir, name string, records [][]byte) error {
 
 func encodeMeta(m meta) []byte {
 	var b []byte
-	for _, s := range []string{m.label, m.server, m.words, m.terms} {
+	for _, s := range []string{m.label, m.server, m.words} {
 		b = binary.AppendUvarint(b, uint64(len(s)))
 		b = append(b, s...)
 	}
@@ -98,7 +89,7 @@ func encodeMeta(m meta) []byte {
 }
 
 func decodeMeta(b []byte) (meta, error) {
-	var parts [4]string
+	var parts [3]string
 	for i := range parts {
 		n, k := binary.Uvarint(b)
 		if k <= 0 || uint64(len(b)-k) < n {
@@ -106,7 +97,7 @@ func decodeMeta(b []byte) (meta, error) {
 		}
 		parts[i], b = string(b[k:k+int(n)]), b[k+int(n):]
 	}
-	return meta{label: parts[0], server: parts[1], words: parts[2], terms: parts[3]}, nil
+	return meta{label: parts[0], server: parts[1], words: parts[2]}, nil
 }
 
 // store reads the records of one store by their position in catalog order.

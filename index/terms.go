@@ -109,15 +109,66 @@ func correct(r bindex.IndexReader, kind ext.Kind, term string) (string, int, boo
 	return best, df, err == nil && df > 0
 }
 
-// coverage is the share of the query's weight that an item's terms hold: each
-// content word weighs its inverse document frequency (scaled down for
-// generic words); identifiers, numbers and one- or two-letter words do not
-// count. It also returns the weighty words text lacks, heaviest first.
-func coverage(terms []queryTerm, itemTerms []string, docs int) (float64, []string) {
-	have := make(map[string]bool, len(itemTerms))
-	for _, w := range itemTerms {
-		have[w] = true
+// summaryFields are the fields whose words the no-match test counts as an
+// item's own: its name and what describes it. Server names and WordNet's
+// related words are left out (counting related words let more queries
+// about nothing in the catalog through; measured).
+var summaryFields = []string{fieldName, fieldTitle, fieldDescription, fieldParams, fieldURI}
+
+// heldTerms reports which of terms the document id holds in its summary
+// fields, read from the postings: one lookup per term and field, positioned
+// on the document, never a scan.
+func (x *Index) heldTerms(kind ext.Kind, id string, terms []queryTerm) (held map[string]bool, err error) {
+	defer wrapf(&err, "index %s: terms of %s", x.dir, id)
+	advanced, err := x.bleve.Advanced()
+	if err != nil {
+		return nil, err
 	}
+	r, err := advanced.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	doc, err := r.InternalID(id)
+	if err != nil || doc == nil {
+		return nil, fmt.Errorf("no internal id (%v)", err)
+	}
+	held = map[string]bool{}
+	for _, t := range terms {
+		for _, f := range summaryFields {
+			if held[t.term] {
+				break
+			}
+			if held[t.term], err = fieldHolds(r, kindField(kind, f), t.term, doc); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return held, nil
+}
+
+// fieldHolds reports whether document doc holds term in field.
+func fieldHolds(r bindex.IndexReader, field, term string, doc bindex.IndexInternalID) (bool, error) {
+	tfr, err := r.TermFieldReader(context.Background(), []byte(term), field, false, false, false)
+	if err != nil {
+		return false, err
+	}
+	defer tfr.Close()
+	if tfr.Count() == 0 {
+		return false, nil
+	}
+	found, err := tfr.Advance(doc, nil)
+	if err != nil {
+		return false, err
+	}
+	return found != nil && found.ID.Equals(doc), nil
+}
+
+// coverage is the share of the query's weight that an item holds (have):
+// each content word weighs its inverse document frequency (scaled down for
+// generic words); identifiers, numbers and one- or two-letter words do not
+// count. It also returns the weighty words the item lacks, heaviest first.
+func coverage(terms []queryTerm, have map[string]bool, docs int) (float64, []string) {
 	covered, all := 0.0, 0.0
 	type miss struct {
 		term string
