@@ -252,6 +252,9 @@ func (c *Catalog) Version() string {
 	for _, it := range c.Items {
 		fmt.Fprintf(h, "item\x00%s\x00%s\x00%s\x00%d\x00", it.Kind, it.Server, it.Name, len(it.Object))
 		h.Write(it.Object)
+		if it.Content != "" {
+			fmt.Fprintf(h, "content\x00%d\x00%s", len(it.Content), it.Content)
+		}
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
@@ -292,6 +295,9 @@ func document(it *Item) map[string]any {
 	if it.URI != "" || it.MimeType != "" {
 		doc[field(fieldURI)] = []string{it.URI, it.MimeType}
 	}
+	if it.Content != "" {
+		doc[field(fieldContent)] = it.Content
+	}
 	if len(it.Annotations) > 0 {
 		doc[fieldAnnotations] = annotationTerms(it.Annotations)
 	}
@@ -308,13 +314,16 @@ func relatedWords(it *Item) string {
 }
 
 // summary is the text the no-match test reads: title, description, URI,
-// MIME type and parameters. WordNet's related words are left out: counting
+// MIME type, parameters and (bounded with the rest) a resource's content. WordNet's related words are left out: counting
 // them let more queries about nothing in the catalog through (measured).
 func summary(it *Item) string {
 	var b strings.Builder
 	b.WriteString(it.Title + "\n" + it.Description + "\n" + it.URI + " " + it.MimeType)
 	for _, p := range it.Params {
 		b.WriteString("\n" + p.Name + " " + p.Description)
+	}
+	if it.Content != "" {
+		b.WriteString("\n" + it.Content)
 	}
 	s := b.String()
 	if len(s) > maxSummaryBytes {
