@@ -176,6 +176,30 @@ func buildAndSearch(t *testing.T, catalog, word, wantURI string) {
 	}
 }
 
+// childEnv makes the test binary act as a stdio upstream that never
+// answers ("hang") or dies at once ("exit").
+const childEnv = "MCPSEARCH_CRAWL_TEST_CHILD"
+
+func TestMain(m *testing.M) {
+	switch os.Getenv(childEnv) {
+	case "hang":
+		time.Sleep(time.Hour)
+	case "exit":
+		os.Exit(3)
+	}
+	os.Exit(m.Run())
+}
+
+// childServer is a servers-file entry running the test binary as a stdio
+// upstream that behaves as mode says.
+func childServer(t *testing.T, name, mode string) string {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("  - name: %s\n    transport: stdio\n    command: %q\n    env: {%s: %s}\n", name, exe, childEnv, mode)
+}
+
 func TestCrawlFailures(t *testing.T) {
 	good := fleet.Start(t, "good", fleet.Spec{Tools: 4, PageSize: 3})
 	killed := fleet.Start(t, "killed", fleet.Spec{Tools: 2})
@@ -183,7 +207,8 @@ func TestCrawlFailures(t *testing.T) {
 	dying := fleet.StartDying(t, "dying", fleet.Spec{Tools: 9, PageSize: 2}, 2)
 	cfg := mustParse(t, "servers:\n"+httpServer("good", good.URL)+httpServer("killed", killed.URL)+
 		httpServer("hanging", hanging.URL)+httpServer("dying", dying.URL)+
-		httpServer("unset", "http://127.0.0.1:1/mcp", "    headers: {X-Key: \"${CRAWL_TEST_UNSET}\"}\n"))
+		httpServer("unset", "http://127.0.0.1:1/mcp", "    headers: {X-Key: \"${CRAWL_TEST_UNSET}\"}\n")+
+		childServer(t, "stdio-hang", "hang")+childServer(t, "stdio-exit", "exit"))
 	out := t.TempDir()
 	// A first crawl of the killed server, while it lives, leaves its file.
 	first := &Config{File: cfg.File, Servers: cfg.Servers[1:2]}
@@ -205,10 +230,11 @@ func TestCrawlFailures(t *testing.T) {
 	if err == nil {
 		t.Fatal("got no error, want the failed servers named")
 	}
-	if want := "4 of 5 servers failed (killed, hanging, dying, unset)"; !strings.Contains(err.Error(), want) {
+	t.Log(err)
+	if want := "6 of 7 servers failed (killed, hanging, dying, unset, stdio-hang, stdio-exit)"; !strings.Contains(err.Error(), want) {
 		t.Errorf("got %q, want it to say %q", err, want)
 	}
-	for _, want := range []string{"hanging: no complete answer within 2s", "unset: servers[4].headers.X-Key: environment variable CRAWL_TEST_UNSET is not set"} {
+	for _, want := range []string{"hanging: no complete answer within 2s", "stdio-hang: no complete answer within 2s", "unset: servers[4].headers.X-Key: environment variable CRAWL_TEST_UNSET is not set"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("got %q, want it to say %q", err, want)
 		}

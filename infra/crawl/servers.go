@@ -1,6 +1,8 @@
 package crawl
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -76,9 +78,9 @@ func LoadServers(path string) (*Config, error) {
 
 // ParseServers is LoadServers on data; errors name file.
 func ParseServers(file string, data []byte) (*Config, error) {
-	var doc any
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, &ConfigError{File: file, Err: fmt.Errorf("not valid YAML or JSON: %v", err)}
+	doc, err := decodeDoc(data)
+	if err != nil {
+		return nil, &ConfigError{File: file, Err: err}
 	}
 	p := parser{file: file}
 	top, ok := p.object(doc, "", "servers")
@@ -106,6 +108,23 @@ func ParseServers(file string, data []byte) (*Config, error) {
 		cfg.Servers = append(cfg.Servers, s)
 	}
 	return cfg, nil
+}
+
+// decodeDoc decodes JSON (a document that starts with '{') or YAML into
+// maps, lists and scalars. JSON gets its own decoder: YAML refuses the tab
+// indentation JSON files often have.
+func decodeDoc(data []byte) (any, error) {
+	var doc any
+	if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && trimmed[0] == '{' {
+		if err := json.Unmarshal(trimmed, &doc); err != nil {
+			return nil, fmt.Errorf("not valid JSON: %v", err)
+		}
+		return doc, nil
+	}
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("not valid YAML: %v", err)
+	}
+	return doc, nil
 }
 
 // parser walks a decoded servers file, keeping the first error.

@@ -31,7 +31,7 @@ func TestParseServersYAMLAndJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	j, err := ParseServers("servers.json", []byte(goodJSON))
+	j, err := ParseServers("servers.json", []byte(strings.ReplaceAll(goodJSON, "  ", "\t"))) // tabs: not YAML
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,9 @@ func TestParseServersErrors(t *testing.T) {
 		{"no servers", `{}`, "servers.yaml: servers: missing"},
 		{"servers not a list", `servers: gitlab`, "servers.yaml: servers: want a list"},
 		{"server not a mapping", list(`"gitlab"`), "servers[0]: want a mapping"},
-		{"not YAML", "servers: [\n  - {name: a", "servers.yaml: not valid YAML or JSON"},
+		{"not YAML", "servers: [\n  - {name: a", "servers.yaml: not valid YAML"},
+		{"not JSON", `{"servers": [}`, "servers.yaml: not valid JSON"},
+		{"number as name", "servers:\n  - {name: 12, transport: stdio, command: x}", "servers[0].name: want a string, got int 12"},
 	} {
 		t.Run(test.name, func(t *testing.T) {
 			_, err := ParseServers("servers.yaml", []byte(test.file))
