@@ -360,3 +360,24 @@ func rawStdioList(t *testing.T, command string, args []string, method, key strin
 		}
 	}
 }
+
+// BenchmarkCrawlFleet crawls 8 upstreams of 500 tools each, 50 a page (80
+// list requests per crawl).
+func BenchmarkCrawlFleet(b *testing.B) {
+	var yaml strings.Builder
+	yaml.WriteString("servers:\n")
+	for i := range 8 {
+		u := fleet.Start(b, fmt.Sprintf("s%d", i), fleet.Spec{Tools: 500, PageSize: 50})
+		yaml.WriteString(httpServer(u.Name, u.URL))
+	}
+	cfg, err := ParseServers("servers.yaml", []byte(yaml.String()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	out := b.TempDir()
+	for b.Loop() {
+		if _, err := Run(context.Background(), cfg, out, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

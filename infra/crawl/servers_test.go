@@ -62,6 +62,7 @@ func TestParseServersErrors(t *testing.T) {
 		{"url on stdio", list(`{"name": "b", "transport": "stdio", "command": "x", "url": "http://x/"}`), "servers[0].url: not allowed with transport stdio"},
 		{"args on http", list(`{"name": "b", "transport": "streamable-http", "url": "http://x/", "args": []}`), "servers[0].args: not allowed"},
 		{"unknown field", list(`{"name": "b", "transport": "stdio", "command": "x", "cwd": "/"}`), `servers[0].cwd: unknown field`},
+		{"empty list", `{"servers": []}`, "servers.yaml: servers: empty"},
 		{"unknown top-level field", `{"servers": [], "version": 2}`, "servers.yaml: version: unknown field"},
 		{"unknown visibility field", list(`{"name": "b", "transport": "stdio", "command": "x", "visibility": {"users": []}}`), "servers[0].visibility.users: unknown field"},
 		{"missing name", list(`{"transport": "stdio", "command": "x"}`), "servers[0].name: missing"},
