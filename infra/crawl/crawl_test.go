@@ -86,7 +86,7 @@ func TestCrawlFleet(t *testing.T) {
 	paged := fleet.Start(t, "paged", fleet.Spec{Tools: 23, Prompts: 7, Resources: 12, Templates: 6, PageSize: 5,
 		Headers: map[string]string{"Authorization": "Bearer " + secret}})
 	toolsOnly := fleet.Start(t, "tools-only", fleet.Spec{Tools: 3})
-	big := fleet.Start(t, "big", fleet.Spec{Resources: 2, ResourceBytes: 100 << 10})
+	big := fleet.Start(t, "big", fleet.Spec{Resources: 2, ResourceBytes: 100 << 10, Unimplemented: []string{"resources/templates/list"}})
 	cfg := mustParse(t, "servers:\n"+
 		httpServer("paged", paged.URL, "    headers: {Authorization: \"Bearer ${FLEET_TOKEN}\"}\n    visibility: {groups: [dev]}\n")+
 		httpServer("tools-only", toolsOnly.URL)+httpServer("big", big.URL))
@@ -122,6 +122,9 @@ func TestCrawlFleet(t *testing.T) {
 	})
 	t.Run("large resources cut", func(t *testing.T) {
 		f := readCatalog(t, results[2].File)
+		if results[2].Templates != 0 || f.ResourceTemplates == nil {
+			t.Errorf("got %d templates (%v), want an empty list from a server without resources/templates/list", results[2].Templates, f.ResourceTemplates)
+		}
 		if results[2].Truncated != 2 || len(f.ResourceContents) != 2 || len(f.ResourceContents[0].Text) != DefaultMaxResourceBytes {
 			t.Errorf("got %d cut, %d texts, want 2 of %d bytes", results[2].Truncated, len(f.ResourceContents), DefaultMaxResourceBytes)
 		}

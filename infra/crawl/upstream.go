@@ -3,6 +3,7 @@ package crawl
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -145,7 +146,10 @@ func (s *session) listAll(ctx context.Context) error {
 		if err := drain(s.c.IterResources(ctx, mcp.ListResourcesRequest{})); err != nil {
 			return fmt.Errorf("resources/list: %w", err)
 		}
-		if err := drain(s.c.IterResourceTemplates(ctx, mcp.ListResourceTemplatesRequest{})); err != nil {
+		// The resources capability covers templates too, and servers without
+		// any often lack the method: that is an empty list, not a failure.
+		err := drain(s.c.IterResourceTemplates(ctx, mcp.ListResourceTemplatesRequest{}))
+		if err != nil && !errors.Is(err, mcp.ErrMethodNotFound) {
 			return fmt.Errorf("resources/templates/list: %w", err)
 		}
 	}

@@ -11,9 +11,11 @@
 package fleet
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -38,6 +40,10 @@ type Spec struct {
 	// Headers must be on every request, with these values; a request
 	// without them gets 401.
 	Headers map[string]string
+	// Unimplemented methods are answered with JSON-RPC error -32601
+	// (method not found), as servers that declare a capability but lack
+	// one of its methods do.
+	Unimplemented []string
 }
 
 // Upstream is a running server.
@@ -63,7 +69,7 @@ type Upstream struct {
 func Start(tb testing.TB, name string, spec Spec) *Upstream {
 	tb.Helper()
 	u := newUpstream(name, spec)
-	u.serve(tb, requireHeaders(spec.Headers, server.NewStreamableHTTPServer(u.Server)))
+	u.serve(tb, requireHeaders(spec.Headers, unimplemented(spec.Unimplemented, server.NewStreamableHTTPServer(u.Server))))
 	return u
 }
 
@@ -126,6 +132,32 @@ func requireHeaders(want map[string]string, next http.Handler) http.Handler {
 				return
 			}
 		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// unimplemented answers -32601 to requests for methods, passing the others
+// to next.
+func unimplemented(methods []string, next http.Handler) http.Handler {
+	if len(methods) == 0 {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		var msg struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if json.Unmarshal(body, &msg) == nil && len(msg.ID) > 0 && slices.Contains(methods, msg.Method) {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"Method not found: %s"}}`, msg.ID, msg.Method)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
 		next.ServeHTTP(w, r)
 	})
 }
