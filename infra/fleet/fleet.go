@@ -7,7 +7,11 @@
 // Every helper takes a testing.TB and stops what it started when the test
 // ends. Items are generated deterministically from the server's name and
 // the Spec, and the Upstream records each one as registered, so a test can
-// compare what a client saw with what the server holds.
+// compare what a client saw with what the server holds. Every item can be
+// used too: a tool answers tools/call with its name and its arguments as
+// JSON ("tool_003 {\"query\":\"x\"}"), a prompt its description and
+// argument, a resource its Texts entry — enough for a proxy test to see
+// that a call went through to the right upstream.
 package fleet
 
 import (
