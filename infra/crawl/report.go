@@ -65,7 +65,14 @@ func status(r Result) string {
 	if r.Err != nil {
 		return "FAILED: " + r.Err.Error()
 	}
-	return "ok"
+	s := "ok"
+	if r.Truncated > 0 {
+		s += fmt.Sprintf(", %d resource texts cut", r.Truncated)
+	}
+	if r.Binary+r.ReadFails > 0 {
+		s += fmt.Sprintf(", %d binary and %d unreadable resources left out", r.Binary, r.ReadFails)
+	}
+	return s
 }
 
 // WriteSummary prints a table of results: server, counts, time, status.
