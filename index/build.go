@@ -252,6 +252,9 @@ func (c *Catalog) Version() string {
 	for _, it := range c.Items {
 		fmt.Fprintf(h, "item\x00%s\x00%s\x00%s\x00%d\x00", it.Kind, it.Server, it.Name, len(it.Object))
 		h.Write(it.Object)
+		if it.Content != "" {
+			fmt.Fprintf(h, "content\x00%d\x00%s", len(it.Content), it.Content)
+		}
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
@@ -291,6 +294,9 @@ func document(it *Item) map[string]any {
 	}
 	if it.URI != "" || it.MimeType != "" {
 		doc[field(fieldURI)] = []string{it.URI, it.MimeType}
+	}
+	if it.Content != "" {
+		doc[field(fieldContent)] = it.Content
 	}
 	if len(it.Annotations) > 0 {
 		doc[fieldAnnotations] = annotationTerms(it.Annotations)

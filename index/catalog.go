@@ -59,6 +59,9 @@ type Item struct {
 	Params             []Param
 	Annotations        map[string]any
 	URI, MimeType      string
+	// Content is the text of a resource, read from the upstream by
+	// `mcpsearch crawl --read-resources` (the file's resourceContents).
+	Content string
 }
 
 // Param is a tool input property or prompt argument.
@@ -147,6 +150,15 @@ type serverFile struct {
 	Prompts           []json.RawMessage `json:"prompts"`
 	Resources         []json.RawMessage `json:"resources"`
 	ResourceTemplates []json.RawMessage `json:"resourceTemplates"`
+	ResourceContents  []json.RawMessage `json:"resourceContents"`
+}
+
+// resourceContent is one entry of a file's resourceContents: the text an
+// upstream returned from resources/read for one listed resource.
+type resourceContent struct {
+	URI      *string `json:"uri"`
+	MimeType string  `json:"mimeType"`
+	Text     *string `json:"text"`
 }
 
 var serverNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
@@ -176,7 +188,46 @@ func parseServerFile(file string, data []byte, sep string) (Server, []Item, erro
 			items = append(items, it)
 		}
 	}
+	if err := attachContents(file, sf.ResourceContents, items); err != nil {
+		return Server{}, nil, err
+	}
 	return srv, items, nil
+}
+
+// attachContents sets the Content of the resources that raws name. Each
+// entry must name a listed resource, once, and carry its text.
+func attachContents(file string, raws []json.RawMessage, items []Item) error {
+	byURI := map[string]*Item{}
+	for i := range items {
+		if items[i].Kind == ext.KindResource {
+			byURI[items[i].URI] = &items[i]
+		}
+	}
+	seen := map[string]bool{}
+	for i, raw := range raws {
+		where := fmt.Sprintf("resourceContents[%d]", i)
+		fail := func(field string, err error) error {
+			return &LoadError{File: file, Item: where, Field: field, Err: err}
+		}
+		var c resourceContent
+		if err := json.Unmarshal(raw, &c); err != nil {
+			return fail("", errors.New("not a JSON object with string uri, mimeType and text"))
+		}
+		switch it := byURI[deref(c.URI)]; {
+		case c.URI == nil || *c.URI == "":
+			return fail("uri", errors.New("missing"))
+		case it == nil:
+			return fail("uri", fmt.Errorf("%q names no resource listed in resources", *c.URI))
+		case seen[*c.URI]:
+			return fail("uri", fmt.Errorf("%q has contents already", *c.URI))
+		case c.Text == nil:
+			return fail("text", errors.New("missing"))
+		default:
+			seen[*c.URI] = true
+			it.Content = *c.Text
+		}
+	}
+	return nil
 }
 
 // decodeStrict decodes a JSON object, reporting a syntax error with its line.
@@ -200,6 +251,17 @@ func decodeStrict(data []byte, v any) error {
 func lineOf(data []byte, offset int64) int {
 	offset = min(offset, int64(len(data)))
 	return bytes.Count(data[:offset], []byte("\n")) + 1
+}
+
+// CheckServerName reports whether name is a valid server name under the
+// separator sep (DefaultSeparator if empty): what every catalog file's
+// "server" must be.
+func CheckServerName(name, sep string) error {
+	if sep == "" {
+		sep = DefaultSeparator
+	}
+	_, err := serverName(&name, sep)
+	return err
 }
 
 func serverName(name *string, sep string) (string, error) {

@@ -26,7 +26,8 @@ import (
 //	5: text fields per kind ("t_name", "p_name", …); no kind field.
 //	6: meta records hold name, server and name words only; the no-match
 //	   test reads an item's terms from the postings.
-const FormatVersion = 6
+//	7: content field ("r_content"): resource text from resourceContents.
+const FormatVersion = 7
 
 // BleveVersion is the bleve release that writes and reads bundles; go.mod
 // pins it (a test checks), and manifests record it.

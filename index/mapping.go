@@ -35,10 +35,11 @@ const (
 	fieldAnnotations = "annotations" // keyword: "readonlyhint=true", …
 	fieldURI         = "uri"         // text: URI or URI template, MIME type
 	fieldRelated     = "related"     // text: WordNet synonyms of the name, title and description
+	fieldContent     = "content"     // text: a resource's text, when the catalog holds it
 )
 
 // textFields are analysed into words.
-var textFields = []string{fieldServerWords, fieldName, fieldTitle, fieldDescription, fieldParams, fieldURI, fieldRelated}
+var textFields = []string{fieldServerWords, fieldName, fieldTitle, fieldDescription, fieldParams, fieldURI, fieldRelated, fieldContent}
 
 // keywordFields are indexed whole, as one term a value.
 var keywordFields = map[string]bool{fieldServer: true, fieldAnnotations: true}

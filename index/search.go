@@ -21,6 +21,7 @@ var fieldBoosts = []struct {
 }{
 	{fieldName, 1.2}, {fieldTitle, 1.0}, {fieldDescription, 1.5},
 	{fieldParams, 0.7}, {fieldServerWords, 0.5}, {fieldURI, 1.0}, {fieldRelated, 0.3},
+	{fieldContent, 0.5},
 }
 
 // exactNameBoost lifts an item whose name is the whole query.

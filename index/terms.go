@@ -113,7 +113,7 @@ func correct(r bindex.IndexReader, kind ext.Kind, term string) (string, int, boo
 // item's own: its name and what describes it. Server names and WordNet's
 // related words are left out (counting related words let more queries
 // about nothing in the catalog through; measured).
-var summaryFields = []string{fieldName, fieldTitle, fieldDescription, fieldParams, fieldURI}
+var summaryFields = []string{fieldName, fieldTitle, fieldDescription, fieldParams, fieldURI, fieldContent}
 
 // heldTerms reports which of terms the document id holds in its summary
 // fields, read from the postings: one lookup per term and field, positioned

@@ -3,6 +3,9 @@
 //	mcpsearch build  --catalog DIR --out DIR   build a bundle from a catalog directory
 //	mcpsearch package --catalog DIR --out DIR [--arch arm64|amd64] [--zip=false]
 //	                                           build the Lambda artifact (what sam build runs)
+//	mcpsearch crawl  --servers FILE --out DIR [--concurrency N] [--timeout D]
+//	                 [--read-resources] [--max-resource-bytes N]
+//	                                           list live MCP servers into a catalog directory
 //	mcpsearch verify --index DIR               check a bundle's manifest and every file's hash
 //	mcpsearch search --index DIR [--kind K] [--limit N] QUERY...
 //	                                           search a bundle from the command line
@@ -28,6 +31,7 @@ type command struct {
 
 var commands = map[string]command{
 	"build":   {"build an index bundle from a catalog directory", runBuild},
+	"crawl":   {"list live MCP servers (servers file) into a catalog directory", runCrawl},
 	"verify":  {"check a bundle's manifest and the SHA-256 of every file", runVerify},
 	"search":  {"search a bundle from the command line", runSearch},
 	"bench":   {"measure: bench tokens (context cost of tools/list against tools/search)", runBench},

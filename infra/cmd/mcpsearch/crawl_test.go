@@ -1,0 +1,47 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpsearch/mcpsearch/infra/fleet"
+)
+
+func TestCrawlCommand(t *testing.T) {
+	up := fleet.Start(t, "notes", fleet.Spec{Tools: 7, PageSize: 3, Resources: 2})
+	down := fleet.Start(t, "gone", fleet.Spec{Tools: 1})
+	down.Stop()
+	dir := t.TempDir()
+	servers := filepath.Join(dir, "servers.yaml")
+	writeFile(t, servers, "servers:\n"+
+		"  - {name: notes, transport: streamable-http, url: "+up.URL+"}\n"+
+		"  - {name: gone, transport: streamable-http, url: "+down.URL+"}\n")
+	out := filepath.Join(dir, "catalog")
+	code, stdout, stderr := runCLI("crawl", "--servers", servers, "--out", out, "--timeout", "5s", "--read-resources")
+	if code != 1 || !strings.Contains(stderr, "1 of 2 servers failed (gone)") {
+		t.Errorf("got exit %d, stderr %q; want 1 naming gone", code, stderr)
+	}
+	if !strings.Contains(stderr, "crawl [1/2] ") || !strings.Contains(stderr, "crawl [2/2] ") {
+		t.Errorf("got stderr %q, want a plain progress line per server (not a terminal)", stderr)
+	}
+	for _, want := range []string{"server  tools  prompts  resources  templates  texts  truncated", " notes      7        0          2          0      2          0", "FAILED"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("summary %q lacks %q", stdout, want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "notes.json")); err != nil {
+		t.Error(err)
+	}
+	if code, _, stderr := runCLI("build", "--catalog", out, "--out", filepath.Join(dir, "bundle")); code != 0 {
+		t.Errorf("build of the crawled catalog: exit %d, %s", code, stderr)
+	}
+	code, _, stderr = runCLI("crawl", "--servers", filepath.Join(dir, "missing.yaml"), "--out", out)
+	if code != 1 || !strings.Contains(stderr, "missing.yaml") {
+		t.Errorf("missing servers file: got exit %d, %q", code, stderr)
+	}
+	if code, _, stderr := runCLI("crawl", "--out", out); code != 2 || !strings.Contains(stderr, "--servers is required") {
+		t.Errorf("no --servers: got exit %d, %q", code, stderr)
+	}
+}
