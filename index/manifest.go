@@ -27,7 +27,9 @@ import (
 //	6: meta records hold name, server and name words only; the no-match
 //	   test reads an item's terms from the postings.
 //	7: content field ("r_content"): resource text from resourceContents.
-const FormatVersion = 7
+//	8: record stores in blocks with a header: objects 16 a block, each
+//	   block a zstd frame; meta uncompressed.
+const FormatVersion = 8
 
 // BleveVersion is the bleve release that writes and reads bundles; go.mod
 // pins it (a test checks), and manifests record it.

@@ -173,17 +173,21 @@ func (x *Index) List(ctx context.Context, k ext.Kind, offset, limit int) (*ext.P
 // fetch loads the objects of the documents ids, in that order.
 func (x *Index) fetch(_ context.Context, ids []string) ([]ext.Hit, error) {
 	hits := make([]ext.Hit, len(ids))
+	positions := make([]int, len(ids))
 	for i, id := range ids {
 		m, err := x.metaOf(id)
 		if err != nil {
 			return nil, err
 		}
-		pos, _ := x.position(id)
-		obj, err := x.objects.get(pos)
-		if err != nil {
-			return nil, fmt.Errorf("index %s: %w", x.dir, err)
-		}
-		hits[i] = ext.Hit{Object: obj, Server: m.server}
+		positions[i], _ = x.position(id)
+		hits[i].Server = m.server
+	}
+	objects, err := x.objects.getAll(positions)
+	if err != nil {
+		return nil, fmt.Errorf("index %s: %w", x.dir, err)
+	}
+	for i := range hits {
+		hits[i].Object = objects[i]
 	}
 	return hits, nil
 }

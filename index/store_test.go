@@ -2,61 +2,157 @@ package index
 
 import (
 	"encoding/binary"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-func TestStoreRoundTrip(t *testing.T) {
-	dir := t.TempDir()
+// storeRecords are records of every awkward size: empty, small, larger than
+// a zstd block, and enough of them to fill blocks and leave a partial one.
+func storeRecords() [][]byte {
 	records := [][]byte{[]byte(`{"name":"a"}`), {}, []byte(strings.Repeat("x", 70000))}
-	if err := writeStore(dir, "s", records); err != nil {
-		t.Fatal(err)
+	for i := range 37 {
+		records = append(records, []byte(fmt.Sprintf(`{"name":"tool_%d","description":"does thing %d"}`, i, i)))
 	}
-	s, err := openStore(dir, "s")
-	if err != nil {
-		t.Fatal(err)
+	return records
+}
+
+func TestStoreRoundTrip(t *testing.T) {
+	for _, test := range []struct {
+		name            string
+		codec, perBlock int
+	}{
+		{"plain, one a block", codecNone, 1},
+		{"zstd, one a block", codecZstd, 1},
+		{"zstd, 16 a block", codecZstd, 16},
+		{"plain, 7 a block", codecNone, 7},
+	} {
+		t.Run(test.name, func(t *testing.T) {
+			dir := t.TempDir()
+			records := storeRecords()
+			if err := writeStore(dir, "s", records, test.codec, test.perBlock); err != nil {
+				t.Fatal(err)
+			}
+			s, err := openStore(dir, "s")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.close()
+			if s.count != len(records) {
+				t.Fatalf("got %d records, want %d", s.count, len(records))
+			}
+			for i, want := range records {
+				got, err := s.get(i)
+				if err != nil || string(got) != string(want) {
+					t.Errorf("record %d: got %d bytes, %v; want %d bytes", i, len(got), err, len(want))
+				}
+			}
+			// Out of order, repeated, across blocks.
+			ns := []int{len(records) - 1, 0, 17, 16, 0, 3}
+			got, err := s.getAll(ns)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, n := range ns {
+				if string(got[i]) != string(records[n]) {
+					t.Errorf("getAll[%d] (record %d): got %q, want %q", i, n, got[i], records[n])
+				}
+			}
+			if _, err := s.get(len(records)); err == nil {
+				t.Error("record past the end: no error")
+			}
+		})
 	}
-	defer s.close()
-	for i, want := range records {
-		got, err := s.get(i)
-		if err != nil || string(got) != string(want) {
-			t.Errorf("record %d: got %d bytes, %v; want %d bytes", i, len(got), err, len(want))
+}
+
+func TestStoreCompressesObjectsInBlocks(t *testing.T) {
+	dir := t.TempDir()
+	var records [][]byte
+	for i := range 64 {
+		records = append(records, []byte(fmt.Sprintf(`{"name":"gitlab__tool_%d","description":"List the merge requests of a project","inputSchema":{"type":"object","properties":{"project_id":{"type":"string","description":"The ID or URL-encoded path of the project"}}}}`, i)))
+	}
+	size := func(codec, perBlock int) int64 {
+		sub := filepath.Join(dir, fmt.Sprint(codec, perBlock))
+		os.Mkdir(sub, 0o755)
+		if err := writeStore(sub, "s", records, codec, perBlock); err != nil {
+			t.Fatal(err)
 		}
+		st, err := os.Stat(filepath.Join(sub, "s.bin"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.Size()
 	}
-	if _, err := s.get(3); err == nil {
-		t.Error("record past the end: no error")
+	plain, single, blocks := size(codecNone, 1), size(codecZstd, 1), size(codecZstd, objectsPerBlock)
+	if !(blocks < single && single < plain) || blocks*4 > plain {
+		t.Errorf("sizes: plain %d, zstd one a block %d, zstd %d a block %d; want blocks far smaller", plain, single, objectsPerBlock, blocks)
 	}
 }
 
 func TestStoreRefusesCorruption(t *testing.T) {
 	dir := t.TempDir()
-	if err := writeStore(dir, "s", [][]byte{[]byte("hello"), []byte("world")}); err != nil {
+	if err := writeStore(dir, "s", [][]byte{[]byte("hello"), []byte("world"), []byte("again")}, codecZstd, 2); err != nil {
 		t.Fatal(err)
 	}
-	// Offsets pointing past the data, then garbage instead of snappy.
 	idx := filepath.Join(dir, "s.idx")
-	offsets, _ := os.ReadFile(idx)
-	binary.LittleEndian.PutUint64(offsets[16:], 1<<20)
+	good, _ := os.ReadFile(idx)
+	open := func(t *testing.T) *store {
+		t.Helper()
+		s, err := openStore(dir, "s")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.close() })
+		return s
+	}
+
+	// Offsets pointing past the data.
+	offsets := append([]byte(nil), good...)
+	binary.LittleEndian.PutUint64(offsets[storeHeaderSize+8:], 1<<20)
 	os.WriteFile(idx, offsets, 0o644)
-	s, err := openStore(dir, "s")
-	if err != nil {
-		t.Fatal(err)
+	if _, err := open(t).get(0); err == nil {
+		t.Error("block with offsets past the data: no error")
 	}
-	defer s.close()
-	if _, err := s.get(1); err == nil {
-		t.Error("record with offsets past the data: no error")
-	}
-	os.WriteFile(filepath.Join(dir, "s.bin"), []byte("not snappy at all"), 0o644)
-	if _, err := s.get(0); err == nil {
-		t.Error("garbled record: no error")
+
+	// Garbage instead of zstd.
+	os.WriteFile(idx, good, 0o644)
+	os.WriteFile(filepath.Join(dir, "s.bin"), []byte("not zstd at all, not at all"), 0o644)
+	if _, err := open(t).get(0); err == nil {
+		t.Error("garbled block: no error")
 	}
 	if _, err := decodeMeta([]byte{0xff, 0xff, 0xff}); err == nil {
 		t.Error("garbled meta: no error")
 	}
-	os.WriteFile(idx, []byte{1, 2, 3}, 0o644)
-	if _, err := openStore(dir, "s"); err == nil || !strings.Contains(err.Error(), "not a list of offsets") {
-		t.Errorf("offsets of odd size: got %v", err)
+	if _, err := splitPayload([]byte{5, 'a'}, 1); err == nil {
+		t.Error("record shorter than its length: no error")
+	}
+
+	for _, test := range []struct {
+		name string
+		idx  []byte
+		want string
+	}{
+		{"too short", []byte{1, 2, 3}, "not a record store index"},
+		{"wrong magic", append([]byte("NOTANIDX"), good[8:]...), "not a record store index"},
+		{"truncated offsets", good[:len(good)-8], "want"},
+		{"zero records a block", func() []byte {
+			b := append([]byte(nil), good...)
+			binary.LittleEndian.PutUint64(b[len(storeMagic)+8:], 0)
+			return b
+		}(), "bad header"},
+		{"unknown codec", func() []byte {
+			b := append([]byte(nil), good...)
+			binary.LittleEndian.PutUint64(b[len(storeMagic):], 9)
+			return b
+		}(), "bad header"},
+	} {
+		t.Run(test.name, func(t *testing.T) {
+			os.WriteFile(idx, test.idx, 0o644)
+			if _, err := openStore(dir, "s"); err == nil || !strings.Contains(err.Error(), test.want) {
+				t.Errorf("got %v, want an error saying %q", err, test.want)
+			}
+		})
 	}
 }
