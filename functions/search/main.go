@@ -14,6 +14,15 @@
 //	MCPSEARCH_PAGE_SIZE   items per list page (default 100)
 //	MCPSEARCH_CURSOR_KEY  hex key that signs cursors (default: the bundle's own key)
 //	MCPSEARCH_LOG_LEVEL   debug, info, warn or error (default info)
+//
+// The gateway (see gateway.go) forwards tools/call, prompts/get and
+// resources/read to the upstream a catalog server names:
+//
+//	MCPSEARCH_UPSTREAM_TIMEOUT      bound on one upstream call (default 30s)
+//	MCPSEARCH_LIST_MODE             full, meta or auto: what tools/list answers (default full)
+//	MCPSEARCH_ALWAYS_TOOLS          meta mode: canonical tool names listed beside the meta tools
+//	MCPSEARCH_META_THRESHOLD_CHARS  auto mode: meta above this many characters of tool JSON (default 50000)
+//	<any variable an upstream names as ${VAR}>  credentials, read at call time
 package main
 
 import (
@@ -113,6 +122,12 @@ func newHandler(idx *index.Index, logger *slog.Logger) (http.Handler, error) {
 			return nil, fmt.Errorf("MCPSEARCH_CURSOR_KEY: want at least 16 bytes in hex")
 		}
 		opts.CursorKey = key
+	}
+	if err := gatewayOptions(idx, opts); err != nil {
+		return nil, err
+	}
+	if opts.Meta != nil {
+		logger.Info("meta-tool mode: tools/list answers search_tools, call_tool and the always-listed tools")
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", ext.NewServer(idx, opts))

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/ext/upstream"
+	"github.com/mcpsearch/mcpsearch/index"
+)
+
+// gatewayOptions reads the gateway's configuration into opts: the
+// upstream caller and its timeout, and the list mode.
+func gatewayOptions(idx *index.Index, opts *ext.Options) error {
+	inLambda := os.Getenv("AWS_LAMBDA_RUNTIME_API") != ""
+	opts.Caller = upstream.New(&upstream.Options{Getenv: os.LookupEnv, AllowStdio: !inLambda, Version: version})
+	if s := os.Getenv("MCPSEARCH_UPSTREAM_TIMEOUT"); s != "" {
+		d, err := time.ParseDuration(s)
+		if err != nil || d <= 0 {
+			return fmt.Errorf("MCPSEARCH_UPSTREAM_TIMEOUT=%q: want a positive duration such as 30s", s)
+		}
+		opts.UpstreamTimeout = d
+	}
+	meta := ext.MetaOptions{
+		Mode:   ext.ListMode(os.Getenv("MCPSEARCH_LIST_MODE")),
+		Always: splitList(os.Getenv("MCPSEARCH_ALWAYS_TOOLS")),
+		Proxy:  callable(idx, inLambda),
+	}
+	if s := os.Getenv("MCPSEARCH_META_THRESHOLD_CHARS"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			return fmt.Errorf("MCPSEARCH_META_THRESHOLD_CHARS=%q: want a positive whole number", s)
+		}
+		meta.ThresholdChars = n
+	}
+	var err error
+	if opts.Meta, err = ext.NewMetaTools(context.Background(), idx, meta); err != nil {
+		return fmt.Errorf("MCPSEARCH_LIST_MODE, MCPSEARCH_ALWAYS_TOOLS: %w", err)
+	}
+	return nil
+}
+
+// callable reports whether some server of the index has an upstream this
+// process can reach: any streamable HTTP one, and stdio ones outside Lambda.
+func callable(idx *index.Index, inLambda bool) bool {
+	for _, s := range idx.Manifest().Servers {
+		if len(s.Upstream) == 0 {
+			continue
+		}
+		cfg, err := upstream.ParseConfig(s.Upstream)
+		if err == nil && (cfg.Transport == upstream.TransportHTTP || !inLambda) {
+			return true
+		}
+	}
+	return false
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
