@@ -125,7 +125,22 @@ func (s *Server) forward(ctx context.Context, k Kind, name string, params json.R
 	if err != nil {
 		return nil, err
 	}
-	return rawResult(out), nil
+	return upstreamResultOf(t, out)
+}
+
+// upstreamResultOf passes an upstream's result on, naming the upstream in
+// its _meta (as search results do), so that a tool result with isError
+// set says whose it is.
+func upstreamResultOf(t *Target, out json.RawMessage) (result, error) {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(out, &obj); err != nil || obj == nil {
+		return nil, &Error{Code: CodeUpstreamError, Message: fmt.Sprintf("upstream %q answered a result that is not a JSON object", t.Server)}
+	}
+	named, err := withMeta(out, map[string]any{MetaServer: t.Server})
+	if err != nil {
+		return nil, fmt.Errorf("upstream %q answered a result that is not a JSON object: %w", t.Server, err)
+	}
+	return rawResult(named), nil
 }
 
 // resolveCallable finds the item a call names, refusing items without an

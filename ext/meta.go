@@ -249,7 +249,7 @@ func (m *MetaTools) callTool(ctx context.Context, s *Server, raw json.RawMessage
 	if err != nil {
 		return toolError(err.Error()), nil
 	}
-	return rawResult(out), nil
+	return upstreamResultOf(t, out)
 }
 
 // decodeArgs decodes tool arguments; an absent object is the zero value.
