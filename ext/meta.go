@@ -48,12 +48,16 @@ type MetaOptions struct {
 	// Proxy lists call_tool. Set it when calls can be forwarded: a Caller
 	// is configured and some server of the catalog has an upstream.
 	Proxy bool
+	// Servers, with Proxy, are the servers whose tools call_tool reaches:
+	// search_tools returns theirs only. If empty, it searches every tool.
+	Servers []string
 }
 
 // MetaTools is the tools/list of meta-tool mode.
 type MetaTools struct {
-	tools []json.RawMessage // the meta tools, then the always-listed tools
-	proxy bool
+	tools   []json.RawMessage // the meta tools, then the always-listed tools
+	proxy   bool
+	servers []string // search_tools searches these servers' tools; nil: all
 }
 
 // NewMetaTools checks o against cat and returns the meta-tool list, or nil
@@ -83,6 +87,7 @@ func NewMetaTools(ctx context.Context, cat Catalog, o MetaOptions) (*MetaTools, 
 	m := &MetaTools{proxy: o.Proxy, tools: []json.RawMessage{json.RawMessage(searchToolsDef)}}
 	if o.Proxy {
 		m.tools = append(m.tools, json.RawMessage(callToolDef))
+		m.servers = normalizeFilter(Filter{Servers: o.Servers}).Servers
 	}
 	m.tools = append(m.tools, always...)
 	return m, nil
@@ -201,7 +206,7 @@ func (m *MetaTools) searchTools(ctx context.Context, s *Server, raw json.RawMess
 	if err != nil {
 		return toolError(err.Error()), nil
 	}
-	page, err := s.catalog.Search(ctx, Query{Kind: KindTool, Text: text, Limit: limit})
+	page, err := s.catalog.Search(ctx, Query{Kind: KindTool, Text: text, Limit: limit, Filter: Filter{Servers: m.servers}})
 	if err != nil {
 		return nil, fmt.Errorf("search_tools: %w", err)
 	}

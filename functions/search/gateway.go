@@ -25,10 +25,12 @@ func gatewayOptions(idx *index.Index, opts *ext.Options) error {
 		}
 		opts.UpstreamTimeout = d
 	}
+	servers := callableServers(idx, inLambda)
 	meta := ext.MetaOptions{
-		Mode:   ext.ListMode(os.Getenv("MCPSEARCH_LIST_MODE")),
-		Always: splitList(os.Getenv("MCPSEARCH_ALWAYS_TOOLS")),
-		Proxy:  callable(idx, inLambda),
+		Mode:    ext.ListMode(os.Getenv("MCPSEARCH_LIST_MODE")),
+		Always:  splitList(os.Getenv("MCPSEARCH_ALWAYS_TOOLS")),
+		Proxy:   len(servers) > 0,
+		Servers: servers,
 	}
 	if s := os.Getenv("MCPSEARCH_META_THRESHOLD_CHARS"); s != "" {
 		n, err := strconv.Atoi(s)
@@ -44,19 +46,20 @@ func gatewayOptions(idx *index.Index, opts *ext.Options) error {
 	return nil
 }
 
-// callable reports whether some server of the index has an upstream this
+// callableServers lists the servers of the index with an upstream this
 // process can reach: any streamable HTTP one, and stdio ones outside Lambda.
-func callable(idx *index.Index, inLambda bool) bool {
+func callableServers(idx *index.Index, inLambda bool) []string {
+	var out []string
 	for _, s := range idx.Manifest().Servers {
 		if len(s.Upstream) == 0 {
 			continue
 		}
 		cfg, err := upstream.ParseConfig(s.Upstream)
 		if err == nil && (cfg.Transport == upstream.TransportHTTP || !inLambda) {
-			return true
+			out = append(out, s.Name)
 		}
 	}
-	return false
+	return out
 }
 
 func splitList(s string) []string {

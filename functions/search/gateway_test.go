@@ -333,6 +333,12 @@ func TestMetaMode(t *testing.T) {
 			if text, _ := path(res, "content", 0, "text").(string); !strings.Contains(text, "gitlab__create_merge_request") {
 				t.Errorf("search_tools text content: got %q", text)
 			}
+			res = wantResult(t, rpc(t, do, "tools/call", map[string]any{"name": "search_tools", "arguments": map[string]any{"query": "read the contents of a file"}}))
+			for _, tool := range path(res, "structuredContent", "tools").([]any) {
+				if name := path(tool, "name").(string); !strings.HasPrefix(name, "gitlab__") && !strings.HasPrefix(name, "locked__") {
+					t.Errorf("search_tools returned %s, which call_tool cannot reach", name)
+				}
+			}
 			res = wantResult(t, rpc(t, do, "tools/call", map[string]any{"name": "call_tool",
 				"arguments": map[string]any{"name": path(first, "name"), "arguments": map[string]any{"title": "From meta mode"}}}))
 			if got := path(res, "content", 0, "text"); got != "created merge request: From meta mode" {
