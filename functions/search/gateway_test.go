@@ -36,7 +36,7 @@ var gatewayEnv = map[string]string{
 	"MCPSEARCH_META_THRESHOLD_CHARS": "", "MCPSEARCH_TEST_GITLAB_TOKEN": "tok-123",
 }
 
-func mustGateway(t *testing.T, env map[string]string) *gateway {
+func mustGateway(t testing.TB, env map[string]string) *gateway {
 	t.Helper()
 	idx := mustGatewayIndex(t, nil)
 	h, err := newGatewayHandler(t, idx, env)
@@ -48,7 +48,7 @@ func mustGateway(t *testing.T, env map[string]string) *gateway {
 	return g
 }
 
-func newGatewayHandler(t *testing.T, idx *index.Index, env map[string]string) (http.Handler, error) {
+func newGatewayHandler(t testing.TB, idx *index.Index, env map[string]string) (http.Handler, error) {
 	t.Helper()
 	for k, v := range gatewayEnv {
 		t.Setenv(k, v)
@@ -61,7 +61,7 @@ func newGatewayHandler(t *testing.T, idx *index.Index, env map[string]string) (h
 }
 
 // mustGatewayIndex builds and opens the gateway catalog, plus extra files.
-func mustGatewayIndex(t *testing.T, extra map[string]string) *index.Index {
+func mustGatewayIndex(t testing.TB, extra map[string]string) *index.Index {
 	t.Helper()
 	url := upstreamtest.Start(t)
 	dir := writeTestCatalog(t)
@@ -420,5 +420,24 @@ func TestGatewayCapabilities(t *testing.T) {
 	}
 	if got := path(msg, "result", "capabilities", "extensions", ext.ExtensionID, "methods"); got == nil {
 		t.Errorf("capabilities.extensions.%s: missing in %v", ext.ExtensionID, msg)
+	}
+}
+
+// BenchmarkGatewayCall measures one proxied tools/call over loopback HTTP:
+// connect, initialize and call the upstream, every time.
+func BenchmarkGatewayCall(b *testing.B) {
+	g := mustGateway(b, nil)
+	body := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"gitlab__create_merge_request","arguments":{"title":"bench"}}}`)
+	for b.Loop() {
+		resp, err := http.Post(g.srv.URL+"/mcp", "application/json", strings.NewReader(string(body)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		var msg map[string]any
+		json.NewDecoder(resp.Body).Decode(&msg)
+		resp.Body.Close()
+		if msg["result"] == nil {
+			b.Fatalf("got %v", msg)
+		}
 	}
 }
