@@ -22,6 +22,8 @@
 //	MCPSEARCH_LIST_MODE             full, meta or auto: what tools/list answers (default full)
 //	MCPSEARCH_ALWAYS_TOOLS          meta mode: canonical tool names listed beside the meta tools
 //	MCPSEARCH_META_THRESHOLD_CHARS  auto mode: meta above this many characters of tool JSON (default 50000)
+//	MCPSEARCH_SECRETS_ARN           an AWS Secrets Manager secret (a JSON object of strings)
+//	                                loaded into unset environment variables at start
 //	<any variable an upstream names as ${VAR}>  credentials, read at call time
 package main
 
@@ -60,6 +62,12 @@ func main() {
 func run(logger *slog.Logger) error {
 	runtimeAPI := os.Getenv("AWS_LAMBDA_RUNTIME_API")
 	inLambda := runtimeAPI != ""
+	if err := loadConfiguredSecrets(logger); err != nil {
+		if inLambda {
+			reportInitError(runtimeAPI, err, logger)
+		}
+		return err
+	}
 	idx, err := openIndex(inLambda, logger)
 	if err != nil {
 		if inLambda {
@@ -77,6 +85,23 @@ func run(logger *slog.Logger) error {
 		return nil
 	}
 	return serveLocal(cmp.Or(os.Getenv("MCPSEARCH_ADDR"), "127.0.0.1:8080"), handler, idx, logger)
+}
+
+// loadConfiguredSecrets loads MCPSEARCH_SECRETS_ARN, if set, into the
+// environment.
+func loadConfiguredSecrets(logger *slog.Logger) error {
+	arn := os.Getenv("MCPSEARCH_SECRETS_ARN")
+	if arn == "" {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	set, err := loadSecrets(ctx, arn, lambdaSecretsSource())
+	if err != nil {
+		return err
+	}
+	logger.Info("secrets loaded into the environment", "arn", arn, "variables", set)
+	return nil
 }
 
 // openIndex opens the configured bundle; locally, without one, it builds
