@@ -14,10 +14,13 @@
 // client); a reference to an unset variable fails the call with an error
 // that names the variable, not a value.
 //
-// Every call connects, initializes, sends the one request and closes:
-// nothing depends on an earlier request, so any instance answers any call.
-// Stdio upstreams start a process per call and are refused unless
-// [Options.AllowStdio] is set (it is not in Lambda).
+// A call to a streamable HTTP upstream connects, initializes, sends the
+// one request and closes: nothing depends on an earlier request, so any
+// instance answers any call. Stdio upstreams are refused unless
+// [Options.AllowStdio] is set (it is not in Lambda); their processes start
+// on first use and are kept, one per upstream, shared by concurrent calls,
+// until a transport failure or a timeout drops one or [Caller.Close] ends
+// them all.
 package upstream
 
 import (
@@ -71,7 +74,8 @@ type Options struct {
 // Caller forwards calls to upstream servers. It is safe for concurrent use
 // and keeps no connection between calls.
 type Caller struct {
-	opts Options
+	opts  Options
+	stdio pool
 }
 
 var _ ext.Caller = (*Caller)(nil)
@@ -103,16 +107,45 @@ func (c *Caller) Call(ctx context.Context, t *ext.Target, method string, params 
 	if cfg, err = c.expand(cfg); err != nil {
 		return nil, err
 	}
-	cl, err := c.connect(ctx, cfg)
+	if cfg.Transport == TransportStdio {
+		return c.callStdio(ctx, cfg, t, method, params)
+	}
+	cl, err := c.connectHTTP(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
 	defer func() { go cl.Close() }() // a hung upstream must not hold the answer
-	res, err := send(ctx, cl, t, method, params)
+	return result(send(ctx, cl, t, method, params))
+}
+
+// callStdio sends the call through the pooled client of a stdio upstream.
+func (c *Caller) callStdio(ctx context.Context, cfg *Config, t *ext.Target, method string, params json.RawMessage) (json.RawMessage, error) {
+	if !c.opts.AllowStdio {
+		return nil, errors.New("stdio upstreams run only when mcpsearch runs locally, not in Lambda")
+	}
+	e, err := c.stdio.get(ctx, cfg, func(ctx context.Context) (*client.Client, error) {
+		// The process outlives this start: it is ended by the pool.
+		return c.initialize(ctx, context.Background(), transport.NewStdio(cfg.Command, envList(cfg.Env), cfg.Args...))
+	})
+	if err != nil {
+		return nil, fmt.Errorf("starting %s: %w", cfg.Command, err)
+	}
+	res, err := send(ctx, e.cl, t, method, params)
+	c.stdio.release(cfg, e, ctx, err)
+	return result(res, err)
+}
+
+func result(res any, err error) (json.RawMessage, error) {
 	if err != nil {
 		return nil, fromClientError(err)
 	}
 	return json.Marshal(res)
+}
+
+// Close ends the processes of stdio upstreams. Calls after Close fail.
+func (c *Caller) Close() error {
+	c.stdio.close()
+	return nil
 }
 
 // ParseConfig decodes and checks an upstream object.
@@ -176,28 +209,24 @@ func subMap(m map[string]string, field string, sub func(where, s string) string)
 	return out
 }
 
-// connect starts and initializes a client of the upstream.
-func (c *Caller) connect(ctx context.Context, cfg *Config) (*client.Client, error) {
-	var tr transport.Interface
-	switch cfg.Transport {
-	case TransportHTTP:
-		opts := []transport.StreamableHTTPCOption{transport.WithHTTPHeaders(cfg.Headers)}
-		if c.opts.HTTPClient != nil {
-			opts = append(opts, transport.WithHTTPBasicClient(c.opts.HTTPClient))
-		}
-		h, err := transport.NewStreamableHTTP(cfg.URL, opts...)
-		if err != nil {
-			return nil, fmt.Errorf("connecting: %w", err)
-		}
-		tr = h
-	case TransportStdio:
-		if !c.opts.AllowStdio {
-			return nil, errors.New("stdio upstreams run only when mcpsearch runs locally, not in Lambda")
-		}
-		tr = transport.NewStdio(cfg.Command, envList(cfg.Env), cfg.Args...)
+// connectHTTP starts and initializes a client of a streamable HTTP upstream.
+func (c *Caller) connectHTTP(ctx context.Context, cfg *Config) (*client.Client, error) {
+	opts := []transport.StreamableHTTPCOption{transport.WithHTTPHeaders(cfg.Headers)}
+	if c.opts.HTTPClient != nil {
+		opts = append(opts, transport.WithHTTPBasicClient(c.opts.HTTPClient))
 	}
+	tr, err := transport.NewStreamableHTTP(cfg.URL, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("connecting: %w", err)
+	}
+	return c.initialize(ctx, ctx, tr)
+}
+
+// initialize starts a client on tr, which lives as long as life (a stdio
+// process is started with it), and initializes it within ctx.
+func (c *Caller) initialize(ctx, life context.Context, tr transport.Interface) (*client.Client, error) {
 	cl := client.NewClient(tr)
-	if err := cl.Start(ctx); err != nil {
+	if err := cl.Start(life); err != nil {
 		return nil, fmt.Errorf("connecting: %w", err)
 	}
 	init := mcp.InitializeRequest{}

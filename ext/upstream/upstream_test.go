@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -95,6 +97,7 @@ func TestStdio(t *testing.T) {
 	}
 	up := map[string]any{"transport": "stdio", "command": exe, "env": map[string]string{"UPSTREAMTEST_STDIO": "${FLAG}"}}
 	allowed := New(&Options{AllowStdio: true, Getenv: env(map[string]string{"FLAG": "1"})})
+	t.Cleanup(func() { allowed.Close() })
 	if got, want := callText(t, allowed, target(up, "create_merge_request"), `{"arguments":{"title":"Via stdio"}}`), "created merge request: Via stdio"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
@@ -102,6 +105,57 @@ func TestStdio(t *testing.T) {
 	_, err = refused.Call(context.Background(), target(up, "create_merge_request"), "tools/call", json.RawMessage(`{}`))
 	if err == nil || !strings.Contains(err.Error(), "not in Lambda") {
 		t.Errorf("got %v, want stdio refused", err)
+	}
+}
+
+// TestStdioPool: a stdio upstream starts once and serves concurrent
+// calls; a process that dies or hangs is replaced on a later call; Close
+// ends the processes.
+func TestStdioPool(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := New(&Options{AllowStdio: true})
+	up := map[string]any{"transport": "stdio", "command": exe, "env": map[string]string{"UPSTREAMTEST_STDIO": "1"}}
+	pid := func() string { return callText(t, c, target(up, "pid"), `{}`) }
+	first := pid()
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if got := pid(); got != first {
+				t.Errorf("concurrent call: process %s, want the pooled %s", got, first)
+			}
+		}()
+	}
+	wg.Wait()
+
+	n, _ := strconv.Atoi(first)
+	proc, _ := os.FindProcess(n)
+	proc.Kill()
+	time.Sleep(100 * time.Millisecond)
+	_, err = c.Call(context.Background(), target(up, "pid"), "tools/call", json.RawMessage(`{}`))
+	if err == nil {
+		t.Errorf("call to a killed process: got no error")
+	}
+	second := pid()
+	if second == first {
+		t.Errorf("after the process died: got process %s again, want a new one", second)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	if _, err := c.Call(ctx, target(up, "hang"), "tools/call", json.RawMessage(`{}`)); err == nil {
+		t.Fatal("hang: got no error")
+	}
+	if third := pid(); third == second {
+		t.Errorf("after a timeout: got process %s again, want a new one", third)
+	}
+	c.Close()
+	if _, err := c.Call(context.Background(), target(up, "pid"), "tools/call", json.RawMessage(`{}`)); err == nil || !strings.Contains(err.Error(), "shutting down") {
+		t.Errorf("after Close: got %v, want refused", err)
 	}
 }
 

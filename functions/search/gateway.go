@@ -14,14 +14,16 @@ import (
 )
 
 // gatewayOptions reads the gateway's configuration into opts: the
-// upstream caller and its timeout, and the list mode.
-func gatewayOptions(idx *index.Index, opts *ext.Options) error {
+// upstream caller (returned, to be closed) and its timeout, and the list
+// mode.
+func gatewayOptions(idx *index.Index, opts *ext.Options) (*upstream.Caller, error) {
 	inLambda := os.Getenv("AWS_LAMBDA_RUNTIME_API") != ""
-	opts.Caller = upstream.New(&upstream.Options{Getenv: os.LookupEnv, AllowStdio: !inLambda, Version: version})
+	caller := upstream.New(&upstream.Options{Getenv: os.LookupEnv, AllowStdio: !inLambda, Version: version})
+	opts.Caller = caller
 	if s := os.Getenv("MCPSEARCH_UPSTREAM_TIMEOUT"); s != "" {
 		d, err := time.ParseDuration(s)
 		if err != nil || d <= 0 {
-			return fmt.Errorf("MCPSEARCH_UPSTREAM_TIMEOUT=%q: want a positive duration such as 30s", s)
+			return nil, fmt.Errorf("MCPSEARCH_UPSTREAM_TIMEOUT=%q: want a positive duration such as 30s", s)
 		}
 		opts.UpstreamTimeout = d
 	}
@@ -35,15 +37,15 @@ func gatewayOptions(idx *index.Index, opts *ext.Options) error {
 	if s := os.Getenv("MCPSEARCH_META_THRESHOLD_CHARS"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 {
-			return fmt.Errorf("MCPSEARCH_META_THRESHOLD_CHARS=%q: want a positive whole number", s)
+			return nil, fmt.Errorf("MCPSEARCH_META_THRESHOLD_CHARS=%q: want a positive whole number", s)
 		}
 		meta.ThresholdChars = n
 	}
 	var err error
 	if opts.Meta, err = ext.NewMetaTools(context.Background(), idx, meta); err != nil {
-		return fmt.Errorf("MCPSEARCH_LIST_MODE, MCPSEARCH_ALWAYS_TOOLS: %w", err)
+		return nil, fmt.Errorf("MCPSEARCH_LIST_MODE, MCPSEARCH_ALWAYS_TOOLS: %w", err)
 	}
-	return nil
+	return caller, nil
 }
 
 // callableServers lists the servers of the index with an upstream this

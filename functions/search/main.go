@@ -33,6 +33,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"os"
@@ -80,6 +81,7 @@ func run(logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	defer handler.Close()
 	if inLambda {
 		lambda.Start(lambdaHandler(handler))
 		return nil
@@ -131,8 +133,17 @@ func openIndex(inLambda bool, logger *slog.Logger) (*index.Index, error) {
 	return idx, nil
 }
 
+// service is the function's HTTP handler; Close ends what the gateway
+// started (the processes of stdio upstreams).
+type service struct {
+	*http.ServeMux
+	caller io.Closer
+}
+
+func (s *service) Close() error { return s.caller.Close() }
+
 // newHandler wires the extension server at /mcp.
-func newHandler(idx *index.Index, logger *slog.Logger) (http.Handler, error) {
+func newHandler(idx *index.Index, logger *slog.Logger) (*service, error) {
 	opts := &ext.Options{Version: version, Logger: logger, CursorKey: idx.CursorKey()}
 	if s := os.Getenv("MCPSEARCH_PAGE_SIZE"); s != "" {
 		n, err := strconv.Atoi(s)
@@ -148,7 +159,8 @@ func newHandler(idx *index.Index, logger *slog.Logger) (http.Handler, error) {
 		}
 		opts.CursorKey = key
 	}
-	if err := gatewayOptions(idx, opts); err != nil {
+	caller, err := gatewayOptions(idx, opts)
+	if err != nil {
 		return nil, err
 	}
 	if opts.Meta != nil {
@@ -156,7 +168,7 @@ func newHandler(idx *index.Index, logger *slog.Logger) (http.Handler, error) {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", ext.NewServer(idx, opts))
-	return mux, nil
+	return &service{ServeMux: mux, caller: caller}, nil
 }
 
 // serveLocal serves plain HTTP until SIGINT or SIGTERM.

@@ -4,7 +4,8 @@
 //
 // The server has the tools create_merge_request (echoes its title),
 // whoami (returns the Authorization header it received), fail (answers
-// with isError) and hang (blocks until its request ends); the prompt
+// with isError), hang (blocks until its request ends) and pid (returns its
+// process id, to tell processes apart); the prompt
 // review (argument topic); the resource memo://readme; and the template
 // memo://notes/{id}.
 package upstreamtest
@@ -15,6 +16,8 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -49,6 +52,10 @@ func NewMCPServer() *server.MCPServer {
 		func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			<-ctx.Done()
 			return nil, ctx.Err()
+		})
+	s.AddTool(mcp.NewTool("pid", mcp.WithDescription("Show the process id of the upstream")),
+		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText(strconv.Itoa(os.Getpid())), nil
 		})
 	s.AddPrompt(mcp.NewPrompt("review", mcp.WithPromptDescription("Review code on a topic"),
 		mcp.WithArgument("topic", mcp.ArgumentDescription("what to review"))),
