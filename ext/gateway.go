@@ -88,11 +88,34 @@ func callMethod(k Kind) method {
 		if p.Name == nil || *p.Name == "" {
 			return nil, fmt.Errorf("%w: name is required", ErrInvalidParams)
 		}
+		if err := checkArguments(k, p.Arguments); err != nil {
+			return nil, err
+		}
 		if k == KindTool && s.meta != nil && s.meta.isMetaTool(*p.Name) {
 			return s.meta.call(ctx, s, *p.Name, p.Arguments)
 		}
 		return s.forward(ctx, k, *p.Name, rawParams(raw))
 	}
+}
+
+// checkArguments refuses arguments an upstream could not take: a tool's
+// are an object, a prompt's an object of strings.
+func checkArguments(k Kind, raw json.RawMessage) error {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	if k == KindPrompt {
+		var args map[string]string
+		if json.Unmarshal(raw, &args) != nil {
+			return fmt.Errorf("%w: arguments must be an object of strings", ErrInvalidParams)
+		}
+		return nil
+	}
+	var args map[string]json.RawMessage
+	if json.Unmarshal(raw, &args) != nil {
+		return fmt.Errorf("%w: arguments must be an object", ErrInvalidParams)
+	}
+	return nil
 }
 
 func readMethod(ctx context.Context, s *Server, raw json.RawMessage) (result, error) {
@@ -192,10 +215,13 @@ func (s *Server) callUpstream(ctx context.Context, t *Target, method string, par
 		return out, nil
 	}
 	if cctx.Err() != nil {
-		return nil, &Error{Code: CodeUpstreamError, Message: fmt.Sprintf("upstream %q did not answer %s within %s",
+		err = &Error{Code: CodeUpstreamError, Message: fmt.Sprintf("upstream %q did not answer %s within %s",
 			t.Server, method, time.Since(start).Round(time.Millisecond))}
+	} else {
+		err = upstreamError(t.Server, err)
 	}
-	return nil, upstreamError(t.Server, err)
+	s.logger.Warn("upstream call failed", "server", t.Server, "method", method, "item", t.UpstreamName, "err", err)
+	return nil, err
 }
 
 // upstreamError names the failed upstream. The upstream's own "invalid

@@ -58,6 +58,20 @@ func TestForwardedCall(t *testing.T) {
 		return json.RawMessage(`{"content":[{"type":"text","text":"deployed"}]}`), nil
 	})
 	s := newTestServer(t, newResolvingCatalog(), &Options{Caller: caller})
+	for _, test := range []struct {
+		method string
+		params map[string]any
+		want   string
+	}{
+		{"tools/call", map[string]any{"name": "up__deploy", "arguments": "prod"}, "arguments must be an object"},
+		{"prompts/get", map[string]any{"name": "srv__summarize", "arguments": map[string]any{"n": 1}}, "arguments must be an object of strings"},
+		{"resources/read", map[string]any{}, "uri is required"},
+	} {
+		r := call(t, s, test.method, test.params)
+		if r.Error == nil || r.Error.Code != CodeInvalidParams || !strings.Contains(r.Error.Message, test.want) || got.target != nil {
+			t.Errorf("%s %v: got %+v, want -32602 %q before any upstream is called", test.method, test.params, r.Error, test.want)
+		}
+	}
 	r := call(t, s, "tools/call", map[string]any{"name": "up__deploy", "arguments": map[string]any{"env": "prod"}})
 	if r.Error != nil || r.Result["content"] == nil {
 		t.Fatalf("got %+v, want the upstream's result", r)

@@ -238,6 +238,9 @@ func (m *MetaTools) callTool(ctx context.Context, s *Server, raw json.RawMessage
 	if a.Name == "" || m.isMetaTool(a.Name) {
 		return toolError(`name must be the name of a tool that search_tools returned`), nil
 	}
+	if err := checkArguments(KindTool, a.Arguments); err != nil {
+		return toolError(strings.TrimPrefix(err.Error(), ErrInvalidParams.Message+": ")), nil
+	}
 	t, err := s.resolveCallable(ctx, KindTool, a.Name)
 	if errors.Is(err, ErrInvalidParams) {
 		return toolError(fmt.Sprintf("unknown tool %q: use a name that search_tools returned", a.Name)), nil

@@ -93,17 +93,22 @@ type uriTemplate struct {
 }
 
 // resolveURI finds the resource with URI uri, or else the first template
-// (preferring servers with an upstream) that matches it.
+// that matches it, preferring in both cases items whose server has an
+// upstream.
 func (x *Index) resolveURI(uri string) (*ext.Target, error) {
 	t := &x.uris
 	t.once.Do(func() { t.err = x.loadURIs() })
 	if t.err != nil {
 		return nil, t.err
 	}
-	if n, ok := t.resources[uri]; ok {
-		return x.target(ext.KindResource, n, uri, uri)
-	}
 	var fallback *ext.Target
+	if n, ok := t.resources[uri]; ok {
+		target, err := x.target(ext.KindResource, n, uri, uri)
+		if err != nil || len(target.Upstream) > 0 {
+			return target, err
+		}
+		fallback = target
+	}
 	for _, tmpl := range t.templates {
 		if !tmpl.pattern.Regexp().MatchString(uri) {
 			continue

@@ -149,7 +149,7 @@ func TestResolveSeparator(t *testing.T) {
 // servers list goes to the one with an upstream.
 func TestResolveResources(t *testing.T) {
 	x := mustBuild(t, writeCatalog(t, map[string]string{
-		"docs.json": `{"server":"docs","resources":[{"uri":"memo://shared","name":"shared"}],
+		"docs.json": `{"server":"docs","resources":[{"uri":"memo://shared","name":"shared"},{"uri":"memo://notes/9","name":"nine"}],
 			"resourceTemplates":[{"uriTemplate":"memo://notes/{id}","name":"note"}]}`,
 		"live.json": `{"server":"live","upstream":{"transport":"streamable-http","url":"http://127.0.0.1:1/mcp"},
 			"resources":[{"uri":"memo://shared","name":"shared"},{"uri":"memo://only-live","name":"live"}],
@@ -160,6 +160,7 @@ func TestResolveResources(t *testing.T) {
 		{"memo://shared", "live"},
 		{"memo://only-live", "live"},
 		{"memo://notes/7", "live"},
+		{"memo://notes/9", "live"}, // docs lists it, but only live can be called
 		{"file:///etc/hosts", "live"},
 	} {
 		tg, err := x.Resolve(ctx, ext.KindResource, test.uri)
