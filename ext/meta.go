@@ -124,8 +124,8 @@ func alwaysTools(ctx context.Context, cat Catalog, names []string) ([]json.RawMe
 // characters; it stops reading once it is.
 func listExceeds(ctx context.Context, cat Catalog, limit int) (bool, error) {
 	total := 0
-	for offset := 0; ; offset += MaxPageSize {
-		page, err := cat.List(ctx, KindTool, offset, MaxPageSize)
+	for offset := 0; ; offset += DefaultPageSize {
+		page, err := cat.List(ctx, KindTool, offset, DefaultPageSize)
 		if err != nil {
 			return false, fmt.Errorf("measuring the tool list: %w", err)
 		}
