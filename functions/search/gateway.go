@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -16,7 +18,7 @@ import (
 // gatewayOptions reads the gateway's configuration into opts: the
 // upstream caller (returned, to be closed) and its timeout, and the list
 // mode.
-func gatewayOptions(idx *index.Index, opts *ext.Options) (*upstream.Caller, error) {
+func gatewayOptions(idx *index.Index, opts *ext.Options, logger *slog.Logger) (*upstream.Caller, error) {
 	inLambda := os.Getenv("AWS_LAMBDA_RUNTIME_API") != ""
 	caller := upstream.New(&upstream.Options{Getenv: os.LookupEnv, AllowStdio: !inLambda, Version: version})
 	opts.Caller = caller
@@ -45,6 +47,7 @@ func gatewayOptions(idx *index.Index, opts *ext.Options) (*upstream.Caller, erro
 	if opts.Meta, err = ext.NewMetaTools(context.Background(), idx, meta); err != nil {
 		return nil, fmt.Errorf("MCPSEARCH_LIST_MODE, MCPSEARCH_ALWAYS_TOOLS: %w", err)
 	}
+	warnUncallable(idx, meta.Always, servers, logger)
 	return caller, nil
 }
 
@@ -62,6 +65,17 @@ func callableServers(idx *index.Index, inLambda bool) []string {
 		}
 	}
 	return out
+}
+
+// warnUncallable logs the always-listed tools whose server cannot be
+// reached from here: clients see them but their calls fail.
+func warnUncallable(idx *index.Index, names, callable []string, logger *slog.Logger) {
+	for _, name := range names {
+		t, err := idx.Resolve(context.Background(), ext.KindTool, name)
+		if err == nil && !slices.Contains(callable, t.Server) {
+			logger.Warn("an always-listed tool cannot be called: its server has no upstream reachable from here", "tool", name, "server", t.Server)
+		}
+	}
 }
 
 func splitList(s string) []string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -384,6 +385,17 @@ func TestListModes(t *testing.T) {
 		if _, err := newGatewayHandler(t, idx, map[string]string{test.env: test.value}); err == nil || !strings.Contains(err.Error(), test.want) {
 			t.Errorf("%s=%q: got %v, want an error containing %q", test.env, test.value, err, test.want)
 		}
+	}
+
+	var logs strings.Builder
+	if _, err := newGatewayHandler(t, idx, map[string]string{"MCPSEARCH_LIST_MODE": "meta", "MCPSEARCH_ALWAYS_TOOLS": "gitlab__whoami,files__read_file"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := newHandler(idx, slog.New(slog.NewTextHandler(&logs, nil))); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(logs.String(), "tool=files__read_file") || strings.Contains(logs.String(), "tool=gitlab__whoami") {
+		t.Errorf("got logs %q, want a warning for files__read_file only (its server has no upstream)", logs.String())
 	}
 
 	plain := mustIndex(t) // testCatalog: no server has an upstream

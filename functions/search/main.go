@@ -159,7 +159,7 @@ func newHandler(idx *index.Index, logger *slog.Logger) (*service, error) {
 		}
 		opts.CursorKey = key
 	}
-	caller, err := gatewayOptions(idx, opts)
+	caller, err := gatewayOptions(idx, opts, logger)
 	if err != nil {
 		return nil, err
 	}
