@@ -89,11 +89,11 @@ func (e era) errorStatus(err error) int {
 	return http.StatusOK
 }
 
-// decorateModern adds what a 2026-07-28 result carries: resultType, the
+// modernize adds what a 2026-07-28 result carries: resultType, the
 // server's identity in _meta and, on lists, caching hints. The index of a
 // deployment never changes, but results may later depend on the caller, so
 // the scope is private.
-func (s *Server) decorateModern(method string, result *pageResult) {
+func (result *pageResult) modernize(s *Server, method string) {
 	result.extra = map[string]any{"resultType": string(mcp.ResultTypeComplete)}
 	if result.meta == nil {
 		result.meta = map[string]any{}

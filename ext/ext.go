@@ -21,6 +21,14 @@
 //	  "experimental": {"search": {...the same object...}}
 //	}
 //
+// The server is also a stateless gateway: tools/call, prompts/get and
+// resources/read of an item whose server has an upstream are forwarded to
+// it by a [Caller] (package ext/upstream), the item found by its canonical
+// name or URI through the catalog's [Resolver]; an unknown item and an item
+// that cannot be called get the same -32602. In meta-tool mode ([MetaTools])
+// tools/list answers search_tools and call_tool, for clients that see only
+// tools.
+//
 // Errors are coded (see [Error]): a method wraps one of the sentinel errors
 // with context, and the boundary converts any error once into a JSON-RPC
 // error, so internal details never reach a client.

@@ -129,6 +129,9 @@ func (s *Server) serveMethod(w http.ResponseWriter, r *http.Request, req *reques
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), s.timeout)
+	if isCall(req.Method) { // bounded by the upstream timeout instead
+		ctx, cancel = context.WithCancel(r.Context())
+	}
 	defer cancel()
 	result, err := s.call(ctx, req)
 	if err != nil {
@@ -136,24 +139,24 @@ func (s *Server) serveMethod(w http.ResponseWriter, r *http.Request, req *reques
 		return
 	}
 	if era.modern {
-		s.decorateModern(req.Method, result)
+		result.modernize(s, req.Method)
 	}
 	s.writeJSON(w, http.StatusOK, response{JSONRPC: "2.0", ID: req.ID, Result: result})
 }
 
 // call runs the method, turning a panic into an internal error.
-func (s *Server) call(ctx context.Context, req *request) (result *pageResult, err error) {
+func (s *Server) call(ctx context.Context, req *request) (res result, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			s.logger.Error("panic in handler", "method", req.Method, "panic", p, "stack", string(debug.Stack()))
 			err = fmt.Errorf("panic: %v", p)
 		}
 	}()
-	result, err = methods[req.Method](ctx, s, req.Params)
-	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	res, err = methods[req.Method](ctx, s, req.Params)
+	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) && !isCall(req.Method) {
 		err = fmt.Errorf("%w: request took longer than %s", ErrInternal, s.timeout)
 	}
-	return result, err
+	return res, err
 }
 
 // writeError converts err once into a JSON-RPC error response. Internal

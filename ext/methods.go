@@ -13,7 +13,13 @@ import (
 )
 
 // method answers one JSON-RPC request from the catalog.
-type method func(ctx context.Context, s *Server, params json.RawMessage) (*pageResult, error)
+type method func(ctx context.Context, s *Server, params json.RawMessage) (result, error)
+
+// result is the result of a method, marshalled as the JSON-RPC result.
+type result interface {
+	// modernize adds what a 2026-07-28 result of method carries.
+	modernize(s *Server, method string)
+}
 
 // methods is the whole protocol surface the extension answers itself.
 // Everything else goes to mcp-go.
@@ -26,6 +32,9 @@ var methods = map[string]method{
 	"prompts/list":               listMethod(KindPrompt),
 	"resources/list":             listMethod(KindResource),
 	"resources/templates/list":   listMethod(KindResourceTemplate),
+	"tools/call":                 callMethod(KindTool),
+	"prompts/get":                callMethod(KindPrompt),
+	"resources/read":             readMethod,
 }
 
 // SearchMethods lists the search methods, as advertised.
@@ -90,7 +99,7 @@ func jsonTypeName(goKind string) string {
 }
 
 func searchMethod(k Kind) method {
-	return func(ctx context.Context, s *Server, raw json.RawMessage) (*pageResult, error) {
+	return func(ctx context.Context, s *Server, raw json.RawMessage) (result, error) {
 		p, err := decodeParams[SearchParams](raw)
 		if err != nil {
 			return nil, err
@@ -176,7 +185,10 @@ func normalizeFilter(f Filter) Filter {
 }
 
 func listMethod(k Kind) method {
-	return func(ctx context.Context, s *Server, raw json.RawMessage) (*pageResult, error) {
+	return func(ctx context.Context, s *Server, raw json.RawMessage) (result, error) {
+		if k == KindTool && s.meta != nil {
+			return s.meta.list(raw)
+		}
 		p, err := decodeParams[ListParams](raw)
 		if err != nil {
 			return nil, err

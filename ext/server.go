@@ -40,6 +40,16 @@ type Options struct {
 	CursorKey []byte
 	// Logger receives internal errors. If nil, slog.Default().
 	Logger *slog.Logger
+	// Caller forwards tools/call, prompts/get and resources/read of items
+	// whose server has an upstream, found through the catalog's [Resolver].
+	// If nil, no item can be called: every call is an unknown item.
+	Caller Caller
+	// UpstreamTimeout bounds one upstream call; it always ends before the
+	// request's own deadline. If zero, DefaultUpstreamTimeout.
+	UpstreamTimeout time.Duration
+	// Meta, if not nil, turns on meta-tool mode: tools/list answers the
+	// meta tools and the always-listed tools. See [NewMetaTools].
+	Meta *MetaTools
 }
 
 // DefaultMaxBodyBytes is the request body limit unless configured.
@@ -60,6 +70,10 @@ type Server struct {
 	logger       *slog.Logger
 	info         mcp.Implementation
 	lifecycle    http.Handler // mcp-go: initialize, discover, ping, notifications
+
+	caller          Caller
+	upstreamTimeout time.Duration
+	meta            *MetaTools
 }
 
 // NewServer returns a Server answering from cat.
@@ -75,6 +89,10 @@ func NewServer(cat Catalog, opts *Options) *Server {
 		timeout:      cmp.Or(opts.RequestTimeout, 10*time.Second),
 		logger:       cmp.Or(opts.Logger, slog.Default()),
 		info:         mcp.Implementation{Name: cmp.Or(opts.Name, "mcpsearch"), Version: cmp.Or(opts.Version, "dev")},
+
+		caller:          opts.Caller,
+		upstreamTimeout: cmp.Or(opts.UpstreamTimeout, DefaultUpstreamTimeout),
+		meta:            opts.Meta,
 	}
 	s.lifecycle = s.newLifecycle(cmp.Or(opts.Instructions, defaultInstructions))
 	return s

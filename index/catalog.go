@@ -113,6 +113,9 @@ func LoadFS(fsys fs.FS, label string, opts *LoadOptions) (*Catalog, error) {
 	if opts != nil && opts.Separator != "" {
 		sep = opts.Separator
 	}
+	if !separatorRE.MatchString(sep) {
+		return nil, fmt.Errorf("name separator %q: want 1 to 8 of the characters _ - . / : (the default __ suits every client)", sep)
+	}
 	files, err := fs.Glob(fsys, "*.json")
 	if err != nil {
 		return nil, fmt.Errorf("listing catalog %s: %w", label, err)
@@ -160,6 +163,8 @@ type resourceContent struct {
 	MimeType string  `json:"mimeType"`
 	Text     *string `json:"text"`
 }
+
+var separatorRE = regexp.MustCompile(`^[_\-./:]{1,8}$`)
 
 var serverNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
 

@@ -27,6 +27,7 @@ type Index struct {
 	bm25           map[ext.Kind]*search.BM25Stats
 	metas, objects *store
 	base           map[ext.Kind]int // position of each kind's first record
+	uris           uriTable         // resource URIs and templates, read on first use (lookup.go)
 }
 
 // bm25Stats gives BM25, for each kind, the number of its items and the

@@ -42,12 +42,16 @@ func listPackages(t *testing.T) []goPackage {
 }
 
 // TestDependencyDirection enforces the rules of DESIGN.md: ext depends on
-// neither bleve nor AWS, index not on AWS, and no package outside
-// functions/ and infra/ imports them.
+// neither bleve nor AWS, index not on AWS, the upstream client
+// (ext/upstream) on mcp-go and ext only, and no package outside functions/
+// and infra/ imports them.
 func TestDependencyDirection(t *testing.T) {
 	forbidden := map[string][]string{
 		module + "/ext":   {"github.com/blevesearch/", "github.com/aws/", module + "/"},
 		module + "/index": {"github.com/aws/", module + "/functions", module + "/infra"},
+		// The gateway's client: mcp-go and ext only.
+		module + "/ext/upstream":              {"github.com/blevesearch/", "github.com/aws/", module + "/index", module + "/functions", module + "/infra"},
+		module + "/ext/upstream/upstreamtest": {"github.com/blevesearch/", "github.com/aws/", module + "/"},
 	}
 	found := map[string]bool{}
 	for _, p := range listPackages(t) {

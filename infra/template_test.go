@@ -57,6 +57,7 @@ func TestTemplateFunctions(t *testing.T) {
 			if got := lookup(p, "Environment", "Variables", "MCPSEARCH_INDEX"); got != "/var/task/index" {
 				t.Errorf("Environment.Variables.MCPSEARCH_INDEX = %v, want /var/task/index", show(got))
 			}
+			checkVariablesRead(t, p)
 			if mode := lookup(p, "FunctionUrlConfig", "InvokeMode"); mode != nil && mode != "BUFFERED" {
 				t.Errorf("FunctionUrlConfig.InvokeMode = %v, want BUFFERED: the handler does not stream", show(mode))
 			}
@@ -89,6 +90,27 @@ func TestTemplateFunctions(t *testing.T) {
 				t.Errorf("CATALOG_%s = %q holds no *.json files", f.id, catalog)
 			}
 		})
+	}
+}
+
+// checkVariablesRead fails for an MCPSEARCH_ variable the template sets
+// that the function's main package never reads (a misspelt name would be
+// silently ignored).
+func checkVariablesRead(t *testing.T, props map[string]any) {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(repoRoot, "functions", "search", "*.go"))
+	var src strings.Builder
+	for _, f := range files {
+		if !strings.HasSuffix(f, "_test.go") {
+			data, _ := os.ReadFile(f)
+			src.Write(data)
+		}
+	}
+	vars, _ := lookup(props, "Environment", "Variables").(map[string]any)
+	for _, name := range sortedKeys(vars) {
+		if strings.HasPrefix(name, "MCPSEARCH_") && !strings.Contains(src.String(), `"`+name+`"`) {
+			t.Errorf("Environment.Variables.%s: functions/search never reads it", name)
+		}
 	}
 }
 

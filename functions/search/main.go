@@ -14,6 +14,17 @@
 //	MCPSEARCH_PAGE_SIZE   items per list page (default 100)
 //	MCPSEARCH_CURSOR_KEY  hex key that signs cursors (default: the bundle's own key)
 //	MCPSEARCH_LOG_LEVEL   debug, info, warn or error (default info)
+//
+// The gateway (see gateway.go) forwards tools/call, prompts/get and
+// resources/read to the upstream a catalog server names:
+//
+//	MCPSEARCH_UPSTREAM_TIMEOUT      bound on one upstream call (default 30s)
+//	MCPSEARCH_LIST_MODE             full, meta or auto: what tools/list answers (default full)
+//	MCPSEARCH_ALWAYS_TOOLS          meta mode: canonical tool names listed beside the meta tools
+//	MCPSEARCH_META_THRESHOLD_CHARS  auto mode: meta above this many characters of tool JSON (default 50000)
+//	MCPSEARCH_SECRETS_ARN           an AWS Secrets Manager secret (a JSON object of strings)
+//	                                loaded into unset environment variables at start
+//	<any variable an upstream names as ${VAR}>  credentials, read at call time
 package main
 
 import (
@@ -22,6 +33,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"os"
@@ -51,6 +63,12 @@ func main() {
 func run(logger *slog.Logger) error {
 	runtimeAPI := os.Getenv("AWS_LAMBDA_RUNTIME_API")
 	inLambda := runtimeAPI != ""
+	if err := loadConfiguredSecrets(logger); err != nil {
+		if inLambda {
+			reportInitError(runtimeAPI, err, logger)
+		}
+		return err
+	}
 	idx, err := openIndex(inLambda, logger)
 	if err != nil {
 		if inLambda {
@@ -63,11 +81,29 @@ func run(logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	defer handler.Close()
 	if inLambda {
 		lambda.Start(lambdaHandler(handler))
 		return nil
 	}
 	return serveLocal(cmp.Or(os.Getenv("MCPSEARCH_ADDR"), "127.0.0.1:8080"), handler, idx, logger)
+}
+
+// loadConfiguredSecrets loads MCPSEARCH_SECRETS_ARN, if set, into the
+// environment.
+func loadConfiguredSecrets(logger *slog.Logger) error {
+	arn := os.Getenv("MCPSEARCH_SECRETS_ARN")
+	if arn == "" {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	set, err := loadSecrets(ctx, arn, lambdaSecretsSource())
+	if err != nil {
+		return err
+	}
+	logger.Info("secrets loaded into the environment", "arn", arn, "variables", set)
+	return nil
 }
 
 // openIndex opens the configured bundle; locally, without one, it builds
@@ -97,8 +133,17 @@ func openIndex(inLambda bool, logger *slog.Logger) (*index.Index, error) {
 	return idx, nil
 }
 
+// service is the function's HTTP handler; Close ends what the gateway
+// started (the processes of stdio upstreams).
+type service struct {
+	*http.ServeMux
+	caller io.Closer
+}
+
+func (s *service) Close() error { return s.caller.Close() }
+
 // newHandler wires the extension server at /mcp.
-func newHandler(idx *index.Index, logger *slog.Logger) (http.Handler, error) {
+func newHandler(idx *index.Index, logger *slog.Logger) (*service, error) {
 	opts := &ext.Options{Version: version, Logger: logger, CursorKey: idx.CursorKey()}
 	if s := os.Getenv("MCPSEARCH_PAGE_SIZE"); s != "" {
 		n, err := strconv.Atoi(s)
@@ -114,9 +159,16 @@ func newHandler(idx *index.Index, logger *slog.Logger) (http.Handler, error) {
 		}
 		opts.CursorKey = key
 	}
+	caller, err := gatewayOptions(idx, opts, logger)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Meta != nil {
+		logger.Info("meta-tool mode: tools/list answers search_tools, call_tool and the always-listed tools")
+	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", ext.NewServer(idx, opts))
-	return mux, nil
+	return &service{ServeMux: mux, caller: caller}, nil
 }
 
 // serveLocal serves plain HTTP until SIGINT or SIGTERM.

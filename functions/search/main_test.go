@@ -17,7 +17,7 @@ import (
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
 // writeTestCatalog writes testCatalog into a new directory.
-func writeTestCatalog(t *testing.T) string {
+func writeTestCatalog(t testing.TB) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "catalog")
 	os.Mkdir(dir, 0o755)

@@ -29,6 +29,25 @@ func TestBuildVerifySearch(t *testing.T) {
 	}
 }
 
+// TestBuildSeparator: --separator names items with another separator, and
+// a rebuild gives the same names.
+func TestBuildSeparator(t *testing.T) {
+	for range 2 {
+		dir := filepath.Join(t.TempDir(), "bundle")
+		if code, out, errOut := runCLI("build", "--catalog", "../../../index/testdata/catalog", "--out", dir, "--separator", "."); code != 0 {
+			t.Fatalf("build: exit %d, %s%s", code, out, errOut)
+		}
+		code, out, _ := runCLI("search", "--index", dir, "weather", "forecast")
+		if lines := strings.Split(out, "\n"); code != 0 || len(lines) < 2 || !strings.Contains(lines[1], "weather.get_forecast") {
+			t.Errorf("search: exit %d, got %q, want weather.get_forecast first", code, out)
+		}
+	}
+	code, _, errOut := runCLI("build", "--catalog", "../../../index/testdata/catalog", "--out", filepath.Join(t.TempDir(), "b"), "--separator", "x")
+	if code != 1 || !strings.Contains(errOut, `name separator "x"`) {
+		t.Errorf("--separator x: got exit %d %q, want the separator refused", code, errOut)
+	}
+}
+
 func TestCLIErrors(t *testing.T) {
 	bad := t.TempDir()
 	writeFile(t, filepath.Join(bad, "x.json"), `{"server":"x","tools":[{"name":"t","inputSchema":"no"}]}`)

@@ -1,0 +1,455 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/ext/upstream/upstreamtest"
+	"github.com/mcpsearch/mcpsearch/index"
+)
+
+// gateway serves a catalog of: gitlab (the test upstream, over streamable
+// HTTP, with a bearer token from the environment and one tool the upstream
+// no longer has), locked (an upstream whose token variable is unset), and
+// the servers of testCatalog, which have no upstream.
+type gateway struct {
+	h   http.Handler
+	srv *httptest.Server
+	idx *index.Index
+}
+
+// gatewayEnv is the configuration every gateway test starts from.
+var gatewayEnv = map[string]string{
+	"AWS_LAMBDA_RUNTIME_API": "", "MCPSEARCH_PAGE_SIZE": "", "MCPSEARCH_CURSOR_KEY": "",
+	"MCPSEARCH_UPSTREAM_TIMEOUT": "", "MCPSEARCH_LIST_MODE": "", "MCPSEARCH_ALWAYS_TOOLS": "",
+	"MCPSEARCH_META_THRESHOLD_CHARS": "", "MCPSEARCH_TEST_GITLAB_TOKEN": "tok-123",
+}
+
+func mustGateway(t testing.TB, env map[string]string) *gateway {
+	t.Helper()
+	idx := mustGatewayIndex(t, nil)
+	h, err := newGatewayHandler(t, idx, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &gateway{h: h, srv: httptest.NewServer(h), idx: idx}
+	t.Cleanup(g.srv.Close)
+	return g
+}
+
+func newGatewayHandler(t testing.TB, idx *index.Index, env map[string]string) (http.Handler, error) {
+	t.Helper()
+	for k, v := range gatewayEnv {
+		t.Setenv(k, v)
+	}
+	os.Unsetenv("MCPSEARCH_TEST_UNSET_TOKEN")
+	for k, v := range env {
+		t.Setenv(k, v)
+	}
+	return newHandler(idx, quiet)
+}
+
+// mustGatewayIndex builds and opens the gateway catalog, plus extra files.
+func mustGatewayIndex(t testing.TB, extra map[string]string) *index.Index {
+	t.Helper()
+	url := upstreamtest.Start(t)
+	dir := writeTestCatalog(t)
+	files := map[string][]byte{
+		"gitlab.json": upstreamtest.CatalogFile(t, "gitlab", map[string]any{"transport": "streamable-http", "url": url,
+			"headers": map[string]string{"Authorization": "Bearer ${MCPSEARCH_TEST_GITLAB_TOKEN}"}}, "vanished"),
+		"locked.json": []byte(fmt.Sprintf(`{"server":"locked","upstream":{"transport":"streamable-http","url":%q,
+			"headers":{"Authorization":"Bearer ${MCPSEARCH_TEST_UNSET_TOKEN}"}},
+			"tools":[{"name":"open_vault","description":"Open the vault","inputSchema":{"type":"object"}}]}`, url)),
+	}
+	for name, data := range extra {
+		files[name] = []byte(data)
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bundle := filepath.Join(t.TempDir(), "bundle")
+	if _, err := index.BuildDir(dir, bundle, nil); err != nil {
+		t.Fatal(err)
+	}
+	idx, err := index.Open(bundle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { idx.Close() })
+	return idx
+}
+
+// send delivers one JSON-RPC message and returns the decoded answer.
+type send func(t *testing.T, body []byte) map[string]any
+
+func (g *gateway) viaHTTP(t *testing.T, body []byte) map[string]any {
+	t.Helper()
+	resp, err := http.Post(g.srv.URL+"/mcp", "application/json", strings.NewReader(string(body)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var msg map[string]any
+	if err := json.NewDecoder(resp.Body).Decode(&msg); err != nil {
+		t.Fatalf("answer to %s: %v", body, err)
+	}
+	return msg
+}
+
+func (g *gateway) viaLambda(t *testing.T, body []byte) map[string]any {
+	t.Helper()
+	return lambdaCall(t, g.h, context.Background(), body)
+}
+
+func lambdaCall(t *testing.T, h http.Handler, ctx context.Context, body []byte) map[string]any {
+	t.Helper()
+	ev := loadEvent(t, "function-url-event.json")
+	ev.Body = string(body)
+	delete(ev.Headers, "content-length")
+	resp, err := lambdaHandler(h)(ctx, ev)
+	if err != nil {
+		t.Fatalf("lambdaHandler: %v", err)
+	}
+	return decodeJSON(t, "Lambda", []byte(resp.Body))
+}
+
+func rpc(t *testing.T, do send, method string, params any) map[string]any {
+	t.Helper()
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 7, "method": method, "params": params})
+	return do(t, body)
+}
+
+// wantResult fails unless msg is a result, and returns it.
+func wantResult(t *testing.T, msg map[string]any) map[string]any {
+	t.Helper()
+	r, ok := msg["result"].(map[string]any)
+	if !ok {
+		t.Fatalf("got %v, want a result", msg)
+	}
+	return r
+}
+
+// wantError fails unless msg is an error with code, and returns its message.
+func wantError(t *testing.T, msg map[string]any, code int) string {
+	t.Helper()
+	if got := path(msg, "error", "code"); got != float64(code) {
+		t.Fatalf("got %v, want error code %d", msg, code)
+	}
+	s, _ := path(msg, "error", "message").(string)
+	return s
+}
+
+// TestGatewayRoundTrip: what a search finds, a call reaches, for a tool, a
+// prompt, a resource and a resource template, over HTTP and through the
+// Lambda adapter.
+func TestGatewayRoundTrip(t *testing.T) {
+	g := mustGateway(t, nil)
+	for name, do := range map[string]send{"http": g.viaHTTP, "lambda": g.viaLambda} {
+		t.Run(name, func(t *testing.T) {
+			found := path(wantResult(t, rpc(t, do, "tools/search", map[string]any{"query": "open a merge request"})), "tools", 0, "name")
+			if found != "gitlab__create_merge_request" {
+				t.Fatalf("tools/search: got %v first, want gitlab__create_merge_request", found)
+			}
+			res := wantResult(t, rpc(t, do, "tools/call", map[string]any{"name": found, "arguments": map[string]any{"title": "Fix the parser"}}))
+			if got := path(res, "content", 0, "text"); got != "created merge request: Fix the parser" {
+				t.Errorf("tools/call: got %v", res)
+			}
+			if got := path(res, "_meta", ext.MetaServer); got != "gitlab" {
+				t.Errorf("tools/call _meta server: got %v, want gitlab", got)
+			}
+			res = wantResult(t, rpc(t, do, "tools/call", map[string]any{"name": "gitlab__whoami"}))
+			if got := path(res, "content", 0, "text"); got != "authorization: Bearer tok-123" {
+				t.Errorf("credentials from the environment: got %v", got)
+			}
+
+			prompt := path(wantResult(t, rpc(t, do, "prompts/search", map[string]any{"query": "review code"})), "prompts", 0, "name")
+			res = wantResult(t, rpc(t, do, "prompts/get", map[string]any{"name": prompt, "arguments": map[string]string{"topic": "the parser"}}))
+			if got := path(res, "messages", 0, "content", "text"); got != "please review the parser" {
+				t.Errorf("prompts/get %v: got %v", prompt, res)
+			}
+
+			uri := path(wantResult(t, rpc(t, do, "resources/search", map[string]any{"query": "project readme"})), "resources", 0, "uri")
+			res = wantResult(t, rpc(t, do, "resources/read", map[string]any{"uri": uri}))
+			if got := path(res, "contents", 0, "text"); got != upstreamtest.Readme {
+				t.Errorf("resources/read %v: got %v", uri, res)
+			}
+
+			tmpl := path(wantResult(t, rpc(t, do, "resources/templates/search", map[string]any{"query": "note by id"})), "resourceTemplates", 0, "uriTemplate")
+			if tmpl != "memo://notes/{id}" {
+				t.Fatalf("resources/templates/search: got %v first", tmpl)
+			}
+			res = wantResult(t, rpc(t, do, "resources/read", map[string]any{"uri": "memo://notes/42"}))
+			if got := path(res, "contents", 0, "text"); got != "note 42" {
+				t.Errorf("resources/read through the template: got %v", res)
+			}
+		})
+	}
+}
+
+// TestGatewayErrors: unknown items and items of servers without upstream
+// get one error; upstream failures name the upstream.
+func TestGatewayErrors(t *testing.T) {
+	g := mustGateway(t, nil)
+	do := g.viaHTTP
+	unknown := func(kind, name string) string { return fmt.Sprintf("invalid params: unknown %s %q", kind, name) }
+	for _, test := range []struct {
+		method, key, name, kind string
+	}{
+		{"tools/call", "name", "nope__nothing", "tool"},
+		{"tools/call", "name", "files__read_file", "tool"}, // listed, but files has no upstream
+		{"tools/call", "name", "create_merge_request", "tool"},
+		{"prompts/get", "name", "gitlab__nothing", "prompt"},
+		{"resources/read", "uri", "memo://elsewhere", "resource"},
+	} {
+		msg := wantError(t, rpc(t, do, test.method, map[string]any{test.key: test.name}), ext.CodeInvalidParams)
+		if want := unknown(test.kind, test.name); msg != want {
+			t.Errorf("%s %s: got %q, want %q", test.method, test.name, msg, want)
+		}
+	}
+	if msg := wantError(t, rpc(t, do, "tools/call", map[string]any{}), ext.CodeInvalidParams); !strings.Contains(msg, "name is required") {
+		t.Errorf("no name: got %q", msg)
+	}
+
+	res := wantResult(t, rpc(t, do, "tools/call", map[string]any{"name": "gitlab__fail"}))
+	if path(res, "isError") != true || !strings.Contains(fmt.Sprint(path(res, "content", 0, "text")), "quota exceeded") || path(res, "_meta", ext.MetaServer) != "gitlab" {
+		t.Errorf("isError from the upstream: got %v, want it passed on with _meta naming gitlab", res)
+	}
+	msg := wantError(t, rpc(t, do, "tools/call", map[string]any{"name": "gitlab__vanished"}), ext.CodeInvalidParams)
+	if !strings.Contains(msg, `upstream "gitlab"`) || !strings.Contains(msg, "vanished") {
+		t.Errorf("JSON-RPC error from the upstream: got %q, want it to name upstream \"gitlab\"", msg)
+	}
+	msg = wantError(t, rpc(t, do, "tools/call", map[string]any{"name": "locked__open_vault"}), ext.CodeUpstreamError)
+	if !strings.Contains(msg, `upstream "locked"`) || !strings.Contains(msg, "MCPSEARCH_TEST_UNSET_TOKEN") {
+		t.Errorf("unset credential: got %q, want it to name the upstream and the variable", msg)
+	}
+}
+
+// TestGatewayHangingUpstream: a call to an upstream that never answers
+// fails within the upstream timeout, naming the upstream, while the server
+// goes on answering other requests.
+func TestGatewayHangingUpstream(t *testing.T) {
+	g := mustGateway(t, map[string]string{"MCPSEARCH_UPSTREAM_TIMEOUT": "1500ms"})
+	done := make(chan map[string]any, 1)
+	start := time.Now()
+	go func() { done <- rpc(t, g.viaHTTP, "tools/call", map[string]any{"name": "gitlab__hang"}) }()
+	time.Sleep(200 * time.Millisecond)
+	var wg sync.WaitGroup
+	for i := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if i%2 == 0 {
+				wantResult(t, rpc(t, g.viaHTTP, "tools/search", map[string]any{"query": "take a screenshot"}))
+			} else {
+				wantResult(t, rpc(t, g.viaHTTP, "tools/call", map[string]any{"name": "gitlab__create_merge_request", "arguments": map[string]any{"title": "x"}}))
+			}
+		}()
+	}
+	wg.Wait()
+	select {
+	case <-done:
+		t.Fatalf("the hanging call returned before the other requests were answered (%s)", time.Since(start))
+	default:
+	}
+	msg := wantError(t, <-done, ext.CodeUpstreamError)
+	elapsed := time.Since(start)
+	if !strings.Contains(msg, `upstream "gitlab"`) || !strings.Contains(msg, "did not answer") {
+		t.Errorf("got %q, want a timeout naming upstream \"gitlab\"", msg)
+	}
+	if elapsed < 1400*time.Millisecond || elapsed > 5*time.Second {
+		t.Errorf("the hanging call failed after %s, want about 1.5s", elapsed)
+	}
+}
+
+// TestGatewayWithinLambdaDeadline: the upstream timeout gives way to the
+// invocation's deadline, so the client gets the error before Lambda ends.
+func TestGatewayWithinLambdaDeadline(t *testing.T) {
+	g := mustGateway(t, map[string]string{"MCPSEARCH_UPSTREAM_TIMEOUT": "30s"})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	start := time.Now()
+	msg := wantError(t, lambdaCall(t, g.h, ctx, []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"gitlab__hang"}}`)), ext.CodeUpstreamError)
+	if elapsed := time.Since(start); elapsed > 1900*time.Millisecond || !strings.Contains(msg, `upstream "gitlab"`) {
+		t.Errorf("got %q after %s, want an error naming gitlab before the 2s deadline", msg, elapsed)
+	}
+}
+
+// TestGatewayStdioRefusedInLambda: in Lambda a stdio upstream is refused
+// with a clear error, and no process starts.
+func TestGatewayStdioRefusedInLambda(t *testing.T) {
+	idx := mustGatewayIndex(t, map[string]string{"local.json": `{"server":"local",
+		"upstream":{"transport":"stdio","command":"mcpsearch-test-command-that-must-not-run"},
+		"tools":[{"name":"run","description":"Run locally","inputSchema":{"type":"object"}}]}`})
+	h, err := newGatewayHandler(t, idx, map[string]string{"AWS_LAMBDA_RUNTIME_API": "127.0.0.1:9"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := wantError(t, lambdaCall(t, h, context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"local__run"}}`)), ext.CodeUpstreamError)
+	if !strings.Contains(msg, `upstream "local"`) || !strings.Contains(msg, "not in Lambda") {
+		t.Errorf("got %q, want stdio refused, naming upstream \"local\"", msg)
+	}
+}
+
+func toolNames(t *testing.T, msg map[string]any) []string {
+	t.Helper()
+	var names []string
+	for _, tool := range path(wantResult(t, msg), "tools").([]any) {
+		names = append(names, path(tool, "name").(string))
+	}
+	return names
+}
+
+// TestMetaMode: tools/list holds the meta tools and the always-listed
+// tools only; search_tools then call_tool reaches the upstream.
+func TestMetaMode(t *testing.T) {
+	g := mustGateway(t, map[string]string{"MCPSEARCH_LIST_MODE": "meta", "MCPSEARCH_ALWAYS_TOOLS": "files__read_file"})
+	for name, do := range map[string]send{"http": g.viaHTTP, "lambda": g.viaLambda} {
+		t.Run(name, func(t *testing.T) {
+			list := rpc(t, do, "tools/list", nil)
+			if got, want := toolNames(t, list), []string{"search_tools", "call_tool", "files__read_file"}; !reflect.DeepEqual(got, want) {
+				t.Errorf("tools/list: got %v, want %v", got, want)
+			}
+			if c := path(list, "result", "nextCursor"); c != nil {
+				t.Errorf("tools/list: got nextCursor %v, want one page", c)
+			}
+			res := wantResult(t, rpc(t, do, "tools/call", map[string]any{"name": "search_tools", "arguments": map[string]any{"query": "open a merge request", "limit": 3}}))
+			first := path(res, "structuredContent", "tools", 0)
+			if path(first, "name") != "gitlab__create_merge_request" || path(first, "inputSchema", "type") != "object" {
+				t.Fatalf("search_tools: got %v first, want gitlab__create_merge_request with its input schema", first)
+			}
+			if text, _ := path(res, "content", 0, "text").(string); !strings.Contains(text, "gitlab__create_merge_request") {
+				t.Errorf("search_tools text content: got %q", text)
+			}
+			res = wantResult(t, rpc(t, do, "tools/call", map[string]any{"name": "search_tools", "arguments": map[string]any{"query": "read the contents of a file"}}))
+			for _, tool := range path(res, "structuredContent", "tools").([]any) {
+				if name := path(tool, "name").(string); !strings.HasPrefix(name, "gitlab__") && !strings.HasPrefix(name, "locked__") {
+					t.Errorf("search_tools returned %s, which call_tool cannot reach", name)
+				}
+			}
+			res = wantResult(t, rpc(t, do, "tools/call", map[string]any{"name": "call_tool",
+				"arguments": map[string]any{"name": path(first, "name"), "arguments": map[string]any{"title": "From meta mode"}}}))
+			if got := path(res, "content", 0, "text"); got != "created merge request: From meta mode" {
+				t.Errorf("call_tool: got %v", res)
+			}
+			res = wantResult(t, rpc(t, do, "tools/call", map[string]any{"name": "call_tool", "arguments": map[string]any{"name": "files__read_file"}}))
+			if path(res, "isError") != true || !strings.Contains(fmt.Sprint(path(res, "content", 0, "text")), "unknown tool") {
+				t.Errorf("call_tool of a tool without upstream: got %v, want an isError result", res)
+			}
+			res = wantResult(t, rpc(t, do, "tools/call", map[string]any{"name": "search_tools", "arguments": map[string]any{"query": " "}}))
+			if path(res, "isError") != true {
+				t.Errorf("search_tools with an empty query: got %v, want an isError result", res)
+			}
+		})
+	}
+}
+
+// TestListModes: auto mode measures the tool list once; unknown always
+// names and modes stop the server; without upstreams call_tool is not
+// listed; full mode answers tools/list as a server without gateway does.
+func TestListModes(t *testing.T) {
+	idx := mustGatewayIndex(t, nil)
+	list := func(t *testing.T, env map[string]string) []string {
+		h, err := newGatewayHandler(t, idx, env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return toolNames(t, lambdaCall(t, h, context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)))
+	}
+	all := idx.Manifest().Counts[ext.KindTool]
+	if got := list(t, map[string]string{"MCPSEARCH_LIST_MODE": "auto", "MCPSEARCH_META_THRESHOLD_CHARS": "100"}); len(got) != 2 {
+		t.Errorf("auto, small threshold: got %v, want the two meta tools", got)
+	}
+	if got := list(t, map[string]string{"MCPSEARCH_LIST_MODE": "auto"}); len(got) != all {
+		t.Errorf("auto, default threshold: got %d tools, want all %d (the catalog is small)", len(got), all)
+	}
+	for _, test := range []struct{ env, value, want string }{
+		{"MCPSEARCH_ALWAYS_TOOLS", "gitlab__nope", `"gitlab__nope" is not in the catalog`},
+		{"MCPSEARCH_LIST_MODE", "some", `list mode "some"`},
+		{"MCPSEARCH_UPSTREAM_TIMEOUT", "soon", "MCPSEARCH_UPSTREAM_TIMEOUT"},
+		{"MCPSEARCH_META_THRESHOLD_CHARS", "-1", "MCPSEARCH_META_THRESHOLD_CHARS"},
+	} {
+		if _, err := newGatewayHandler(t, idx, map[string]string{test.env: test.value}); err == nil || !strings.Contains(err.Error(), test.want) {
+			t.Errorf("%s=%q: got %v, want an error containing %q", test.env, test.value, err, test.want)
+		}
+	}
+
+	var logs strings.Builder
+	if _, err := newGatewayHandler(t, idx, map[string]string{"MCPSEARCH_LIST_MODE": "meta", "MCPSEARCH_ALWAYS_TOOLS": "gitlab__whoami,files__read_file"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := newHandler(idx, slog.New(slog.NewTextHandler(&logs, nil))); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(logs.String(), "tool=files__read_file") || strings.Contains(logs.String(), "tool=gitlab__whoami") {
+		t.Errorf("got logs %q, want a warning for files__read_file only (its server has no upstream)", logs.String())
+	}
+
+	plain := mustIndex(t) // testCatalog: no server has an upstream
+	h, err := newGatewayHandler(t, plain, map[string]string{"MCPSEARCH_LIST_MODE": "meta"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := toolNames(t, lambdaCall(t, h, context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))); !reflect.DeepEqual(got, []string{"search_tools"}) {
+		t.Errorf("meta mode without upstreams: got %v, want only search_tools", got)
+	}
+
+	full, err := newGatewayHandler(t, idx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare := ext.NewServer(idx, &ext.Options{Version: version, CursorKey: idx.CursorKey(), Logger: quiet})
+	req := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	if got, want := lambdaCall(t, full, context.Background(), req), lambdaCall(t, bare, context.Background(), req); !reflect.DeepEqual(got, want) {
+		t.Errorf("full mode tools/list:\ngot  %v\nwant %v (a server without gateway)", got, want)
+	}
+}
+
+// TestGatewayCapabilities: the gateway leaves the advertised search
+// capability as it was.
+func TestGatewayCapabilities(t *testing.T) {
+	g := mustGateway(t, map[string]string{"MCPSEARCH_LIST_MODE": "meta"})
+	ev := loadEvent(t, "function-url-initialize-event.json")
+	checkInitialize(t, decodeJSON(t, "Lambda", []byte(invoke(t, g.h, ev).Body)))
+	msg := g.viaHTTP(t, eventBody(t, ev))
+	for _, kind := range []string{"tools", "prompts", "resources"} {
+		if got := path(msg, "result", "capabilities", kind, "search"); got != true {
+			t.Errorf("capabilities.%s.search: got %v, want true", kind, got)
+		}
+	}
+	if got := path(msg, "result", "capabilities", "extensions", ext.ExtensionID, "methods"); got == nil {
+		t.Errorf("capabilities.extensions.%s: missing in %v", ext.ExtensionID, msg)
+	}
+}
+
+// BenchmarkGatewayCall measures one proxied tools/call over loopback HTTP:
+// connect, initialize and call the upstream, every time.
+func BenchmarkGatewayCall(b *testing.B) {
+	g := mustGateway(b, nil)
+	body := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"gitlab__create_merge_request","arguments":{"title":"bench"}}}`)
+	for b.Loop() {
+		resp, err := http.Post(g.srv.URL+"/mcp", "application/json", strings.NewReader(string(body)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		var msg map[string]any
+		json.NewDecoder(resp.Body).Decode(&msg)
+		resp.Body.Close()
+		if msg["result"] == nil {
+			b.Fatalf("got %v", msg)
+		}
+	}
+}

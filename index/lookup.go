@@ -1,0 +1,181 @@
+package index
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/yosida95/uritemplate/v3"
+
+	"github.com/mcpsearch/mcpsearch/ext"
+)
+
+var _ ext.Resolver = (*Index)(nil)
+
+// Resolve implements ext.Resolver. Tools and prompts are found by a binary
+// search of their meta records, which are sorted by canonical name; the
+// URIs of resources and templates are read once, on the first resource
+// lookup. A URI that several servers list goes to the first of them, in
+// catalog order, that has an upstream.
+func (x *Index) Resolve(ctx context.Context, k ext.Kind, name string) (*ext.Target, error) {
+	switch k {
+	case ext.KindTool, ext.KindPrompt:
+		return x.resolveName(k, name)
+	case ext.KindResource, ext.KindResourceTemplate:
+		return x.resolveURI(name)
+	}
+	return nil, fmt.Errorf("%w: kind %q", ext.ErrNotFound, k)
+}
+
+// resolveName finds the tool or prompt whose canonical name is name.
+func (x *Index) resolveName(k ext.Kind, name string) (*ext.Target, error) {
+	var firstErr error
+	canonical := func(n int) string {
+		m, err := x.metaOf(docID(k, n))
+		if err != nil && firstErr == nil {
+			firstErr = err
+		}
+		return m.server + x.manifest.Separator + m.label
+	}
+	count := x.manifest.Counts[k]
+	n := sort.Search(count, func(n int) bool { return canonical(n) >= name })
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if n == count || canonical(n) != name {
+		return nil, fmt.Errorf("%w: %s %q", ext.ErrNotFound, k, name)
+	}
+	return x.target(k, n, name, "")
+}
+
+// target reads item n of kind k into a Target. upstreamName, when empty,
+// is the item's own label (tools, prompts) or URI.
+func (x *Index) target(k ext.Kind, n int, name, upstreamName string) (*ext.Target, error) {
+	id := docID(k, n)
+	m, err := x.metaOf(id)
+	if err != nil {
+		return nil, err
+	}
+	pos, _ := x.position(id)
+	obj, err := x.objects.get(pos)
+	if err != nil {
+		return nil, fmt.Errorf("index %s: %w", x.dir, err)
+	}
+	if upstreamName == "" {
+		upstreamName = m.label
+	}
+	return &ext.Target{Kind: k, Server: m.server, Name: name, UpstreamName: upstreamName, Object: obj, Upstream: x.upstreamOf(m.server)}, nil
+}
+
+// upstreamOf returns the catalog's upstream object of server, or nil.
+func (x *Index) upstreamOf(server string) json.RawMessage {
+	for _, s := range x.manifest.Servers {
+		if s.Name == server {
+			return s.Upstream
+		}
+	}
+	return nil
+}
+
+// uriTable holds the URIs of resources and the templates, read once.
+type uriTable struct {
+	once      sync.Once
+	err       error
+	resources map[string]int // URI → ordinal of the resource to read
+	templates []uriTemplate  // in catalog order
+}
+
+type uriTemplate struct {
+	n       int
+	pattern *uritemplate.Template
+}
+
+// resolveURI finds the resource with URI uri, or else the first template
+// that matches it, preferring in both cases items whose server has an
+// upstream.
+func (x *Index) resolveURI(uri string) (*ext.Target, error) {
+	t := &x.uris
+	t.once.Do(func() { t.err = x.loadURIs() })
+	if t.err != nil {
+		return nil, t.err
+	}
+	var fallback *ext.Target
+	if n, ok := t.resources[uri]; ok {
+		target, err := x.target(ext.KindResource, n, uri, uri)
+		if err != nil || len(target.Upstream) > 0 {
+			return target, err
+		}
+		fallback = target
+	}
+	for _, tmpl := range t.templates {
+		if !tmpl.pattern.Regexp().MatchString(uri) {
+			continue
+		}
+		target, err := x.target(ext.KindResourceTemplate, tmpl.n, uri, uri)
+		if err != nil || len(target.Upstream) > 0 {
+			return target, err
+		}
+		if fallback == nil {
+			fallback = target
+		}
+	}
+	if fallback != nil {
+		return fallback, nil
+	}
+	return nil, fmt.Errorf("%w: resource %q", ext.ErrNotFound, uri)
+}
+
+// loadURIs reads the URI of every resource and template.
+func (x *Index) loadURIs() error {
+	t := &x.uris
+	t.resources = map[string]int{}
+	for n := range x.manifest.Counts[ext.KindResource] {
+		var r struct{ URI string }
+		server, err := x.readObject(ext.KindResource, n, &r)
+		if err != nil {
+			return err
+		}
+		prev, seen := t.resources[r.URI]
+		if !seen || (len(x.upstreamOf(server)) > 0 && !x.hasUpstreamAt(ext.KindResource, prev)) {
+			t.resources[r.URI] = n
+		}
+	}
+	for n := range x.manifest.Counts[ext.KindResourceTemplate] {
+		var r struct{ URITemplate string }
+		if _, err := x.readObject(ext.KindResourceTemplate, n, &r); err != nil {
+			return err
+		}
+		p, err := uritemplate.New(r.URITemplate)
+		if err != nil {
+			continue // a template that does not parse matches nothing
+		}
+		t.templates = append(t.templates, uriTemplate{n: n, pattern: p})
+	}
+	return nil
+}
+
+// readObject decodes the object of item n of kind k into v and returns its
+// server.
+func (x *Index) readObject(k ext.Kind, n int, v any) (string, error) {
+	id := docID(k, n)
+	m, err := x.metaOf(id)
+	if err != nil {
+		return "", err
+	}
+	pos, _ := x.position(id)
+	obj, err := x.objects.get(pos)
+	if err != nil {
+		return "", fmt.Errorf("index %s: %w", x.dir, err)
+	}
+	if err := json.Unmarshal(obj, v); err != nil {
+		return "", fmt.Errorf("index %s: document %s: %w", x.dir, id, err)
+	}
+	return m.server, nil
+}
+
+func (x *Index) hasUpstreamAt(k ext.Kind, n int) bool {
+	m, err := x.metaOf(docID(k, n))
+	return err == nil && len(x.upstreamOf(m.server)) > 0
+}
