@@ -33,10 +33,11 @@ func ExampleClient_Search() {
 	}
 	// Output:
 	// extension: true
-	// browser__take_screenshot (browser) 4
-	// browser__click (browser) 2
+	// browser__take_screenshot (browser) 5
+	// browser__click (browser) 3
 	// --- next cursor: true
 	// browser__pdf (browser) 2
+	// browser__navigate (browser) 1
 	// --- next cursor: false
 }
 

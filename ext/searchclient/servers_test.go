@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -14,7 +15,7 @@ import (
 )
 
 // wordCatalog is an ext.Catalog for tests: it scores an item by scale times
-// the number of query words in its JSON, so two catalogs can score on
+// the number of times the query's words occur as words of its JSON, so two catalogs can score on
 // different scales.
 type wordCatalog struct {
 	version string
@@ -31,8 +32,13 @@ func (c *wordCatalog) Search(_ context.Context, q ext.Query) (*ext.Page, error) 
 	}
 	for _, h := range c.items {
 		n := 0
+		text := strings.FieldsFunc(strings.ToLower(string(h.Object)), func(r rune) bool { return !unicode.IsLetter(r) })
 		for _, w := range strings.Fields(strings.ToLower(q.Text)) {
-			n += strings.Count(strings.ToLower(string(h.Object)), w)
+			for _, t := range text {
+				if t == w {
+					n++
+				}
+			}
 		}
 		if n > 0 {
 			h.Score = c.scale * float64(n)
