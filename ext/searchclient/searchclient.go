@@ -271,7 +271,7 @@ func (c *Client) searchRemote(ctx context.Context, k Kind, query string, limit i
 	cursor := ""
 	for first := true; ; first = false {
 		page, err := c.searchPage(ctx, k, query, limit, f, cursor)
-		if first && isMethodNotFound(err) {
+		if first && c.isMethodNotFound(err) {
 			return true, true
 		}
 		if err != nil {
@@ -284,7 +284,13 @@ func (c *Client) searchRemote(ctx context.Context, k Kind, query string, limit i
 	}
 }
 
-func isMethodNotFound(err error) bool { return errors.Is(err, mcp.ErrMethodNotFound) }
+// isMethodNotFound reports whether err is -32601. On 2026-07-28 the
+// server answers it with HTTP 404, which mcp-go's transport reports as a
+// terminated session; that era has no sessions, so it means the same.
+func (c *Client) isMethodNotFound(err error) bool {
+	return errors.Is(err, mcp.ErrMethodNotFound) ||
+		mcp.IsModernProtocol(c.mc.ProtocolVersion()) && errors.Is(err, transport.ErrSessionTerminated)
+}
 
 // searchPage sends one */search request. On 2026-07-28 connections it adds
 // the protocol _meta and the standard headers that mcp-go adds to its own

@@ -3,7 +3,11 @@ package searchclient_test
 import (
 	"context"
 	"fmt"
+	"net/http/httptest"
 	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpsearch/mcpsearch/ext/searchclient"
 )
@@ -148,5 +152,32 @@ func TestFanOut(t *testing.T) {
 	}
 	if len(res.Failures) != 1 || res.Failures["gone"] == nil {
 		t.Errorf("failures: got %v, want one for gone", res.Failures)
+	}
+}
+
+// TestSearchAdvertisedButMissing: a server that advertises the extension
+// but answers tools/search with -32601 (HTTP 404 on 2026-07-28) is searched
+// by the fallback.
+func TestSearchAdvertisedButMissing(t *testing.T) {
+	s := server.NewMCPServer("liar", "1", server.WithToolCapabilities(false),
+		server.WithExtensions(map[string]any{searchclient.ExtensionID: map[string]any{"methods": []string{"tools/search"}}}))
+	for _, tl := range browserTools {
+		s.AddTool(mcp.NewTool(tl.name, mcp.WithDescription(tl.description)), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText("ok"), nil
+		})
+	}
+	srv := httptest.NewServer(server.NewStreamableHTTPServer(s, server.WithStateLess(true)))
+	defer srv.Close()
+	for _, version := range []string{"2025-11-25", "2026-07-28"} {
+		t.Run(version, func(t *testing.T) {
+			c := connect(t, srv.URL+"/mcp", &searchclient.Options{ProtocolVersion: version})
+			if !c.HasExtension(searchclient.Tools) {
+				t.Fatal("got no extension, want the advertised one")
+			}
+			got, fallback := pages(t, c, "screenshot", 10)
+			if fmt.Sprint(got) != "[[take_screenshot]]" || !fallback {
+				t.Errorf("got %v (fallback %v), want [[take_screenshot]] ranked locally", got, fallback)
+			}
+		})
 	}
 }
