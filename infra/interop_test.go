@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -28,13 +29,14 @@ const interopDir = "interop"
 // catalogServer is a server over a freshly built bundle.
 type catalogServer struct {
 	url    string
+	idx    *index.Index
 	counts map[ext.Kind]int
 }
 
 // startCatalogServer builds the bundle of catalog into a temporary
 // directory and serves it on 127.0.0.1, as functions/search does: ext.Server
 // at /mcp with the bundle's cursor key.
-func startCatalogServer(t *testing.T, catalog string, pageSize int) *catalogServer {
+func startCatalogServer(t *testing.T, catalog string) *catalogServer {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "bundle")
 	m, err := index.BuildDir(catalog, dir, nil)
@@ -46,11 +48,17 @@ func startCatalogServer(t *testing.T, catalog string, pageSize int) *catalogServ
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { idx.Close() })
+	return &catalogServer{url: serve(t, idx, nil), idx: idx, counts: m.Counts}
+}
+
+// serve serves idx at /mcp on 127.0.0.1 and returns the URL.
+func serve(t *testing.T, idx *index.Index, meta *ext.MetaTools) string {
+	t.Helper()
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", ext.NewServer(idx, &ext.Options{CursorKey: idx.CursorKey(), PageSize: pageSize}))
+	mux.Handle("/mcp", ext.NewServer(idx, &ext.Options{CursorKey: idx.CursorKey(), Meta: meta}))
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
-	return &catalogServer{url: srv.URL + "/mcp", counts: m.Counts}
+	return srv.URL + "/mcp"
 }
 
 // nodeTool returns the path of a file npm installed under infra/interop,
@@ -103,15 +111,19 @@ func tail(s string) string {
 
 // TestInterop runs clients no one here wrote against a server over the
 // bundled default catalog: the official TypeScript SDK, the MCP Inspector
-// CLI, the conformance suite, and mcp-go's client in each protocol era.
+// CLI, the conformance suite, mcp-go's client in each protocol era, the
+// fallback of ext/searchclient, and mcp-remote (the stdio bridge the README
+// gives for Claude Desktop) in meta-tool mode.
 func TestInterop(t *testing.T) {
-	srv := startCatalogServer(t, "../functions/search/catalog", 0)
+	srv := startCatalogServer(t, "../functions/search/catalog")
 	t.Run("TypeScriptSDK", func(t *testing.T) { testTypeScriptSDK(t, srv) })
 	t.Run("InspectorCLI", func(t *testing.T) { testInspectorCLI(t, srv) })
 	t.Run("Conformance", func(t *testing.T) { testConformance(t, srv) })
 	for _, version := range []string{"2025-06-18", "2025-11-25", "2026-07-28"} {
 		t.Run("MCPGo/"+version, func(t *testing.T) { testMCPGo(t, srv, version) })
 	}
+	t.Run("SearchClientFallback", func(t *testing.T) { testSearchClientFallback(t, srv) })
+	t.Run("MCPRemoteMetaMode", func(t *testing.T) { testMCPRemote(t, srv) })
 }
 
 // testTypeScriptSDK runs ts/client.mjs (the official TypeScript SDK): the
@@ -226,7 +238,7 @@ func testConformance(t *testing.T, srv *catalogServer) {
 		}
 	}
 
-	described := startCatalogServer(t, "../index/testdata/catalog", 0)
+	described := startCatalogServer(t, "../index/testdata/catalog")
 	runNode(t, interopDir, node, suite, "server", "--url", described.url, "--scenario", "prompts-list", "-o", t.TempDir())
 }
 
@@ -289,5 +301,73 @@ func walk[T any](t *testing.T, counts map[ext.Kind]int, k ext.Kind, seq func(fun
 			t.Fatalf("%s list: %v", k, err)
 		}
 		counts[k]++
+	}
+}
+
+// testSearchClientFallback ranks the whole catalog on the client side, as
+// ext/searchclient does for servers without the extension: it walks every
+// tools/list page and ranks with searchclient.Rank.
+func testSearchClientFallback(t *testing.T, srv *catalogServer) {
+	ctx := context.Background()
+	c, err := searchclient.Connect(ctx, srv.url, &searchclient.Options{ForceFallback: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	start := time.Now()
+	for page, err := range c.Search(ctx, searchclient.Tools, "take a screenshot of the page", nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, it := range page.Items {
+			names = append(names, it.Name)
+		}
+		t.Logf("fallback over %d tools: %s in %s", srv.counts[ext.KindTool], names, time.Since(start))
+		if !page.Fallback || len(names) != 10 || !slices.Contains(names, "playwright__browser_take_screenshot") {
+			t.Errorf("fallback page: got %v (fallback %v), want 10 tools ranked locally, playwright__browser_take_screenshot among them", names, page.Fallback)
+		}
+		break
+	}
+}
+
+// testMCPRemote runs the README's recipe for stdio-only clients (Claude
+// Desktop): mcp-remote bridges stdio to the server in meta-tool mode, and
+// an mcp-go stdio client lists search_tools through it and calls it.
+func testMCPRemote(t *testing.T, srv *catalogServer) {
+	proxy := nodeTool(t, "node_modules/mcp-remote/dist/proxy.js")
+	meta, err := ext.NewMetaTools(context.Background(), srv.idx, ext.MetaOptions{Mode: ext.ListMeta})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := serve(t, srv.idx, meta)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	mc, err := client.NewStdioMCPClient("node", []string{"MCP_REMOTE_CONFIG_DIR=" + t.TempDir()}, proxy, url, "--transport", "http-only")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mc.Close()
+	init := mcp.InitializeRequest{}
+	init.Params.ClientInfo = mcp.Implementation{Name: "interop-stdio", Version: "1"}
+	if _, err := mc.Initialize(ctx, init); err != nil {
+		t.Fatal(err)
+	}
+	list, err := mc.ListTools(ctx, mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Tools) != 1 || list.Tools[0].Name != "search_tools" {
+		t.Errorf("tools/list through mcp-remote in meta mode: got %d tools, want search_tools alone", len(list.Tools))
+	}
+	call := mcp.CallToolRequest{}
+	call.Params.Name = "search_tools"
+	call.Params.Arguments = map[string]any{"query": "take a screenshot of the page"}
+	res, err := mc.CallTool(ctx, call)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text, _ := res.Content[0].(mcp.TextContent); res.IsError || !strings.Contains(text.Text, `"playwright__browser_take_screenshot"`) {
+		t.Errorf("search_tools through mcp-remote: got %+v", res)
 	}
 }
