@@ -124,6 +124,7 @@ func TestInterop(t *testing.T) {
 	}
 	t.Run("SearchClientFallback", func(t *testing.T) { testSearchClientFallback(t, srv) })
 	t.Run("MCPRemoteMetaMode", func(t *testing.T) { testMCPRemote(t, srv) })
+	t.Run("ReadmeSnippets", func(t *testing.T) { testReadmeSnippets(t, srv) })
 }
 
 // testTypeScriptSDK runs ts/client.mjs (the official TypeScript SDK): the
@@ -369,5 +370,60 @@ func testMCPRemote(t *testing.T, srv *catalogServer) {
 	}
 	if text, _ := res.Content[0].(mcp.TextContent); res.IsError || !strings.Contains(text.Text, `"playwright__browser_take_screenshot"`) {
 		t.Errorf("search_tools through mcp-remote: got %+v", res)
+	}
+}
+
+// readmeClients is the "Clients" section of the README.
+func readmeClients(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(data)
+	start := strings.Index(s, "\n## Clients\n")
+	if start < 0 {
+		t.Fatal("README.md has no Clients section")
+	}
+	end := strings.Index(s[start+1:], "\n## ")
+	if end < 0 {
+		return s[start:]
+	}
+	return s[start : start+1+end]
+}
+
+// fenced returns the body of the first code block of lang in s.
+func fenced(t *testing.T, s, lang string) string {
+	t.Helper()
+	start := strings.Index(s, "```"+lang+"\n")
+	if start < 0 {
+		t.Fatalf("no %s code block", lang)
+	}
+	body := s[start+len("```"+lang+"\n"):]
+	return body[:strings.Index(body, "```")]
+}
+
+// testReadmeSnippets runs the README's TypeScript snippet against the
+// server and checks that its Go snippet is the body of
+// ExampleClient_Search, which go test runs.
+func testReadmeSnippets(t *testing.T, srv *catalogServer) {
+	section := readmeClients(t)
+	example, err := os.ReadFile("../ext/searchclient/example_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := string(example)
+	body = body[strings.Index(body, "\tc, err := searchclient.Connect(ctx, url, nil)"):]
+	body = body[:strings.Index(body, "\t// Output:")]
+	body = strings.ReplaceAll(strings.ReplaceAll(body, "\n\t", "\n"), "(ctx, url, nil)", `(ctx, "http://127.0.0.1:8080/mcp", nil)`)
+	if want := strings.TrimPrefix(body, "\t"); fenced(t, section, "go") != want {
+		t.Errorf("README Go snippet:\n%s\nwant the body of ExampleClient_Search:\n%s", fenced(t, section, "go"), want)
+	}
+
+	nodeTool(t, "node_modules/@modelcontextprotocol/sdk/package.json")
+	js := strings.ReplaceAll(fenced(t, section, "js"), "http://127.0.0.1:8080/mcp", srv.url)
+	out := runNode(t, interopDir, "node", "--input-type=module", "-e", js)
+	if !strings.HasPrefix(string(out), "playwright__browser_take_screenshot ") || strings.Count(string(out), "\n") != 5 {
+		t.Errorf("README TypeScript snippet printed:\n%s\nwant 5 tools, playwright__browser_take_screenshot first", out)
 	}
 }
