@@ -24,9 +24,13 @@ type FanOutResult struct {
 // them by that server's best score, and merges the pages into one of
 // opts.Limit items, best first. A server that fails is reported in
 // Failures and the others are merged anyway; FanOut returns an error only
-// when every server failed (or there are none).
+// when every server failed, or there are none. Bound the time a slow
+// server may take with ctx.
 func FanOut(ctx context.Context, clients []*Client, k Kind, query string, opts *SearchOptions) (*FanOutResult, error) {
 	opts = cmp.Or(opts, &SearchOptions{})
+	if len(clients) == 0 {
+		return nil, errors.New("searchclient: fan-out over no servers")
+	}
 	pages := make([][]Item, len(clients))
 	errs := make([]error, len(clients))
 	var wg sync.WaitGroup

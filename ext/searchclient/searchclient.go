@@ -41,6 +41,7 @@ import (
 	"fmt"
 	"iter"
 	"net/http"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -106,8 +107,9 @@ type Options struct {
 type Client struct {
 	mc      *client.Client
 	name    string
-	methods map[string]bool // search methods the server advertises
-	owned   bool            // Close closes mc
+	info    mcp.Implementation // sent in _meta on 2026-07-28
+	methods map[string]bool    // search methods the server advertises
+	owned   bool               // Close closes mc
 }
 
 // Connect connects to the Streamable HTTP endpoint url, initializes (or
@@ -146,7 +148,7 @@ func connect(ctx context.Context, mc *client.Client, opts *Options, copts []clie
 	req.Params.ProtocolVersion = opts.ProtocolVersion
 	req.Params.ClientInfo = opts.ClientInfo
 	if req.Params.ClientInfo.Name == "" {
-		req.Params.ClientInfo = mcp.Implementation{Name: "mcpsearch-searchclient", Version: "dev"}
+		req.Params.ClientInfo = defaultInfo
 	}
 	res, err := mc.Initialize(ctx, req)
 	if err != nil {
@@ -155,12 +157,18 @@ func connect(ctx context.Context, mc *client.Client, opts *Options, copts []clie
 	return New(mc, cmp.Or(opts.Name, res.ServerInfo.Name), opts), nil
 }
 
+var defaultInfo = mcp.Implementation{Name: "mcpsearch-searchclient", Version: "dev"}
+
 // New wraps an mcp-go client that has been initialized; name labels the
 // server in fan-out results. It reads the capabilities the client
 // received. Close does not close mc.
 func New(mc *client.Client, name string, opts *Options) *Client {
-	c := &Client{mc: mc, name: name, methods: map[string]bool{}}
-	if opts == nil || !opts.ForceFallback {
+	opts = cmp.Or(opts, &Options{})
+	c := &Client{mc: mc, name: name, info: opts.ClientInfo, methods: map[string]bool{}}
+	if c.info.Name == "" {
+		c.info = defaultInfo
+	}
+	if !opts.ForceFallback {
 		c.methods = advertised(mc.GetServerCapabilities())
 	}
 	return c
@@ -205,8 +213,8 @@ func (c *Client) Close() error {
 
 // SearchOptions shape a search. A nil *SearchOptions means the defaults.
 type SearchOptions struct {
-	// Limit is the number of items a page holds. If zero, 10; the
-	// extension allows at most 50.
+	// Limit is the number of items a page holds: 1 to MaxLimit. If zero,
+	// 10.
 	Limit int
 	// Filter is passed to the extension as params.filter; the fallback
 	// applies Servers (against the client's name) and Annotations (tools,
@@ -244,14 +252,19 @@ type Item struct {
 	Server string
 }
 
+// MaxLimit is the largest page the extension serves.
+const MaxLimit = 50
+
 // Search iterates over the pages of results for query among the items of
-// kind k. Stop ranging to stop fetching; an error ends the iteration.
+// kind k. Stop ranging to stop fetching; an error ends the iteration. An
+// unknown kind, an empty query or a limit out of range is an error before
+// anything is sent.
 func (c *Client) Search(ctx context.Context, k Kind, query string, opts *SearchOptions) iter.Seq2[*Page, error] {
 	opts = cmp.Or(opts, &SearchOptions{})
 	limit := cmp.Or(opts.Limit, 10)
 	return func(yield func(*Page, error) bool) {
-		if !k.valid() {
-			yield(nil, fmt.Errorf("searchclient: unknown kind %q", k))
+		if err := checkSearch(k, query, limit); err != nil {
+			yield(nil, err)
 			return
 		}
 		if c.HasExtension(k) {
@@ -262,6 +275,18 @@ func (c *Client) Search(ctx context.Context, k Kind, query string, opts *SearchO
 		}
 		c.searchLocal(ctx, k, query, limit, opts.Filter, yield)
 	}
+}
+
+func checkSearch(k Kind, query string, limit int) error {
+	switch {
+	case !k.valid():
+		return fmt.Errorf("searchclient: unknown kind %q (want tools, prompts, resources or resourceTemplates)", k)
+	case strings.TrimSpace(query) == "":
+		return errors.New("searchclient: empty query")
+	case limit < 1 || limit > MaxLimit:
+		return fmt.Errorf("searchclient: limit %d not in [1,%d]", limit, MaxLimit)
+	}
+	return nil
 }
 
 // searchRemote pages through the server's search method. It reports
@@ -308,7 +333,7 @@ func (c *Client) searchPage(ctx context.Context, k Kind, query string, limit int
 		params["_meta"] = map[string]any{
 			mcp.MetaKeyProtocolVersion:    v,
 			mcp.MetaKeyClientCapabilities: c.mc.GetClientCapabilities(),
-			mcp.MetaKeyClientInfo:         mcp.Implementation{Name: "mcpsearch-searchclient", Version: "dev"},
+			mcp.MetaKeyClientInfo:         c.info,
 		}
 		raw, _ := json.Marshal(params)
 		header = http.Header{}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -179,5 +180,42 @@ func TestSearchAdvertisedButMissing(t *testing.T) {
 				t.Errorf("got %v (fallback %v), want [[take_screenshot]] ranked locally", got, fallback)
 			}
 		})
+	}
+}
+
+// TestSearchBadInput: bad input is refused before anything is sent, the
+// server's own refusals come back as errors, and a fan-out of which every
+// server fails is an error.
+func TestSearchBadInput(t *testing.T) {
+	url, stop := startExtension("browser", 1, browserTools...)
+	defer stop()
+	c := connect(t, url, nil)
+	for _, test := range []struct {
+		name, kind, query string
+		limit             int
+		want              string
+	}{
+		{"unknown kind", "widgets", "page", 0, `unknown kind "widgets"`},
+		{"empty query", "tools", "  ", 0, "empty query"},
+		{"limit too large", "tools", "page", 51, "limit 51 not in [1,50]"},
+		{"negative limit", "tools", "page", -1, "limit -1 not in [1,50]"},
+		{"refused by the server", "tools", strings.Repeat("word ", 200), 0, "invalid params"},
+	} {
+		t.Run(test.name, func(t *testing.T) {
+			var got error
+			for _, err := range c.Search(context.Background(), searchclient.Kind(test.kind), test.query, &searchclient.SearchOptions{Limit: test.limit}) {
+				got = err
+			}
+			if got == nil || !strings.Contains(got.Error(), test.want) {
+				t.Errorf("got %v, want an error saying %q", got, test.want)
+			}
+		})
+	}
+	if _, err := searchclient.FanOut(context.Background(), nil, searchclient.Tools, "page", nil); err == nil {
+		t.Error("fan-out over no servers: got no error")
+	}
+	stop()
+	if res, err := searchclient.FanOut(context.Background(), []*searchclient.Client{c}, searchclient.Tools, "page", nil); err == nil || res.Failures["browser"] == nil {
+		t.Errorf("fan-out whose only server is gone: got %v, %v; want an error and the failure named", res, err)
 	}
 }
