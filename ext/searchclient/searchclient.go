@@ -7,14 +7,15 @@
 // server's capabilities. [Client.Search] then iterates over pages of ranked
 // results:
 //
-//   - Against a server that advertises the extension, in
-//     capabilities.extensions["io.github.mcpsearch/search"] or
-//     capabilities.experimental["search"], each page is one */search request
-//     and the next page follows the server's nextCursor. (mcp-go's typed
-//     capabilities drop the tools.search flag, so the extensions and
-//     experimental entries are what is read; a server that advertises the
-//     extension but answers a search method with -32601 is searched by the
-//     fallback too.)
+//   - Against a server that advertises the extension — the methods listed
+//     in capabilities.extensions["io.github.mcpsearch/search"] or
+//     capabilities.experimental["search"], or the flags tools.search,
+//     prompts.search and resources.search — each page is one */search
+//     request and the next page follows the server's nextCursor. (mcp-go's
+//     typed capabilities drop those flags: Connect reads them from the
+//     handshake's HTTP answer, New sees only the extensions and experimental
+//     entries. A server that advertises the extension but answers a search
+//     method with -32601 is searched by the fallback.)
 //   - Against any other MCP server the fallback walks every page of the
 //     matching list method (tools/list, …) and ranks the items locally with
 //     [Rank], a small BM25 over names and descriptions, then serves the
@@ -40,6 +41,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"maps"
 	"net/http"
 	"strings"
 
@@ -116,7 +118,8 @@ type Client struct {
 // discovers, on 2026-07-28), and reads the server's capabilities.
 func Connect(ctx context.Context, url string, opts *Options) (*Client, error) {
 	opts = cmp.Or(opts, &Options{})
-	var topts []transport.StreamableHTTPCOption
+	rec := &capsRecorder{base: http.DefaultTransport}
+	topts := []transport.StreamableHTTPCOption{transport.WithHTTPBasicClient(&http.Client{Transport: rec})}
 	if len(opts.Headers) > 0 {
 		topts = append(topts, transport.WithHTTPHeaders(opts.Headers))
 	}
@@ -134,6 +137,9 @@ func Connect(ctx context.Context, url string, opts *Options) (*Client, error) {
 		return nil, fmt.Errorf("searchclient: %s: %w", url, err)
 	}
 	c.owned = true
+	if !opts.ForceFallback {
+		maps.Copy(c.methods, rec.searchFlags())
+	}
 	return c, nil
 }
 

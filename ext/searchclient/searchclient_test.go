@@ -219,3 +219,31 @@ func TestSearchBadInput(t *testing.T) {
 		t.Errorf("fan-out whose only server is gone: got %v, %v; want an error and the failure named", res, err)
 	}
 }
+
+// TestSearchCapabilityFlags: a server that advertises search only by the
+// capability flags (tools.search) is searched through the extension by a
+// client made with Connect, which reads the flags from the wire; New sees
+// only what mcp-go's typed capabilities keep, and falls back.
+func TestSearchCapabilityFlags(t *testing.T) {
+	url, stop := startFlagsOnly("flags", browserTools...)
+	defer stop()
+	for _, version := range []string{"2025-11-25", "2026-07-28"} {
+		t.Run(version, func(t *testing.T) {
+			c := connect(t, url, &searchclient.Options{ProtocolVersion: version})
+			caps := c.MCP().GetServerCapabilities()
+			if caps.Extensions != nil || caps.Experimental != nil {
+				t.Fatalf("the test server still advertises the extension: %v %v", caps.Extensions, caps.Experimental)
+			}
+			if !c.HasExtension(searchclient.Tools) || !c.HasExtension(searchclient.Prompts) || c.HasExtension(searchclient.ResourceTemplates) {
+				t.Errorf("Connect: tools %v prompts %v templates %v; want the flagged tools/search and prompts/search only",
+					c.HasExtension(searchclient.Tools), c.HasExtension(searchclient.Prompts), c.HasExtension(searchclient.ResourceTemplates))
+			}
+			if got, fallback := pages(t, c, "screenshot", 10); fmt.Sprint(got) != "[[flags__take_screenshot]]" || fallback {
+				t.Errorf("got %v (fallback %v), want [[flags__take_screenshot]] from tools/search", got, fallback)
+			}
+			if searchclient.New(c.MCP(), "flags", nil).HasExtension(searchclient.Tools) {
+				t.Error("New over mcp-go's typed capabilities: got the extension, want none (the flags are dropped)")
+			}
+		})
+	}
+}

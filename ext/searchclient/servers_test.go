@@ -3,6 +3,8 @@ package searchclient_test
 import (
 	"context"
 	"encoding/json"
+	"maps"
+	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
@@ -70,13 +72,48 @@ type tool struct{ name, description string }
 // startExtension serves tools through the search extension (ext.Server)
 // on 127.0.0.1 and returns its /mcp URL and a function that stops it.
 func startExtension(server string, scale float64, tools ...tool) (url string, stop func()) {
+	srv := httptest.NewServer(extensionHandler(server, scale, tools...))
+	return srv.URL + "/mcp", srv.Close
+}
+
+func extensionHandler(server string, scale float64, tools ...tool) http.Handler {
 	cat := &wordCatalog{version: "v-" + server, scale: scale}
 	for _, t := range tools {
 		obj, _ := json.Marshal(map[string]any{"name": server + "__" + t.name, "description": t.description,
 			"inputSchema": map[string]any{"type": "object"}})
 		cat.items = append(cat.items, ext.Hit{Object: obj, Server: server})
 	}
-	srv := httptest.NewServer(ext.NewServer(cat, &ext.Options{Name: server, PageSize: 2}))
+	return ext.NewServer(cat, &ext.Options{Name: server, PageSize: 2})
+}
+
+// startFlagsOnly serves tools through the extension but advertises it by
+// the capability flags alone (tools.search, …), as a server that follows
+// the search RFC without the extensions entry would: the extensions and
+// experimental entries are cut from its handshake answers.
+func startFlagsOnly(server string, tools ...tool) (url string, stop func()) {
+	h := extensionHandler(server, 1, tools...)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		body := rec.Body.Bytes()
+		var msg struct {
+			JSONRPC string                     `json:"jsonrpc"`
+			ID      any                        `json:"id"`
+			Result  map[string]json.RawMessage `json:"result"`
+		}
+		if json.Unmarshal(body, &msg) == nil && msg.Result["capabilities"] != nil {
+			var caps map[string]json.RawMessage
+			json.Unmarshal(msg.Result["capabilities"], &caps)
+			delete(caps, "extensions")
+			delete(caps, "experimental")
+			msg.Result["capabilities"], _ = json.Marshal(caps)
+			body, _ = json.Marshal(msg)
+		}
+		maps.Copy(w.Header(), rec.Header())
+		w.Header().Del("Content-Length")
+		w.WriteHeader(rec.Code)
+		w.Write(body)
+	}))
 	return srv.URL + "/mcp", srv.Close
 }
 
