@@ -43,7 +43,8 @@ func listPackages(t *testing.T) []goPackage {
 
 // TestDependencyDirection enforces the rules of DESIGN.md: ext depends on
 // neither bleve nor AWS, index not on AWS, the upstream client
-// (ext/upstream) on mcp-go and ext only, and no package outside functions/
+// (ext/upstream) on mcp-go and ext only, the search client library
+// (ext/searchclient) on mcp-go only, and no package outside functions/
 // and infra/ imports them.
 func TestDependencyDirection(t *testing.T) {
 	forbidden := map[string][]string{
@@ -52,6 +53,8 @@ func TestDependencyDirection(t *testing.T) {
 		// The gateway's client: mcp-go and ext only.
 		module + "/ext/upstream":              {"github.com/blevesearch/", "github.com/aws/", module + "/index", module + "/functions", module + "/infra"},
 		module + "/ext/upstream/upstreamtest": {"github.com/blevesearch/", "github.com/aws/", module + "/"},
+		// The search client library: the standard library and mcp-go only.
+		module + "/ext/searchclient": {"github.com/blevesearch/", "github.com/aws/", module + "/"},
 	}
 	found := map[string]bool{}
 	for _, p := range listPackages(t) {

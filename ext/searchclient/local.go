@@ -1,0 +1,94 @@
+package searchclient
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"iter"
+	"slices"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// searchLocal is the fallback: it lists every item of kind k, ranks them
+// with Rank, applies the filter and yields the ranking limit items a page.
+func (c *Client) searchLocal(ctx context.Context, k Kind, query string, limit int, f *Filter, yield func(*Page, error) bool) {
+	objects, err := c.listAll(ctx, k)
+	if err != nil {
+		yield(nil, fmt.Errorf("searchclient: %s: listing %s for the local ranking: %w", c.name, k, err))
+		return
+	}
+	ranked := c.filter(Rank(query, objects), k, f)
+	for i := range ranked {
+		ranked[i].Server = c.name
+	}
+	for start := 0; ; start += limit {
+		end := min(start+limit, len(ranked))
+		if !yield(&Page{Items: ranked[start:end], Fallback: true}, nil) || end == len(ranked) {
+			return
+		}
+	}
+}
+
+// listAll walks every page of the list method of kind k.
+func (c *Client) listAll(ctx context.Context, k Kind) ([]json.RawMessage, error) {
+	switch k {
+	case Tools:
+		return collect(c.mc.IterTools(ctx, mcp.ListToolsRequest{}))
+	case Prompts:
+		return collect(c.mc.IterPrompts(ctx, mcp.ListPromptsRequest{}))
+	case Resources:
+		return collect(c.mc.IterResources(ctx, mcp.ListResourcesRequest{}))
+	default:
+		return collect(c.mc.IterResourceTemplates(ctx, mcp.ListResourceTemplatesRequest{}))
+	}
+}
+
+func collect[T any](seq iter.Seq2[T, error]) ([]json.RawMessage, error) {
+	var out []json.RawMessage
+	for v, err := range seq {
+		if err != nil {
+			return nil, err
+		}
+		raw, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, raw)
+	}
+	return out, nil
+}
+
+// filter applies f locally: Servers against the client's name, and
+// Annotations to tools, the standard hints taking their MCP defaults.
+func (c *Client) filter(items []Item, k Kind, f *Filter) []Item {
+	if f == nil {
+		return items
+	}
+	if len(f.Servers) > 0 && !slices.Contains(f.Servers, c.name) {
+		return nil
+	}
+	if len(f.Annotations) == 0 || k != Tools {
+		return items
+	}
+	return slices.DeleteFunc(items, func(it Item) bool { return !annotationsMatch(it.Object, f.Annotations) })
+}
+
+var annotationDefaults = map[string]any{"readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": true}
+
+func annotationsMatch(obj json.RawMessage, want map[string]any) bool {
+	var tool struct {
+		Annotations map[string]any `json:"annotations"`
+	}
+	json.Unmarshal(obj, &tool)
+	for key, w := range want {
+		got, ok := tool.Annotations[key]
+		if !ok {
+			got = annotationDefaults[key]
+		}
+		if got != w {
+			return false
+		}
+	}
+	return true
+}
