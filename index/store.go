@@ -24,6 +24,8 @@ import (
 //	<store>.idx  a header (magic, codec, records a block, record count) and
 //	             the little-endian uint64 offset of every block and the end
 //	             of the last
+//	<store>.dict (zstd stores) the raw-content dictionary every block of the
+//	             store is compressed with: a sample of its own records
 //
 // A block's payload is the uvarint length of each of its records followed
 // by the records. Reading a record is one positioned read of its block;
@@ -43,6 +45,11 @@ const objectsPerBlock = 16
 
 // metasPerBlock keeps the meta store's offsets small (8 bytes a block).
 const metasPerBlock = 16
+
+// dictBytes is the size of a zstd store's dictionary. A sample of the
+// catalog's own objects primes every block with the JSON Schema vocabulary
+// they share (at 100k tools, zipped: 29.4 MB against 31.2 MB without).
+const dictBytes = 128 << 10
 
 // Store codecs.
 const (
@@ -90,7 +97,14 @@ func writeStores(cat *Catalog, dir string) error {
 // records a block, compressed with codec.
 func writeStore(dir, name string, records [][]byte, codec, perBlock int) (err error) {
 	defer wrapf(&err, "writing store %s", name)
-	enc, err := newBlockEncoder(codec)
+	var dict []byte
+	if codec == codecZstd {
+		dict = sampleDict(records, dictBytes)
+		if err := os.WriteFile(filepath.Join(dir, name+".dict"), dict, 0o644); err != nil {
+			return err
+		}
+	}
+	enc, err := newBlockEncoder(codec, dict)
 	if err != nil {
 		return err
 	}
@@ -136,14 +150,38 @@ func blockPayload(records [][]byte) []byte {
 	return b
 }
 
+// sampleDict returns about size bytes of records taken evenly across them
+// (every n-th record, n the ratio of their total size to size), a
+// raw-content zstd dictionary. It is deterministic: the same records give
+// the same dictionary.
+func sampleDict(records [][]byte, size int) []byte {
+	total := 0
+	for _, r := range records {
+		total += len(r)
+	}
+	stride := max(1, total/size)
+	var dict []byte
+	for i := 0; i < len(records) && len(dict) < size; i += stride {
+		dict = append(dict, records[i]...)
+	}
+	return dict[:min(len(dict), size)]
+}
+
+// zstdDictID names the dictionary in every frame of a zstd store.
+const zstdDictID = 1
+
 // newBlockEncoder returns the compression of codec.
-func newBlockEncoder(codec int) (func([]byte) []byte, error) {
+func newBlockEncoder(codec int, dict []byte) (func([]byte) []byte, error) {
 	switch codec {
 	case codecNone:
 		return func(b []byte) []byte { return b }, nil
 	case codecZstd:
-		enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedBestCompression),
-			zstd.WithEncoderCRC(false), zstd.WithSingleSegment(true), zstd.WithEncoderConcurrency(1))
+		opts := []zstd.EOption{zstd.WithEncoderLevel(zstd.SpeedBetterCompression),
+			zstd.WithEncoderCRC(false), zstd.WithSingleSegment(true), zstd.WithEncoderConcurrency(1)}
+		if len(dict) > 0 {
+			opts = append(opts, zstd.WithEncoderDictRaw(zstdDictID, dict))
+		}
+		enc, err := zstd.NewWriter(nil, opts...)
 		if err != nil {
 			return nil, err
 		}
@@ -152,9 +190,15 @@ func newBlockEncoder(codec int) (func([]byte) []byte, error) {
 	return nil, fmt.Errorf("unknown codec %d", codec)
 }
 
-// zstdDecoder decodes blocks of every open store; DecodeAll is safe for
-// concurrent use.
-var zstdDecoder, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(4), zstd.WithDecoderMaxMemory(maxBlockBytes))
+// newBlockDecoder returns the decoder of a zstd store with dictionary dict.
+// DecodeAll is safe for concurrent use.
+func newBlockDecoder(dict []byte) (*zstd.Decoder, error) {
+	opts := []zstd.DOption{zstd.WithDecoderConcurrency(4), zstd.WithDecoderMaxMemory(maxBlockBytes)}
+	if len(dict) > 0 {
+		opts = append(opts, zstd.WithDecoderDictRaw(zstdDictID, dict))
+	}
+	return zstd.NewReader(nil, opts...)
+}
 
 func encodeMeta(m meta) []byte {
 	var b []byte
@@ -184,6 +228,7 @@ type store struct {
 	codec         int
 	perBlock      int
 	count         int
+	decoder       *zstd.Decoder // zstd stores
 }
 
 func openStore(dir, name string) (s *store, err error) {
@@ -199,7 +244,23 @@ func openStore(dir, name string) (s *store, err error) {
 		s.close()
 		return nil, err
 	}
+	if s.codec == codecZstd {
+		if err := s.openDecoder(dir); err != nil {
+			s.close()
+			return nil, err
+		}
+	}
 	return s, nil
+}
+
+// openDecoder reads the store's dictionary and prepares its decoder.
+func (s *store) openDecoder(dir string) error {
+	dict, err := os.ReadFile(filepath.Join(dir, s.name+".dict"))
+	if err != nil {
+		return err
+	}
+	s.decoder, err = newBlockDecoder(dict)
+	return err
 }
 
 // readHeader reads and checks the .idx header against the file's size.
@@ -227,6 +288,9 @@ func (s *store) readHeader() error {
 func (s *store) blocks() int { return (s.count + s.perBlock - 1) / s.perBlock }
 
 func (s *store) close() error {
+	if s.decoder != nil {
+		s.decoder.Close()
+	}
 	return errors.Join(s.data.Close(), s.offsets.Close())
 }
 
@@ -280,7 +344,7 @@ func (s *store) block(b int) ([][]byte, error) {
 	}
 	if s.codec == codecZstd {
 		var err error
-		if raw, err = zstdDecoder.DecodeAll(raw, nil); err != nil {
+		if raw, err = s.decoder.DecodeAll(raw, nil); err != nil {
 			return nil, fmt.Errorf("block %d: %w", b, err)
 		}
 	}

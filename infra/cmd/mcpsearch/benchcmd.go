@@ -87,7 +87,7 @@ func runBenchSearch(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		out, err := exec.Command(self, "bench", "search-one", "--index", bundle, "--queries", strconv.Itoa(queries)).Output()
+		out, err := runChild(self, "bench", "search-one", "--index", bundle, "--queries", strconv.Itoa(queries))
 		if err != nil {
 			return fmt.Errorf("search at %d tools: %w", n, err)
 		}
@@ -107,6 +107,19 @@ func runBenchSearch(args []string, stdout, stderr io.Writer) error {
 	}
 	_, err = fmt.Fprintf(stdout, "%d queries of a fixed mix of %d, after one warm-up round; %s, %d CPUs\n", queries, len(bench.Queries), runtime.GOARCH, runtime.NumCPU())
 	return err
+}
+
+// runChild runs a child process of a bench and returns its standard
+// output; a failure carries what the child said on standard error.
+func runChild(name string, args ...string) ([]byte, error) {
+	var stderr strings.Builder
+	cmd := exec.Command(name, args...)
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	return out, nil
 }
 
 // runBenchSearchOne is the child process of bench search.
