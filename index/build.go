@@ -280,7 +280,7 @@ func document(it *Item) map[string]any {
 		fieldServer:             it.Server,
 		field(fieldServerWords): it.Server,
 		field(fieldName):        it.Label,
-		field(fieldNameExact):   []string{normalizeName(it.Name), normalizeName(it.Label)},
+		field(fieldNameExact):   normalizeName(it.Label),
 		field(fieldTitle):       it.Title,
 		field(fieldDescription): it.Description,
 		field(fieldRelated):     relatedWords(it),

@@ -29,7 +29,7 @@ import (
 //	7: content field ("r_content"): resource text from resourceContents.
 //	8: record stores in blocks with a header: objects 16 a block, each
 //	   block a zstd frame with a dictionary sampled from the objects
-//	   (objects.dict); meta uncompressed.
+//	   (objects.dict); meta uncompressed; nameExact holds the own name only.
 const FormatVersion = 8
 
 // BleveVersion is the bleve release that writes and reads bundles; go.mod

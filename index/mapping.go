@@ -28,7 +28,7 @@ const (
 	fieldServer      = "server"      // keyword, stored
 	fieldServerWords = "serverWords" // text
 	fieldName        = "name"        // text: the upstream name, split into words
-	fieldNameExact   = "nameExact"   // keyword: canonical and own name, letters and digits in lower case
+	fieldNameExact   = "nameExact"   // keyword: own name, letters and digits in lower case
 	fieldTitle       = "title"       // text
 	fieldDescription = "description" // text
 	fieldParams      = "params"      // text: parameter names and descriptions

@@ -36,7 +36,7 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (*ext.Page, error) {
 		return nil, fmt.Errorf("index %s: %w", x.dir, err)
 	}
 	terms := termStrings(qterms)
-	bq, err := searchQuery(q, terms)
+	bq, err := searchQuery(q, terms, x.manifest.Separator)
 	if err != nil {
 		return nil, err
 	}
@@ -224,7 +224,7 @@ func (x *Index) position(id string) (int, error) {
 
 // searchQuery builds the bleve query for q: the text query, restricted by
 // kind and filter. Text is analysed into words, never parsed as syntax.
-func searchQuery(q ext.Query, terms []string) (query.Query, error) {
+func searchQuery(q ext.Query, terms []string, sep string) (query.Query, error) {
 	if !q.Kind.Valid() {
 		return nil, fmt.Errorf("%w: unknown kind %q", ext.ErrInvalidParams, q.Kind)
 	}
@@ -241,7 +241,7 @@ func searchQuery(q ext.Query, terms []string) (query.Query, error) {
 		return nil, err
 	}
 	clauses = append(clauses, annotations...)
-	text := textQuery(q.Kind, q.Text, terms)
+	text := textQuery(q.Kind, q.Text, terms, sep)
 	if len(clauses) == 0 {
 		return text, nil
 	}
@@ -276,7 +276,7 @@ func termWeight(term string) float64 {
 // of its clauses that matched, so an item matched in several fields, and by
 // several words in a field, ranks higher (measured against one clause per
 // word and one flat clause: see the technique log in the README).
-func textQuery(k ext.Kind, text string, words []string) query.Query {
+func textQuery(k ext.Kind, text string, words []string, sep string) query.Query {
 	clauses := make([]query.Query, 0, len(fieldBoosts)+1)
 	for _, fb := range fieldBoosts {
 		terms := make([]query.Query, 0, len(words))
@@ -285,10 +285,23 @@ func textQuery(k ext.Kind, text string, words []string) query.Query {
 		}
 		clauses = append(clauses, bleve.NewDisjunctionQuery(terms...))
 	}
-	exact := bleve.NewTermQuery(normalizeName(text))
-	exact.SetField(kindField(k, fieldNameExact))
-	exact.SetBoost(exactNameBoost)
-	return bleve.NewDisjunctionQuery(append(clauses, exact)...)
+	return bleve.NewDisjunctionQuery(append(clauses, exactNameQuery(k, text, sep))...)
+}
+
+// exactNameQuery matches the item whose own name is the whole text. Items
+// are indexed under their own name only (canonical names would add a unique
+// term per item); a canonical name — server, separator, name — is matched by
+// its own-name part too, and re-ranking checks the server.
+func exactNameQuery(k ext.Kind, text, sep string) query.Query {
+	names := []string{normalizeName(text)}
+	if _, own, ok := strings.Cut(text, sep); ok && sep != "" {
+		names = append(names, normalizeName(own))
+	}
+	clauses := make([]query.Query, len(names))
+	for i, n := range names {
+		clauses[i] = fieldTerm(n, kindField(k, fieldNameExact), exactNameBoost)
+	}
+	return bleve.NewDisjunctionQuery(clauses...)
 }
 
 func fieldTerm(term, field string, boost float64) query.Query {

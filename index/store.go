@@ -48,7 +48,8 @@ const metasPerBlock = 16
 
 // dictBytes is the size of a zstd store's dictionary. A sample of the
 // catalog's own objects primes every block with the JSON Schema vocabulary
-// they share (at 100k tools, zipped: 29.4 MB against 31.2 MB without).
+// they share (at 100k tools, zipped, at zstd's best level: 27.7 MB against
+// 31.2 MB without; decoding a block takes about 70 µs either way).
 const dictBytes = 128 << 10
 
 // Store codecs.
@@ -176,7 +177,7 @@ func newBlockEncoder(codec int, dict []byte) (func([]byte) []byte, error) {
 	case codecNone:
 		return func(b []byte) []byte { return b }, nil
 	case codecZstd:
-		opts := []zstd.EOption{zstd.WithEncoderLevel(zstd.SpeedBetterCompression),
+		opts := []zstd.EOption{zstd.WithEncoderLevel(zstd.SpeedBestCompression),
 			zstd.WithEncoderCRC(false), zstd.WithSingleSegment(true), zstd.WithEncoderConcurrency(1)}
 		if len(dict) > 0 {
 			opts = append(opts, zstd.WithEncoderDictRaw(zstdDictID, dict))
