@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	pathpkg "path"
 	"path/filepath"
 	"strings"
 
@@ -119,6 +120,17 @@ func readable(dir string) (int64, error) {
 // Zip writes the files of dir into the zip at path, with their modes, and
 // returns its size.
 func Zip(dir, path string) (int64, error) {
+	return ZipTree(path, Tree{Dir: dir})
+}
+
+// Tree is a directory to zip under a prefix (a slash path, or "" for the
+// zip's root).
+type Tree struct{ Dir, Prefix string }
+
+// ZipTree writes the files of every tree into the zip at path, with their
+// modes, and returns its size. Bench uses it to zip a bootstrap and a
+// bundle kept apart as the artifact they would make.
+func ZipTree(path string, trees ...Tree) (int64, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return 0, err
@@ -131,14 +143,16 @@ func Zip(dir, path string) (int64, error) {
 	zw.RegisterCompressor(zip.Deflate, func(w io.Writer) (io.WriteCloser, error) {
 		return flate.NewWriter(w, flate.BestCompression)
 	})
-	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
+	for _, t := range trees {
+		err = filepath.WalkDir(t.Dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			return addFile(zw, t, p)
+		})
+		if err != nil {
+			return 0, err
 		}
-		return addFile(zw, dir, p)
-	})
-	if err != nil {
-		return 0, err
 	}
 	if err := zw.Close(); err != nil {
 		return 0, err
@@ -150,7 +164,7 @@ func Zip(dir, path string) (int64, error) {
 	return info.Size(), f.Close()
 }
 
-func addFile(zw *zip.Writer, root, path string) error {
+func addFile(zw *zip.Writer, t Tree, path string) error {
 	info, err := os.Stat(path)
 	if err != nil {
 		return err
@@ -159,8 +173,8 @@ func addFile(zw *zip.Writer, root, path string) error {
 	if err != nil {
 		return err
 	}
-	rel, _ := filepath.Rel(root, path)
-	hdr.Name = filepath.ToSlash(rel)
+	rel, _ := filepath.Rel(t.Dir, path)
+	hdr.Name = pathpkg.Join(t.Prefix, filepath.ToSlash(rel))
 	hdr.Method = zip.Deflate
 	w, err := zw.CreateHeader(hdr)
 	if err != nil {

@@ -3,7 +3,9 @@ package artifact
 import (
 	"archive/zip"
 	"debug/elf"
+	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/mcpsearch/mcpsearch/index"
@@ -60,5 +62,41 @@ func TestBuildArm64(t *testing.T) {
 func TestBuildRefusesUnknownArch(t *testing.T) {
 	if _, err := Build(Options{Catalog: "x", Out: t.TempDir(), Arch: "mips"}); err == nil {
 		t.Error("arch mips: no error")
+	}
+}
+
+// TestZipTreePrefixes zips two trees as one artifact: the first at the
+// root, the second under its prefix.
+func TestZipTreePrefixes(t *testing.T) {
+	root := t.TempDir()
+	bin, bundle := filepath.Join(root, "bin"), filepath.Join(root, "bundle")
+	for path, data := range map[string]string{
+		filepath.Join(bin, "bootstrap"):         "binary",
+		filepath.Join(bundle, "manifest.json"):  "{}",
+		filepath.Join(bundle, "bleve", "a.zap"): "segment",
+	} {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(root, "a.zip")
+	if _, err := ZipTree(path, Tree{Dir: bin}, Tree{Dir: bundle, Prefix: "index"}); err != nil {
+		t.Fatal(err)
+	}
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	var names []string
+	for _, f := range zr.File {
+		names = append(names, f.Name)
+	}
+	want := []string{"bootstrap", "index/bleve/a.zap", "index/manifest.json"}
+	if !slices.Equal(names, want) {
+		t.Errorf("got entries %v, want %v", names, want)
 	}
 }
