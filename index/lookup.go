@@ -86,7 +86,7 @@ type uriTable struct {
 	once      sync.Once
 	err       error
 	resources map[string][]int // URI → ordinals of the resources listing it, in catalog order
-	templates []uriTemplate  // in catalog order
+	templates []uriTemplate    // in catalog order
 }
 
 type uriTemplate struct {

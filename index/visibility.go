@@ -185,7 +185,7 @@ func withoutMetaKey(obj json.RawMessage, key string) (json.RawMessage, error) {
 // consecutive items in catalog order that share one, as [count, set]
 // pairs. A manifest without a table has public items only.
 type VisibilityTable struct {
-	Sets []Visibility           `json:"sets"`
+	Sets []Visibility          `json:"sets"`
 	Runs map[ext.Kind][][2]int `json:"runs"`
 }
 
