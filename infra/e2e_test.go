@@ -64,7 +64,7 @@ func TestLambdaEndToEnd(t *testing.T) {
 	}
 	defer emu.Close()
 	var stderr bytes.Buffer
-	cmd := emu.Command(bin) // MCPSEARCH_INDEX unset: the default $LAMBDA_TASK_ROOT/index
+	cmd := emu.Command(bin, "MCPSEARCH_AUTH=none") // MCPSEARCH_INDEX unset: the default $LAMBDA_TASK_ROOT/index
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -137,7 +137,7 @@ func TestLambdaRefusesBadBundle(t *testing.T) {
 	}
 	defer emu.Close()
 	var stderr bytes.Buffer
-	cmd := emu.Command(bin, "MCPSEARCH_INDEX="+filepath.Join(root, "missing"))
+	cmd := emu.Command(bin, "MCPSEARCH_AUTH=none", "MCPSEARCH_INDEX="+filepath.Join(root, "missing"))
 	cmd.Stderr = &stderr
 	done := make(chan error, 1)
 	if err := cmd.Start(); err != nil {
