@@ -353,6 +353,19 @@ func TestVisibilityCursorsAndTokens(t *testing.T) {
 		}
 		wantResult(t, alice.rpc(t, method, mapWith(params, "cursor", next)))
 	}
+	resp, err := http.Get(strings.TrimSuffix(url, "/mcp") + "/.well-known/oauth-protected-resource/mcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var meta struct {
+		Resource             string   `json:"resource"`
+		AuthorizationServers []string `json:"authorization_servers"`
+	}
+	json.NewDecoder(resp.Body).Decode(&meta)
+	resp.Body.Close()
+	if meta.Resource != url || !slices.Equal(meta.AuthorizationServers, []string{visIssuer}) {
+		t.Errorf("protected resource metadata: got %+v, want resource %s and the issuer", meta, url)
+	}
 	for _, token := range []string{"", "not-a-jwt"} {
 		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
 		req.Header.Set("Content-Type", "application/json")
