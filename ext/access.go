@@ -2,8 +2,8 @@ package ext
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
-	"strings"
 )
 
 // Per-caller visibility. A catalog item may be restricted to groups and
@@ -64,7 +64,8 @@ func (a Access) key() string {
 	if a.All {
 		return "*"
 	}
-	return "g:" + strings.Join(a.Groups, "\x00") + "\x01s:" + strings.Join(a.Scopes, "\x00")
+	key, _ := json.Marshal([2][]string{a.Groups, a.Scopes}) // unambiguous whatever the names hold
+	return string(key)
 }
 
 func sortedSet(in []string) []string {
