@@ -100,7 +100,7 @@ func (c *cursorCodec) decode(s string, bind [8]byte) (offset int, err error) {
 		return 0, fmt.Errorf("%w: cursor signature does not match (garbled or forged)", ErrInvalidParams)
 	}
 	if !hmac.Equal(payload[8:16], bind[:]) {
-		return 0, fmt.Errorf("%w: cursor issued for another query, filter or list", ErrInvalidParams)
+		return 0, fmt.Errorf("%w: cursor issued for another query, filter, list or caller", ErrInvalidParams)
 	}
 	off, n := binary.Uvarint(payload[16:])
 	if n <= 0 || 16+n != len(payload) || off > 1<<31 {

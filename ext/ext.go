@@ -29,6 +29,11 @@
 // tools/list answers search_tools and call_tool, for clients that see only
 // tools.
 //
+// Every Catalog and Resolver method serves one caller: the [Access] in its
+// context (see [WithAccess]), which the authentication middleware (package
+// ext/auth) sets. Items the caller may not see are never returned, counted
+// or resolved, and cursors are bound to the caller's access.
+//
 // Errors are coded (see [Error]): a method wraps one of the sentinel errors
 // with context, and the boundary converts any error once into a JSON-RPC
 // error, so internal details never reach a client.
@@ -101,7 +106,8 @@ type Catalog interface {
 	// an error wrapping ErrInvalidParams when the filter cannot be applied.
 	Search(ctx context.Context, q Query) (*Page, error)
 	// List returns the items of kind k in their stable catalog order,
-	// starting at offset, at most limit of them.
+	// starting at offset, at most limit of them. Search and List return only
+	// items the caller (AccessFrom(ctx)) may see; offsets count those only.
 	List(ctx context.Context, k Kind, offset, limit int) (*Page, error)
 	// Version identifies the index build; cursors carry it.
 	Version() string

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -55,7 +56,8 @@ type MetaOptions struct {
 
 // MetaTools is the tools/list of meta-tool mode.
 type MetaTools struct {
-	tools   []json.RawMessage // the meta tools, then the always-listed tools
+	tools   []json.RawMessage // the meta tools
+	always  []string          // canonical names of the always-listed tools
 	proxy   bool
 	servers []string // search_tools searches these servers' tools; nil: all
 }
@@ -63,10 +65,10 @@ type MetaTools struct {
 // NewMetaTools checks o against cat and returns the meta-tool list, or nil
 // when the mode is (or, for auto, resolves to) full. Unknown names in
 // o.Always are an error in every mode. Auto mode measures the tool list
-// once, here.
+// once, here, over every item whatever its visibility.
 func NewMetaTools(ctx context.Context, cat Catalog, o MetaOptions) (*MetaTools, error) {
-	always, err := alwaysTools(ctx, cat, o.Always)
-	if err != nil {
+	ctx = WithAccess(ctx, Access{All: true})
+	if _, err := alwaysTools(ctx, cat, o.Always); err != nil {
 		return nil, err
 	}
 	switch o.Mode {
@@ -89,11 +91,12 @@ func NewMetaTools(ctx context.Context, cat Catalog, o MetaOptions) (*MetaTools, 
 		m.tools = append(m.tools, json.RawMessage(callToolDef))
 		m.servers = normalizeFilter(Filter{Servers: o.Servers}).Servers
 	}
-	m.tools = append(m.tools, always...)
+	m.always = o.Always
 	return m, nil
 }
 
 // alwaysTools resolves the always-listed tools into their listed objects.
+// Tools the caller in ctx may not see are an unknown name.
 func alwaysTools(ctx context.Context, cat Catalog, names []string) ([]json.RawMessage, error) {
 	if len(names) == 0 {
 		return nil, nil
@@ -106,7 +109,7 @@ func alwaysTools(ctx context.Context, cat Catalog, names []string) ([]json.RawMe
 	for _, name := range names {
 		t, err := r.Resolve(ctx, KindTool, name)
 		if errors.Is(err, ErrNotFound) {
-			return nil, fmt.Errorf("always-listed tool %q is not in the catalog (use canonical names, such as server__tool)", name)
+			return nil, fmt.Errorf("%w: always-listed tool %q is not in the catalog (use canonical names, such as server__tool)", errNotListed, name)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("always-listed tool %q: %w", name, err)
@@ -119,6 +122,9 @@ func alwaysTools(ctx context.Context, cat Catalog, names []string) ([]json.RawMe
 	}
 	return out, nil
 }
+
+// errNotListed is wrapped by alwaysTools for a name the caller cannot see.
+var errNotListed = errors.New("not listed")
 
 // listExceeds reports whether the JSON of all tools is longer than limit
 // characters; it stops reading once it is.
@@ -159,8 +165,9 @@ func (m *MetaTools) isMetaTool(name string) bool {
 	return name == SearchToolsName || (m.proxy && name == CallToolName)
 }
 
-// list answers tools/list: one page, no cursor.
-func (m *MetaTools) list(raw json.RawMessage) (result, error) {
+// list answers tools/list: one page, no cursor; of the always-listed
+// tools, those the caller may see.
+func (m *MetaTools) list(ctx context.Context, s *Server, raw json.RawMessage) (result, error) {
 	p, err := decodeParams[ListParams](raw)
 	if err != nil {
 		return nil, err
@@ -168,7 +175,18 @@ func (m *MetaTools) list(raw json.RawMessage) (result, error) {
 	if p.Cursor != "" {
 		return nil, fmt.Errorf("%w: in meta-tool mode tools/list has a single page; the cursor is not one of this server's", ErrInvalidParams)
 	}
-	return &pageResult{key: KindTool.ResultKey(), items: m.tools}, nil
+	items := slices.Clone(m.tools)
+	for _, name := range m.always {
+		obj, err := alwaysTools(ctx, s.catalog, []string{name})
+		if errors.Is(err, errNotListed) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, obj...)
+	}
+	return &pageResult{key: KindTool.ResultKey(), items: items}, nil
 }
 
 // call answers tools/call of a meta tool. Problems with the arguments, and

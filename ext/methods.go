@@ -104,7 +104,7 @@ func searchMethod(k Kind) method {
 		if err != nil {
 			return nil, err
 		}
-		q, bind, err := s.searchQuery(k, p)
+		q, bind, err := s.searchQuery(k, p, AccessFrom(ctx))
 		if err != nil {
 			return nil, err
 		}
@@ -117,8 +117,8 @@ func searchMethod(k Kind) method {
 }
 
 // searchQuery validates p into a Query for kind k and computes the binding
-// its cursors carry.
-func (s *Server) searchQuery(k Kind, p *SearchParams) (Query, [8]byte, error) {
+// its cursors carry: the query, the filter and what the caller may see.
+func (s *Server) searchQuery(k Kind, p *SearchParams, a Access) (Query, [8]byte, error) {
 	text := strings.TrimSpace(p.Query)
 	if err := validateQueryText(text); err != nil {
 		return Query{}, [8]byte{}, err
@@ -132,7 +132,7 @@ func (s *Server) searchQuery(k Kind, p *SearchParams) (Query, [8]byte, error) {
 		filter = normalizeFilter(*p.Filter)
 	}
 	filterKey, _ := json.Marshal(filter) // maps marshal with sorted keys
-	bind := binding("search", string(k), text, string(filterKey))
+	bind := binding("search", string(k), text, string(filterKey), a.key())
 	offset := 0
 	if p.Cursor != "" {
 		if offset, err = s.cursors.decode(p.Cursor, bind); err != nil {
@@ -187,13 +187,13 @@ func normalizeFilter(f Filter) Filter {
 func listMethod(k Kind) method {
 	return func(ctx context.Context, s *Server, raw json.RawMessage) (result, error) {
 		if k == KindTool && s.meta != nil {
-			return s.meta.list(raw)
+			return s.meta.list(ctx, s, raw)
 		}
 		p, err := decodeParams[ListParams](raw)
 		if err != nil {
 			return nil, err
 		}
-		bind := binding("list", string(k))
+		bind := binding("list", string(k), AccessFrom(ctx).key())
 		offset := 0
 		if p.Cursor != "" {
 			if offset, err = s.cursors.decode(p.Cursor, bind); err != nil {

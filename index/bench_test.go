@@ -2,6 +2,10 @@ package index
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/mcpsearch/mcpsearch/ext"
@@ -24,4 +28,72 @@ func BenchmarkSearch(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkVisibility measures search and a list page over the default
+// catalog with each server restricted to one of four groups: a caller who
+// sees everything (no filter clause), and one who sees a quarter.
+func BenchmarkVisibility(b *testing.B) {
+	x := mustBuild(b, restrictedCatalog(b, defaultCatalog, 4))
+	callers := []struct {
+		name string
+		ctx  context.Context
+	}{
+		{"all", ext.WithAccess(context.Background(), ext.Access{All: true})},
+		{"quarter", ext.WithAccess(context.Background(), ext.Access{Groups: []string{"team0"}})},
+	}
+	for _, c := range callers {
+		b.Run("search/"+c.name, func(b *testing.B) {
+			for i := 0; b.Loop(); i++ {
+				q := ext.Query{Kind: ext.KindTool, Text: benchQueries[i%len(benchQueries)], Limit: 10}
+				if _, err := x.Search(c.ctx, q); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("list-last-page/"+c.name, func(b *testing.B) {
+			offset := visibleCount(b, x, callers[1].ctx) - 100 // the last full page a quarter sees
+			for b.Loop() {
+				if _, err := x.List(c.ctx, ext.KindTool, offset, 100); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// visibleCount is the number of tools the caller in ctx sees.
+func visibleCount(tb testing.TB, x *Index, ctx context.Context) int {
+	page, err := x.List(ctx, ext.KindTool, 0, x.manifest.Counts[ext.KindTool])
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return len(page.Items)
+}
+
+// restrictedCatalog copies the catalog at dir, giving server file i the
+// visibility {"groups": ["team<i mod groups>"]}.
+func restrictedCatalog(tb testing.TB, dir string, groups int) string {
+	tb.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil || len(files) == 0 {
+		tb.Fatalf("catalog %s: %v", dir, err)
+	}
+	out := tb.TempDir()
+	for i, f := range files {
+		var m map[string]json.RawMessage
+		data, err := os.ReadFile(f)
+		if err == nil {
+			err = json.Unmarshal(data, &m)
+		}
+		if err != nil {
+			tb.Fatal(err)
+		}
+		m["visibility"] = json.RawMessage(fmt.Sprintf(`{"groups":["team%d"]}`, i%groups))
+		data, _ = json.Marshal(m)
+		if err := os.WriteFile(filepath.Join(out, filepath.Base(f)), data, 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return out
 }

@@ -179,7 +179,7 @@ func newManifest(cat *Catalog, dir string, opts *BuildOptions) (*Manifest, error
 	m := &Manifest{
 		Format: FormatVersion, IndexVersion: cat.Version(), BleveVersion: BleveVersion,
 		BuiltAt: now().UTC().Truncate(time.Second), Separator: cat.separator(), Counts: map[ext.Kind]int{},
-		CursorKey: hex.EncodeToString(key),
+		CursorKey: hex.EncodeToString(key), Visibility: visibilityTable(cat),
 	}
 	perServer := map[string]map[ext.Kind]int{}
 	for _, it := range cat.Items {
@@ -252,6 +252,9 @@ func (c *Catalog) Version() string {
 	for _, it := range c.Items {
 		fmt.Fprintf(h, "item\x00%s\x00%s\x00%s\x00%d\x00", it.Kind, it.Server, it.Name, len(it.Object))
 		h.Write(it.Object)
+		if !it.Visibility.Public() {
+			fmt.Fprintf(h, "visibility\x00%q\x00%q\x00", it.Visibility.Groups, it.Visibility.Scopes)
+		}
 		if it.Content != "" {
 			fmt.Fprintf(h, "content\x00%d\x00%s", len(it.Content), it.Content)
 		}
@@ -278,6 +281,7 @@ func document(it *Item) map[string]any {
 	field := func(f string) string { return kindField(it.Kind, f) }
 	doc := map[string]any{
 		fieldServer:             it.Server,
+		fieldVisibility:         it.Visibility.terms(),
 		field(fieldServerWords): it.Server,
 		field(fieldName):        it.Label,
 		field(fieldNameExact):   normalizeName(it.Label),

@@ -62,6 +62,8 @@ type Item struct {
 	// Content is the text of a resource, read from the upstream by
 	// `mcpsearch crawl --read-resources` (the file's resourceContents).
 	Content string
+	// Visibility is who sees the item: its own, else its server's.
+	Visibility Visibility
 }
 
 // Param is a tool input property or prompt argument.
@@ -177,9 +179,13 @@ func parseServerFile(file string, data []byte, sep string) (Server, []Item, erro
 	if err != nil {
 		return Server{}, nil, &LoadError{File: file, Field: "server", Err: err}
 	}
+	vis, field, err := parseVisibility(sf.Visibility)
+	if err != nil {
+		return Server{}, nil, &LoadError{File: file, Field: joinField("visibility", field), Err: err}
+	}
 	srv := Server{Name: name, File: file, Package: sf.Package, License: sf.License, Source: compactOrNil(sf.Source),
 		Upstream: compactOrNil(sf.Upstream), Visibility: compactOrNil(sf.Visibility)}
-	p := itemParser{file: file, server: name, sep: sep}
+	p := itemParser{file: file, server: name, sep: sep, visibility: vis}
 	var items []Item
 	for _, group := range []struct {
 		kind ext.Kind

@@ -19,4 +19,11 @@
 //
 // *Index implements ext.Catalog. Query text is analysed as plain words and
 // never parsed as bleve query syntax.
+//
+// Items may be restricted to groups and OAuth scopes ([Visibility]). Every
+// search, list and lookup serves the caller in its context
+// (ext.AccessFrom): searches carry a filter clause on the visibility field,
+// so hidden items never take a place in the ranking or the page; lists and
+// lookups read the manifest's visibility table. BM25 statistics (document
+// counts, term frequencies, field lengths) are those of the whole catalog.
 package index

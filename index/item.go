@@ -13,6 +13,7 @@ import (
 // itemParser validates the items of one server file.
 type itemParser struct {
 	file, server, sep string
+	visibility        Visibility // the server's
 }
 
 // rawItem holds the fields of any MCP item that indexing reads.
@@ -53,7 +54,14 @@ func (p *itemParser) parse(k ext.Kind, i int, raw json.RawMessage) (Item, error)
 		return fail("name", errors.New("missing: every item has a name"))
 	}
 	where = fmt.Sprintf("%s %q", where, *r.Name)
-	it := Item{Kind: k, Server: p.server, Label: *r.Name, Title: deref(r.Title), Description: deref(r.Description), MimeType: deref(r.MimeType)}
+	vis, own, raw, field, err := itemVisibility(raw)
+	if err != nil {
+		return fail(field, err)
+	}
+	if !own {
+		vis = p.visibility
+	}
+	it := Item{Kind: k, Server: p.server, Label: *r.Name, Title: deref(r.Title), Description: deref(r.Description), MimeType: deref(r.MimeType), Visibility: vis}
 	switch k {
 	case ext.KindTool:
 		params, err := schemaParams(r.InputSchema)

@@ -18,19 +18,21 @@ var _ ext.Resolver = (*Index)(nil)
 // search of their meta records, which are sorted by canonical name; the
 // URIs of resources and templates are read once, on the first resource
 // lookup. A URI that several servers list goes to the first of them, in
-// catalog order, that has an upstream.
+// catalog order, that has an upstream. An item the caller
+// (ext.AccessFrom(ctx)) may not see is not found, as an unknown one.
 func (x *Index) Resolve(ctx context.Context, k ext.Kind, name string) (*ext.Target, error) {
+	w := x.visibility.viewer(ext.AccessFrom(ctx))
 	switch k {
 	case ext.KindTool, ext.KindPrompt:
-		return x.resolveName(k, name)
+		return x.resolveName(w, k, name)
 	case ext.KindResource, ext.KindResourceTemplate:
-		return x.resolveURI(name)
+		return x.resolveURI(w, name)
 	}
 	return nil, fmt.Errorf("%w: kind %q", ext.ErrNotFound, k)
 }
 
 // resolveName finds the tool or prompt whose canonical name is name.
-func (x *Index) resolveName(k ext.Kind, name string) (*ext.Target, error) {
+func (x *Index) resolveName(w viewer, k ext.Kind, name string) (*ext.Target, error) {
 	var firstErr error
 	canonical := func(n int) string {
 		m, err := x.metaOf(docID(k, n))
@@ -44,7 +46,7 @@ func (x *Index) resolveName(k ext.Kind, name string) (*ext.Target, error) {
 	if firstErr != nil {
 		return nil, firstErr
 	}
-	if n == count || canonical(n) != name {
+	if n == count || canonical(n) != name || !w.sees(k, n) {
 		return nil, fmt.Errorf("%w: %s %q", ext.ErrNotFound, k, name)
 	}
 	return x.target(k, n, name, "")
@@ -83,8 +85,8 @@ func (x *Index) upstreamOf(server string) json.RawMessage {
 type uriTable struct {
 	once      sync.Once
 	err       error
-	resources map[string]int // URI → ordinal of the resource to read
-	templates []uriTemplate  // in catalog order
+	resources map[string][]int // URI → ordinals of the resources listing it, in catalog order
+	templates []uriTemplate    // in catalog order
 }
 
 type uriTemplate struct {
@@ -92,25 +94,30 @@ type uriTemplate struct {
 	pattern *uritemplate.Template
 }
 
-// resolveURI finds the resource with URI uri, or else the first template
-// that matches it, preferring in both cases items whose server has an
-// upstream.
-func (x *Index) resolveURI(uri string) (*ext.Target, error) {
+// resolveURI finds a resource with URI uri, or else the first template
+// that matches it, of those w sees, preferring in both cases items whose
+// server has an upstream.
+func (x *Index) resolveURI(w viewer, uri string) (*ext.Target, error) {
 	t := &x.uris
 	t.once.Do(func() { t.err = x.loadURIs() })
 	if t.err != nil {
 		return nil, t.err
 	}
 	var fallback *ext.Target
-	if n, ok := t.resources[uri]; ok {
+	for _, n := range t.resources[uri] {
+		if !w.sees(ext.KindResource, n) {
+			continue
+		}
 		target, err := x.target(ext.KindResource, n, uri, uri)
 		if err != nil || len(target.Upstream) > 0 {
 			return target, err
 		}
-		fallback = target
+		if fallback == nil {
+			fallback = target
+		}
 	}
 	for _, tmpl := range t.templates {
-		if !tmpl.pattern.Regexp().MatchString(uri) {
+		if !w.sees(ext.KindResourceTemplate, tmpl.n) || !tmpl.pattern.Regexp().MatchString(uri) {
 			continue
 		}
 		target, err := x.target(ext.KindResourceTemplate, tmpl.n, uri, uri)
@@ -130,17 +137,13 @@ func (x *Index) resolveURI(uri string) (*ext.Target, error) {
 // loadURIs reads the URI of every resource and template.
 func (x *Index) loadURIs() error {
 	t := &x.uris
-	t.resources = map[string]int{}
+	t.resources = map[string][]int{}
 	for n := range x.manifest.Counts[ext.KindResource] {
 		var r struct{ URI string }
-		server, err := x.readObject(ext.KindResource, n, &r)
-		if err != nil {
+		if _, err := x.readObject(ext.KindResource, n, &r); err != nil {
 			return err
 		}
-		prev, seen := t.resources[r.URI]
-		if !seen || (len(x.upstreamOf(server)) > 0 && !x.hasUpstreamAt(ext.KindResource, prev)) {
-			t.resources[r.URI] = n
-		}
+		t.resources[r.URI] = append(t.resources[r.URI], n)
 	}
 	for n := range x.manifest.Counts[ext.KindResourceTemplate] {
 		var r struct{ URITemplate string }
@@ -173,9 +176,4 @@ func (x *Index) readObject(k ext.Kind, n int, v any) (string, error) {
 		return "", fmt.Errorf("index %s: document %s: %w", x.dir, id, err)
 	}
 	return m.server, nil
-}
-
-func (x *Index) hasUpstreamAt(k ext.Kind, n int) bool {
-	m, err := x.metaOf(docID(k, n))
-	return err == nil && len(x.upstreamOf(m.server)) > 0
 }

@@ -30,7 +30,9 @@ import (
 //	8: record stores in blocks with a header: objects 16 a block, each
 //	   block a zstd frame with a dictionary sampled from the objects
 //	   (objects.dict); meta uncompressed; nameExact holds the own name only.
-const FormatVersion = 8
+//	9: visibility keyword field ("public", "g:<group>", "s:<scope>") and
+//	   the manifest's visibility table (sets and runs per kind).
+const FormatVersion = 9
 
 // BleveVersion is the bleve release that writes and reads bundles; go.mod
 // pins it (a test checks), and manifests record it.
@@ -56,6 +58,9 @@ type Manifest struct {
 	// CursorKey (hex) signs cursors; it is random per build and shared by
 	// every instance serving the bundle.
 	CursorKey string `json:"cursorKey"`
+	// Visibility says who sees which item; absent when every item is
+	// public.
+	Visibility *VisibilityTable `json:"visibility,omitempty"`
 }
 
 // ServerInfo is a server of the catalog and how many items of each kind it has.

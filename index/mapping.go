@@ -33,6 +33,7 @@ const (
 	fieldDescription = "description" // text
 	fieldParams      = "params"      // text: parameter names and descriptions
 	fieldAnnotations = "annotations" // keyword: "readonlyhint=true", …
+	fieldVisibility  = "visibility"  // keyword: "public", or "g:<group>" and "s:<scope>" (visibility.go)
 	fieldURI         = "uri"         // text: URI or URI template, MIME type
 	fieldRelated     = "related"     // text: WordNet synonyms of the name, title and description
 	fieldContent     = "content"     // text: a resource's text, when the catalog holds it
@@ -42,7 +43,7 @@ const (
 var textFields = []string{fieldServerWords, fieldName, fieldTitle, fieldDescription, fieldParams, fieldURI, fieldRelated, fieldContent}
 
 // keywordFields are indexed whole, as one term a value.
-var keywordFields = map[string]bool{fieldServer: true, fieldAnnotations: true}
+var keywordFields = map[string]bool{fieldServer: true, fieldAnnotations: true, fieldVisibility: true}
 
 // kindField is the name of field f for items of kind k.
 func kindField(k ext.Kind, f string) string { return kindCode[k] + "_" + f }
@@ -55,7 +56,7 @@ func isKeywordField(name string) bool {
 
 // indexedFields lists every indexed field of every kind.
 func indexedFields() []string {
-	fields := []string{fieldServer, fieldAnnotations}
+	fields := []string{fieldServer, fieldAnnotations, fieldVisibility}
 	for _, k := range ext.Kinds {
 		fields = append(fields, kindField(k, fieldNameExact))
 		for _, f := range textFields {

@@ -28,6 +28,7 @@ type Index struct {
 	metas, objects *store
 	base           map[ext.Kind]int // position of each kind's first record
 	uris           uriTable         // resource URIs and templates, read on first use (lookup.go)
+	visibility     *visibilityIndex // nil: every item is public
 }
 
 // bm25Stats gives BM25, for each kind, the number of its items and the
@@ -54,6 +55,9 @@ func Open(dir string) (x *Index, err error) {
 		return nil, err
 	}
 	x = &Index{dir: dir, manifest: m, bm25: bm25Stats(m), base: kindBases(m.Counts)}
+	if x.visibility, err = m.Visibility.expand(m.Counts); err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
 	if x.bleve, err = bleve.OpenUsing(filepath.Join(dir, "bleve"), map[string]any{"read_only": true}); err != nil {
 		return nil, fmt.Errorf("%s: bleve index: %w", dir, err)
 	}

@@ -29,14 +29,16 @@ const exactNameBoost = 20
 
 // Search implements ext.Catalog. It retrieves candidates with BM25, re-ranks
 // the first rerankWindow of them (see rank.go) and loads the MCP objects of
-// the requested page only.
+// the requested page only. Items the caller (ext.AccessFrom(ctx)) may not
+// see are excluded by the query itself, before ranking and the cut.
 func (x *Index) Search(ctx context.Context, q ext.Query) (*ext.Page, error) {
 	qterms, err := x.resolveTerms(q.Kind, analyze(q.Text))
 	if err != nil {
 		return nil, fmt.Errorf("index %s: %w", x.dir, err)
 	}
 	terms := termStrings(qterms)
-	bq, err := searchQuery(q, terms, x.manifest.Separator)
+	access := ext.AccessFrom(ctx)
+	bq, err := searchQuery(q, terms, x.manifest.Separator, x.visibility.viewer(access).all(), access)
 	if err != nil {
 		return nil, err
 	}
@@ -93,6 +95,13 @@ func (x *Index) noMatchHint(kind ext.Kind, terms []queryTerm, cands []candidate)
 	cov, missing := coverage(terms, held, x.manifest.Counts[kind])
 	if cov >= minCoverage {
 		return "", nil
+	}
+	for i, m := range missing { // the caller's own words: a correction may come from items it cannot see
+		for _, t := range terms {
+			if t.term == m && t.corrected != "" {
+				missing[i] = t.corrected
+			}
+		}
 	}
 	return fmt.Sprintf("no item fits this query well: the best match lacks %s", strings.Join(missing, ", ")), nil
 }
@@ -152,8 +161,12 @@ func (x *Index) load(ctx context.Context, cands []candidate) (*ext.Page, error) 
 	return &ext.Page{Items: hits}, nil
 }
 
-// List implements ext.Catalog: the items of kind k in catalog order.
+// List implements ext.Catalog: the items of kind k in catalog order, of
+// those the caller (ext.AccessFrom(ctx)) may see; offset counts those only.
 func (x *Index) List(ctx context.Context, k ext.Kind, offset, limit int) (*ext.Page, error) {
+	if w := x.visibility.viewer(ext.AccessFrom(ctx)); !w.all() {
+		return x.listVisible(ctx, w, k, offset, limit)
+	}
 	total := x.manifest.Counts[k]
 	if offset >= total || limit <= 0 {
 		return &ext.Page{}, nil
@@ -168,6 +181,35 @@ func (x *Index) List(ctx context.Context, k ext.Kind, offset, limit int) (*ext.P
 		return nil, err
 	}
 	return &ext.Page{Items: hits, More: end < total}, nil
+}
+
+// listVisible is List for a caller who sees some items only: it walks the
+// in-memory visibility of the kind's items, which costs a few nanoseconds
+// an item, and loads the page's objects.
+func (x *Index) listVisible(ctx context.Context, w viewer, k ext.Kind, offset, limit int) (*ext.Page, error) {
+	if limit <= 0 {
+		return &ext.Page{}, nil
+	}
+	var ids []string
+	seen, more := 0, false
+	for n := range x.manifest.Counts[k] {
+		if !w.sees(k, n) {
+			continue
+		}
+		if seen++; seen <= offset {
+			continue
+		}
+		if len(ids) == limit {
+			more = true
+			break
+		}
+		ids = append(ids, docID(k, n))
+	}
+	hits, err := x.fetch(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	return &ext.Page{Items: hits, More: more}, nil
 }
 
 // fetch loads the objects of the documents ids, in that order.
@@ -223,12 +265,17 @@ func (x *Index) position(id string) (int, error) {
 }
 
 // searchQuery builds the bleve query for q: the text query, restricted by
-// kind and filter. Text is analysed into words, never parsed as syntax.
-func searchQuery(q ext.Query, terms []string, sep string) (query.Query, error) {
+// kind, filter and, unless seesAll, what a caller with access may see.
+// Text is analysed into words, never parsed as syntax. sep is the name
+// separator, for exact canonical names.
+func searchQuery(q ext.Query, terms []string, sep string, seesAll bool, access ext.Access) (query.Query, error) {
 	if !q.Kind.Valid() {
 		return nil, fmt.Errorf("%w: unknown kind %q", ext.ErrInvalidParams, q.Kind)
 	}
 	var clauses []query.Query
+	if !seesAll {
+		clauses = append(clauses, visibilityFilter(access))
+	}
 	if len(q.Filter.Servers) > 0 {
 		servers := make([]query.Query, len(q.Filter.Servers))
 		for i, s := range q.Filter.Servers {
@@ -320,6 +367,17 @@ func analyze(text string) []string {
 		}
 	}
 	return terms
+}
+
+// visibilityFilter matches the items a caller with a may see: public items
+// and those of its groups and scopes.
+func visibilityFilter(a ext.Access) query.Query {
+	terms := accessTerms(a)
+	clauses := make([]query.Query, len(terms))
+	for i, t := range terms {
+		clauses[i] = filterTerm(fieldVisibility, t)
+	}
+	return bleve.NewDisjunctionQuery(clauses...)
 }
 
 // filterTerm is a term that restricts matches without adding to the score.

@@ -10,6 +10,9 @@ import (
 
 const module = "github.com/mcpsearch/mcpsearch"
 
+// joseModule is the JOSE library; only ext/auth imports it.
+const joseModule = "github.com/go-jose/"
+
 // goPackage is what `go list -json` says of a package.
 type goPackage struct {
 	ImportPath                               string
@@ -55,6 +58,8 @@ func TestDependencyDirection(t *testing.T) {
 		module + "/ext/upstream/upstreamtest": {"github.com/blevesearch/", "github.com/aws/", module + "/"},
 		// The search client library: the standard library and mcp-go only.
 		module + "/ext/searchclient": {"github.com/blevesearch/", "github.com/aws/", module + "/"},
+		// Authentication: ext and the JOSE library, nothing of the index or AWS.
+		module + "/ext/auth": {"github.com/blevesearch/", "github.com/aws/", module + "/index", module + "/functions", module + "/infra"},
 	}
 	found := map[string]bool{}
 	for _, p := range listPackages(t) {
@@ -68,6 +73,13 @@ func TestDependencyDirection(t *testing.T) {
 					if strings.HasPrefix(dep, b) && dep != p.ImportPath {
 						t.Errorf("%s depends on %s", p.ImportPath, dep)
 					}
+				}
+			}
+		}
+		if p.ImportPath != module+"/ext/auth" {
+			for _, imp := range p.Imports {
+				if strings.HasPrefix(imp, joseModule) {
+					t.Errorf("%s imports %s: only ext/auth may use the JOSE library", p.ImportPath, imp)
 				}
 			}
 		}

@@ -64,7 +64,7 @@ func TestLambdaEndToEnd(t *testing.T) {
 	}
 	defer emu.Close()
 	var stderr bytes.Buffer
-	cmd := emu.Command(bin) // MCPSEARCH_INDEX unset: the default $LAMBDA_TASK_ROOT/index
+	cmd := emu.Command(bin, "MCPSEARCH_AUTH=none") // MCPSEARCH_INDEX unset: the default $LAMBDA_TASK_ROOT/index
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -126,18 +126,33 @@ func invoke(t *testing.T, emu *lambdaemu.Emulator, ev []byte) map[string]any {
 	return msg
 }
 
-// TestLambdaRefusesBadBundle: a function whose bundle does not open exits
-// with the reason on stderr instead of serving.
-func TestLambdaRefusesBadBundle(t *testing.T) {
+// TestLambdaRefusesToStart: a function whose bundle does not open, or
+// whose authentication mode is not chosen, exits with the reason on stderr
+// and reports it to the runtime API instead of serving.
+func TestLambdaRefusesToStart(t *testing.T) {
 	root := t.TempDir()
 	bin := buildArtifact(t, root)
+	for _, test := range []struct {
+		name string
+		env  []string
+		want string
+	}{
+		{"missing bundle", []string{"MCPSEARCH_AUTH=none", "MCPSEARCH_INDEX=" + filepath.Join(root, "missing")}, "does not exist"},
+		{"auth mode unset", []string{"MCPSEARCH_AUTH="}, "MCPSEARCH_AUTH is not set"},
+	} {
+		t.Run(test.name, func(t *testing.T) { checkRefusedStart(t, bin, test.env, test.want) })
+	}
+}
+
+func checkRefusedStart(t *testing.T, bin string, env []string, want string) {
+	t.Helper()
 	emu, err := lambdaemu.Start(5 * time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer emu.Close()
 	var stderr bytes.Buffer
-	cmd := emu.Command(bin, "MCPSEARCH_INDEX="+filepath.Join(root, "missing"))
+	cmd := emu.Command(bin, env...)
 	cmd.Stderr = &stderr
 	done := make(chan error, 1)
 	if err := cmd.Start(); err != nil {
@@ -146,16 +161,16 @@ func TestLambdaRefusesBadBundle(t *testing.T) {
 	go func() { done <- cmd.Wait() }()
 	select {
 	case err := <-done:
-		if err == nil || !strings.Contains(stderr.String(), "does not exist") {
-			t.Errorf("exit %v, stderr %s: want a failure naming the missing bundle", err, stderr.String())
+		if err == nil || !strings.Contains(stderr.String(), want) {
+			t.Errorf("exit %v, stderr %s: want a failure saying %q", err, stderr.String(), want)
 		}
 	case <-time.After(20 * time.Second):
 		cmd.Process.Kill()
-		t.Fatal("the function kept running without its bundle")
+		t.Fatal("the function kept running")
 	}
 	// The runtime API was told why: an invocation fails with the reason.
 	var fe *lambdaemu.FunctionError
-	if _, err := emu.Invoke(context.Background(), []byte(`{}`)); !errors.As(err, &fe) || !strings.Contains(fe.Message, "does not exist") {
-		t.Errorf("invoke after a failed start: got %v, want the init error", err)
+	if _, err := emu.Invoke(context.Background(), []byte(`{}`)); !errors.As(err, &fe) || !strings.Contains(fe.Message, want) {
+		t.Errorf("invoke after a failed start: got %v, want the init error %q", err, want)
 	}
 }

@@ -38,7 +38,7 @@ func TestLambdaGatewayEndToEnd(t *testing.T) {
 	}
 	defer emu.Close()
 	var stderr bytes.Buffer
-	cmd := emu.Command(r.Bootstrap, "GITLAB_TOKEN=e2e-token", "MCPSEARCH_LIST_MODE=meta", "MCPSEARCH_UPSTREAM_TIMEOUT=30s")
+	cmd := emu.Command(r.Bootstrap, "MCPSEARCH_AUTH=none", "GITLAB_TOKEN=e2e-token", "MCPSEARCH_LIST_MODE=meta", "MCPSEARCH_UPSTREAM_TIMEOUT=30s")
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -57,6 +57,9 @@ func TestTemplateFunctions(t *testing.T) {
 			if got := lookup(p, "Environment", "Variables", "MCPSEARCH_INDEX"); got != "/var/task/index" {
 				t.Errorf("Environment.Variables.MCPSEARCH_INDEX = %v, want /var/task/index", show(got))
 			}
+			if lookup(p, "Environment", "Variables", "MCPSEARCH_AUTH") == nil {
+				t.Errorf("Environment.Variables.MCPSEARCH_AUTH is not set: in Lambda the function refuses to start without it")
+			}
 			checkVariablesRead(t, p)
 			if mode := lookup(p, "FunctionUrlConfig", "InvokeMode"); mode != nil && mode != "BUFFERED" {
 				t.Errorf("FunctionUrlConfig.InvokeMode = %v, want BUFFERED: the handler does not stream", show(mode))
@@ -130,6 +133,37 @@ func checkEvents(t *testing.T, events any) {
 			t.Errorf("event %s: type Api sends REST API (payload 1.0) events, which the handler does not read; use HttpApi", name)
 		}
 	}
+}
+
+// TestTemplateJWTAuthorizer: the optional JWT-authorized HTTP API reaches
+// SearchFunction with payload 2.0 on POST /mcp through a JWT authorizer
+// configured from the parameters, and exists only when both are set.
+func TestTemplateJWTAuthorizer(t *testing.T) {
+	tmpl := loadTemplate(t, filepath.Join(repoRoot, "template.yaml"))
+	res := func(id string) map[string]any {
+		r, _ := lookup(tmpl, "Resources", id).(map[string]any)
+		if r == nil {
+			t.Fatalf("template.yaml has no %s", id)
+		}
+		if r["Condition"] != "WithJwtAuthorizer" {
+			t.Errorf("%s: Condition = %v, want WithJwtAuthorizer", id, show(r["Condition"]))
+		}
+		return r
+	}
+	route := res("JwtHttpApiRoute")
+	if lookup(route, "Properties", "AuthorizationType") != "JWT" || lookup(route, "Properties", "RouteKey") != "POST /mcp" {
+		t.Errorf("JwtHttpApiRoute: got %v, want POST /mcp with AuthorizationType JWT", show(route["Properties"]))
+	}
+	authz := res("JwtHttpApiAuthorizer")
+	if fmt.Sprint(lookup(authz, "Properties", "JwtConfiguration", "Issuer")) != fmt.Sprint(map[string]any{"Ref": "JwtIssuer"}) {
+		t.Errorf("JwtHttpApiAuthorizer issuer = %v, want the JwtIssuer parameter", show(lookup(authz, "Properties", "JwtConfiguration", "Issuer")))
+	}
+	integration := res("JwtHttpApiIntegration")
+	if lookup(integration, "Properties", "PayloadFormatVersion") != "2.0" {
+		t.Errorf("JwtHttpApiIntegration: PayloadFormatVersion = %v, want 2.0", show(lookup(integration, "Properties", "PayloadFormatVersion")))
+	}
+	res("JwtHttpApiPermission")
+	res("JwtHttpApiStage")
 }
 
 // TestTemplateCfnLint runs cfn-lint, which validates the SAM template offline.

@@ -71,7 +71,7 @@ func callableServers(idx *index.Index, inLambda bool) []string {
 // reached from here: clients see them but their calls fail.
 func warnUncallable(idx *index.Index, names, callable []string, logger *slog.Logger) {
 	for _, name := range names {
-		t, err := idx.Resolve(context.Background(), ext.KindTool, name)
+		t, err := idx.Resolve(ext.WithAccess(context.Background(), ext.Access{All: true}), ext.KindTool, name)
 		if err == nil && !slices.Contains(callable, t.Server) {
 			logger.Warn("an always-listed tool cannot be called: its server has no upstream reachable from here", "tool", name, "server", t.Server)
 		}

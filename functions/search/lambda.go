@@ -14,6 +14,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-lambda-go/events"
+
+	"github.com/mcpsearch/mcpsearch/ext/auth"
 )
 
 // lambdaHandler adapts Lambda Function URL and API Gateway HTTP API (v2)
@@ -47,7 +49,7 @@ func httpRequest(ctx context.Context, ev events.APIGatewayV2HTTPRequest) (*http.
 	if method == "" {
 		return nil, fmt.Errorf("event is not a Function URL or HTTP API v2 event: no requestContext.http.method")
 	}
-	req, err := http.NewRequestWithContext(ctx, method, "/", bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(withIdentity(ctx, ev.RequestContext.Authorizer), method, "/", bytes.NewReader(body))
 	if err != nil {
 		return nil, fmt.Errorf("event request: %w", err)
 	}
@@ -62,6 +64,20 @@ func httpRequest(ctx context.Context, ev events.APIGatewayV2HTTPRequest) (*http.
 	req.Host = ev.RequestContext.DomainName
 	req.RemoteAddr = ev.RequestContext.HTTP.SourceIP
 	return req, nil
+}
+
+// withIdentity puts the identity API Gateway's JWT authorizer or Lambda's
+// IAM auth established into ctx, for auth mode aws.
+func withIdentity(ctx context.Context, a *events.APIGatewayV2HTTPRequestContextAuthorizerDescription) context.Context {
+	switch {
+	case a == nil:
+		return ctx
+	case a.JWT != nil:
+		return auth.WithAWSIdentity(ctx, auth.AWSIdentity{JWTClaims: a.JWT.Claims, JWTScopes: a.JWT.Scopes})
+	case a.IAM != nil:
+		return auth.WithAWSIdentity(ctx, auth.AWSIdentity{IAM: &auth.IAMIdentity{UserARN: a.IAM.UserARN, AccountID: a.IAM.AccountID}})
+	}
+	return ctx
 }
 
 // stripStage removes the stage prefix an HTTP API puts in front of the

@@ -25,6 +25,9 @@
 //	MCPSEARCH_SECRETS_ARN           an AWS Secrets Manager secret (a JSON object of strings)
 //	                                loaded into unset environment variables at start
 //	<any variable an upstream names as ${VAR}>  credentials, read at call time
+//
+// Authentication and per-caller visibility: MCPSEARCH_AUTH and the
+// MCPSEARCH_BEARER_* and MCPSEARCH_JWT_* settings, described in auth.go.
 package main
 
 import (
@@ -69,6 +72,13 @@ func run(logger *slog.Logger) error {
 		}
 		return err
 	}
+	addr := cmp.Or(os.Getenv("MCPSEARCH_ADDR"), "127.0.0.1:8080")
+	if _, err := authMode(inLambda, addr); err != nil {
+		if inLambda {
+			reportInitError(runtimeAPI, err, logger)
+		}
+		return err
+	}
 	idx, err := openIndex(inLambda, logger)
 	if err != nil {
 		if inLambda {
@@ -86,7 +96,7 @@ func run(logger *slog.Logger) error {
 		lambda.Start(lambdaHandler(handler))
 		return nil
 	}
-	return serveLocal(cmp.Or(os.Getenv("MCPSEARCH_ADDR"), "127.0.0.1:8080"), handler, idx, logger)
+	return serveLocal(addr, handler, idx, logger)
 }
 
 // loadConfiguredSecrets loads MCPSEARCH_SECRETS_ARN, if set, into the
@@ -167,7 +177,10 @@ func newHandler(idx *index.Index, logger *slog.Logger) (*service, error) {
 		logger.Info("meta-tool mode: tools/list answers search_tools, call_tool and the always-listed tools")
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", ext.NewServer(idx, opts))
+	if err := withAuth(mux, "/mcp", ext.NewServer(idx, opts), logger); err != nil {
+		caller.Close()
+		return nil, err
+	}
 	return &service{ServeMux: mux, caller: caller}, nil
 }
 

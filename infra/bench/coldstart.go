@@ -35,7 +35,7 @@ func ColdStart(bootstrap string, env []string, timeout time.Duration) (time.Dura
 		return 0, err
 	}
 	defer emu.Close()
-	cmd := emu.Command(bootstrap, env...)
+	cmd := emu.Command(bootstrap, append([]string{"MCPSEARCH_AUTH=none"}, env...)...)
 	cmd.Stderr = nil
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()

@@ -164,7 +164,8 @@ func buildAndSearch(t *testing.T, catalog, word, wantURI string) {
 		t.Fatal(err)
 	}
 	defer x.Close()
-	page, err := x.Search(context.Background(), ext.Query{Kind: ext.KindResource, Text: word, Limit: 3})
+	dev := ext.WithAccess(context.Background(), ext.Access{Groups: []string{"dev"}}) // the fleet's paged server is visible to dev only
+	page, err := x.Search(dev, ext.Query{Kind: ext.KindResource, Text: word, Limit: 3})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,9 +43,11 @@ type ServerConfig struct {
 	where      string            // "servers[2]"
 }
 
-// Visibility says who may see a server's items.
+// Visibility says who may see a server's items: members of its groups and
+// holders of its OAuth scopes (see the index's catalog format).
 type Visibility struct {
-	Groups []string `json:"groups"`
+	Groups []string `json:"groups,omitempty"`
+	Scopes []string `json:"scopes,omitempty"`
 }
 
 // ConfigError reports a problem in a servers file, naming the file and the
@@ -247,13 +249,14 @@ func (p *parser) visibility(m map[string]any, path string, s *ServerConfig) bool
 		return true
 	}
 	vpath := join(path, "visibility")
-	vm, ok := p.object(m["visibility"], vpath, "groups")
+	vm, ok := p.object(m["visibility"], vpath, "groups", "scopes")
 	if !ok {
 		return false
 	}
-	groups, ok := p.strings(vm, vpath, "groups")
-	s.Visibility = &Visibility{Groups: groups}
-	return ok
+	groups, ok1 := p.strings(vm, vpath, "groups")
+	scopes, ok2 := p.strings(vm, vpath, "scopes")
+	s.Visibility = &Visibility{Groups: groups, Scopes: scopes}
+	return ok1 && ok2
 }
 
 // check applies the rules that relate fields: a valid name, a known

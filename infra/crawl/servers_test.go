@@ -12,7 +12,7 @@ servers:
     transport: streamable-http
     url: https://gitlab.example.com/mcp
     headers: {Authorization: "Bearer ${GITLAB_TOKEN}"}
-    visibility: {groups: [dev]}
+    visibility: {groups: [dev], scopes: ["repo:read"]}
   - name: everything
     transport: stdio
     command: npx
@@ -22,7 +22,7 @@ servers:
 
 const goodJSON = `{"servers": [
   {"name": "gitlab", "transport": "streamable-http", "url": "https://gitlab.example.com/mcp",
-   "headers": {"Authorization": "Bearer ${GITLAB_TOKEN}"}, "visibility": {"groups": ["dev"]}},
+   "headers": {"Authorization": "Bearer ${GITLAB_TOKEN}"}, "visibility": {"groups": ["dev"], "scopes": ["repo:read"]}},
   {"name": "everything", "transport": "stdio", "command": "npx",
    "args": ["-y", "@modelcontextprotocol/server-everything"], "env": {"K": "${V}"}}]}`
 
@@ -40,8 +40,8 @@ func TestParseServersYAMLAndJSON(t *testing.T) {
 		t.Errorf("YAML and JSON differ:\n%+v\n%+v", y, j)
 	}
 	g := y.Servers[0]
-	if g.Name != "gitlab" || g.Headers["Authorization"] != "Bearer ${GITLAB_TOKEN}" || g.Visibility == nil || g.Visibility.Groups[0] != "dev" {
-		t.Errorf("got %+v, want gitlab with its header unexpanded and group dev", g)
+	if g.Name != "gitlab" || g.Headers["Authorization"] != "Bearer ${GITLAB_TOKEN}" || g.Visibility == nil || g.Visibility.Groups[0] != "dev" || g.Visibility.Scopes[0] != "repo:read" {
+		t.Errorf("got %+v, want gitlab with its header unexpanded, group dev and scope repo:read", g)
 	}
 	if e := y.Servers[1]; e.Command != "npx" || len(e.Args) != 2 || e.Env["K"] != "${V}" {
 		t.Errorf("got %+v, want the stdio server as written", e)

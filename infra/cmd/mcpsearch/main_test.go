@@ -99,3 +99,34 @@ func TestCheckFloors(t *testing.T) {
 		t.Errorf("unknown key: got %v, want a usage error", err)
 	}
 }
+
+// TestSearchAsCaller: the operator's search sees every item; --groups
+// searches as a caller of those groups.
+func TestSearchAsCaller(t *testing.T) {
+	catalog := t.TempDir()
+	files := map[string]string{
+		"ops.json":  `{"server":"ops","visibility":{"groups":["ops"]},"tools":[{"name":"restart_cluster","description":"Restart the cluster","inputSchema":{"type":"object"}}]}`,
+		"open.json": `{"server":"open","tools":[{"name":"cluster_status","description":"Show the cluster status","inputSchema":{"type":"object"}}]}`,
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(catalog, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := filepath.Join(t.TempDir(), "bundle")
+	if code, out, errOut := runCLI("build", "--catalog", catalog, "--out", dir); code != 0 {
+		t.Fatalf("build: exit %d, %s%s", code, out, errOut)
+	}
+	for _, test := range []struct {
+		args []string
+		want bool // ops__restart_cluster listed
+	}{
+		{nil, true}, {[]string{"--groups", "ops"}, true}, {[]string{"--groups", "dev"}, false}, {[]string{"--scopes", "x"}, false},
+	} {
+		args := append(append([]string{"search", "--index", dir}, test.args...), "cluster")
+		code, out, _ := runCLI(args...)
+		if code != 0 || strings.Contains(out, "ops__restart_cluster") != test.want || !strings.Contains(out, "open__cluster_status") {
+			t.Errorf("%v: exit %d, got %q, want ops__restart_cluster listed: %v", test.args, code, out, test.want)
+		}
+	}
+}

@@ -17,6 +17,8 @@ func runSearch(args []string, stdout, stderr io.Writer) error {
 	dir := fs.String("index", "", "bundle directory")
 	kind := fs.String("kind", string(ext.KindTool), "tool, prompt, resource or resourceTemplate")
 	limit := fs.Int("limit", ext.DefaultLimit, "results to show (1-50)")
+	groups := fs.String("groups", "", "search as a caller of these comma-separated groups (default: see every item)")
+	scopes := fs.String("scopes", "", "search as a caller holding these comma-separated scopes")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -35,11 +37,22 @@ func runSearch(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer x.Close()
-	page, err := x.Search(context.Background(), ext.Query{Kind: ext.Kind(*kind), Text: text, Limit: *limit})
+	access := ext.Access{All: *groups == "" && *scopes == "", Groups: splitComma(*groups), Scopes: splitComma(*scopes)}
+	page, err := x.Search(ext.WithAccess(context.Background(), access), ext.Query{Kind: ext.Kind(*kind), Text: text, Limit: *limit})
 	if err != nil {
 		return err
 	}
 	return printHits(stdout, page.Items)
+}
+
+func splitComma(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 func printHits(w io.Writer, hits []ext.Hit) error {

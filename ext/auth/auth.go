@@ -1,0 +1,182 @@
+// Package auth authenticates MCP requests and tells the extension what each
+// caller may see. [New] returns an http middleware for one mode per
+// deployment:
+//
+//   - none: no authentication; every caller sees every item. Only for a
+//     listener bound to loopback, or behind an authenticating front (a
+//     Lambda Function URL with AWS_IAM auth), which the operator states by
+//     choosing it explicitly.
+//   - bearer: static tokens, each configured as the hex SHA-256 of the
+//     token, optionally with groups ([ParseBearer]); the presented token's
+//     hash is compared in constant time with every configured one.
+//   - jwt: a signed JWT (RS256, ES256 or HS256), verified against a
+//     key, a JWKS file or a shared secret, with exp, nbf, iss and aud
+//     checked; groups come from a configured claim, scopes from "scope"
+//     or "scp".
+//   - aws: the identity API Gateway (JWT authorizer) or Lambda (IAM auth)
+//     established before the function ran, which the Lambda adapter puts
+//     in the request context with [WithAWSIdentity].
+//
+// A request that fails gets 401 with a WWW-Authenticate: Bearer challenge
+// naming the protected resource metadata (RFC 9728), and error="invalid_token"
+// when a token was presented — nothing more; the reason is logged at debug
+// level. A request that passes carries its [Caller] ([CallerFrom]) and the
+// matching ext.Access in its context, which the catalog honours.
+package auth
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+
+	"github.com/mcpsearch/mcpsearch/ext"
+)
+
+// Mode is an authentication mode.
+type Mode string
+
+// The modes.
+const (
+	ModeNone   Mode = "none"
+	ModeBearer Mode = "bearer"
+	ModeJWT    Mode = "jwt"
+	ModeAWS    Mode = "aws"
+)
+
+// Caller is an authenticated caller.
+type Caller struct {
+	Subject        string
+	Groups, Scopes []string
+}
+
+type callerKey struct{}
+
+// CallerFrom returns the caller the middleware authenticated.
+func CallerFrom(ctx context.Context) (Caller, bool) {
+	c, ok := ctx.Value(callerKey{}).(Caller)
+	return c, ok
+}
+
+// Config configures the middleware.
+type Config struct {
+	Mode Mode
+	// Bearer holds the accepted tokens of ModeBearer.
+	Bearer []BearerToken
+	// JWT verifies tokens in ModeJWT.
+	JWT *JWTVerifier
+	// GroupsClaim names the claim that holds groups, in ModeAWS (for JWT
+	// authorizer claims). If empty, "groups".
+	GroupsClaim string
+	// Logger receives the reasons of refusals, at debug level. If nil,
+	// slog.Default().
+	Logger *slog.Logger
+}
+
+// authenticator establishes the caller of a request, or says why not.
+type authenticator func(r *http.Request) (Caller, error)
+
+// errNoCredentials is a request without a token: its challenge carries no
+// error code (RFC 6750 section 3.1).
+var errNoCredentials = errors.New("no credentials")
+
+// New returns the middleware of cfg around next.
+func New(cfg Config, next http.Handler) (http.Handler, error) {
+	var auth authenticator
+	switch cfg.Mode {
+	case ModeNone:
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			next.ServeHTTP(w, r.WithContext(ext.WithAccess(r.Context(), ext.Access{All: true})))
+		}), nil
+	case ModeBearer:
+		if len(cfg.Bearer) == 0 {
+			return nil, errors.New("auth mode bearer: no token hashes configured")
+		}
+		auth = bearerAuth(cfg.Bearer)
+	case ModeJWT:
+		if cfg.JWT == nil {
+			return nil, errors.New("auth mode jwt: no verifier configured")
+		}
+		auth = cfg.JWT.authenticate
+	case ModeAWS:
+		auth = awsAuth(cmp.Or(cfg.GroupsClaim, "groups"))
+	default:
+		return nil, fmt.Errorf("auth mode %q: want none, bearer, jwt or aws", cfg.Mode)
+	}
+	logger := cmp.Or(cfg.Logger, slog.Default())
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := auth(r)
+		if err != nil {
+			logger.Debug("request refused", "mode", cfg.Mode, "reason", err.Error())
+			challenge(w, r, !errors.Is(err, errNoCredentials))
+			return
+		}
+		ctx := context.WithValue(r.Context(), callerKey{}, c)
+		ctx = ext.WithAccess(ctx, ext.Access{Groups: c.Groups, Scopes: c.Scopes})
+		next.ServeHTTP(w, r.WithContext(ctx))
+	}), nil
+}
+
+// challenge answers 401 with the Bearer challenge the MCP authorization
+// spec asks for.
+func challenge(w http.ResponseWriter, r *http.Request, invalid bool) {
+	value := fmt.Sprintf("Bearer resource_metadata=%q", MetadataURL(r))
+	if invalid {
+		value += `, error="invalid_token"`
+	}
+	w.Header().Set("WWW-Authenticate", value)
+	http.Error(w, "unauthorized", http.StatusUnauthorized)
+}
+
+// MetadataPath is where [MetadataHandler] serves the protected resource
+// metadata.
+const MetadataPath = "/.well-known/oauth-protected-resource"
+
+// MetadataURL is the URL of the protected resource metadata for the server
+// r reached: https, or http for a loopback host.
+func MetadataURL(r *http.Request) string {
+	return origin(r) + MetadataPath
+}
+
+func origin(r *http.Request) string {
+	scheme := "https"
+	host := r.Host
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	if ip := net.ParseIP(strings.Trim(host, "[]")); host == "localhost" || ip != nil && ip.IsLoopback() {
+		scheme = "http"
+	}
+	return scheme + "://" + r.Host
+}
+
+// bearerToken returns the token of an Authorization: Bearer header.
+func bearerToken(r *http.Request) (string, error) {
+	h := r.Header.Get("Authorization")
+	if h == "" {
+		return "", errNoCredentials
+	}
+	scheme, token, ok := strings.Cut(h, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
+		return "", errors.New("Authorization header is not a Bearer token")
+	}
+	return strings.TrimSpace(token), nil
+}
+
+// MetadataHandler serves the protected resource metadata (RFC 9728) of the
+// MCP endpoint at path, naming issuer, if set, as its authorization server.
+func MetadataHandler(path, issuer string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		doc := map[string]any{"resource": origin(r) + path, "bearer_methods_supported": []string{"header"}}
+		if issuer != "" {
+			doc["authorization_servers"] = []string{issuer}
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(doc)
+	})
+}
