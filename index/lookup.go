@@ -19,7 +19,8 @@ var _ ext.Resolver = (*Index)(nil)
 // URIs of resources and templates are read once, on the first resource
 // lookup. A URI that several servers list goes to the first of them, in
 // catalog order, that has an upstream.
-func (x *Index) Resolve(ctx context.Context, k ext.Kind, name string) (*ext.Target, error) {
+func (x *Index) Resolve(ctx context.Context, k ext.Kind, name string) (_ *ext.Target, err error) {
+	defer recoverDamage(x.dir, &err)
 	switch k {
 	case ext.KindTool, ext.KindPrompt:
 		return x.resolveName(k, name)

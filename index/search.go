@@ -30,7 +30,8 @@ const exactNameBoost = 20
 // Search implements ext.Catalog. It retrieves candidates with BM25, re-ranks
 // the first rerankWindow of them (see rank.go) and loads the MCP objects of
 // the requested page only.
-func (x *Index) Search(ctx context.Context, q ext.Query) (*ext.Page, error) {
+func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error) {
+	defer recoverDamage(x.dir, &err)
 	qterms, err := x.resolveTerms(q.Kind, analyze(q.Text))
 	if err != nil {
 		return nil, fmt.Errorf("index %s: %w", x.dir, err)
@@ -153,7 +154,8 @@ func (x *Index) load(ctx context.Context, cands []candidate) (*ext.Page, error) 
 }
 
 // List implements ext.Catalog: the items of kind k in catalog order.
-func (x *Index) List(ctx context.Context, k ext.Kind, offset, limit int) (*ext.Page, error) {
+func (x *Index) List(ctx context.Context, k ext.Kind, offset, limit int) (_ *ext.Page, err error) {
+	defer recoverDamage(x.dir, &err)
 	total := x.manifest.Counts[k]
 	if offset >= total || limit <= 0 {
 		return &ext.Page{}, nil
