@@ -126,7 +126,7 @@ func (s *Server) recoverRequest(w *loggingWriter) {
 	}
 	s.logger.Error("panic in handler", "request_id", w.entry.id, "method", w.entry.method, "panic", p, "stack", string(debug.Stack()))
 	if w.entry.status == 0 {
-		s.writeError(w, nil, fmt.Errorf("panic: %v", p), http.StatusInternalServerError)
+		s.writeError(w, nil, fmt.Errorf("panic: %v", p), http.StatusOK) // as every -32603: errors travel in the body
 	}
 }
 
