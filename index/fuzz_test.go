@@ -118,3 +118,16 @@ func FuzzLoadFS(f *testing.F) {
 		}
 	})
 }
+
+// TestLoadRefusesNameKeyInOtherCase: encoding/json matches "nAme" to the
+// name field, but the stored object has no "name" for clients to read; the
+// item is refused with a *LoadError naming the field (found by FuzzLoadFS,
+// which got a bare error).
+func TestLoadRefusesNameKeyInOtherCase(t *testing.T) {
+	fsys := fstest.MapFS{"srv.json": &fstest.MapFile{Data: []byte(`{"server":"s","prompts":[{"nAme":"p"}]}`)}}
+	_, err := LoadFS(fsys, "cat", nil)
+	var le *LoadError
+	if !errors.As(err, &le) || le.Field != "name" || le.Item != `prompts[0] "p"` {
+		t.Errorf("got %#v, want a *LoadError for field name of prompts[0]", err)
+	}
+}

@@ -83,7 +83,11 @@ func (p *itemParser) parse(k ext.Kind, i int, raw json.RawMessage) (Item, error)
 		}
 		it.URI = *r.URITemplate
 	}
-	return p.name(it, *r.Name, raw)
+	it, err := p.name(it, *r.Name, raw)
+	if err != nil {
+		return fail("name", err)
+	}
+	return it, nil
 }
 
 // name sets the canonical and upstream names and the stored object.
@@ -120,7 +124,7 @@ func setName(obj json.RawMessage, name string) (json.RawMessage, error) {
 	// first occurrence could be nested, so find the top-level one.
 	idx := topLevelKey(obj, "name")
 	if idx < 0 {
-		return nil, errors.New("name not found at top level")
+		return nil, errors.New(`no top-level key "name" (keys are case-sensitive)`)
 	}
 	start := idx + len(`"name":`)
 	out := make([]byte, 0, len(obj)+len(quoted))
