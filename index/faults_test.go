@@ -135,3 +135,32 @@ func copyBundle(tb testing.TB, src string) string {
 	}
 	return dst
 }
+
+// TestTruncatedBundleFilesFailOpen truncates each file of a bundle in turn
+// (by one byte, and to nothing): Open refuses the bundle, naming the
+// damage, before any reader maps the file.
+func TestTruncatedBundleFilesFailOpen(t *testing.T) {
+	pristine := filepath.Join(t.TempDir(), "bundle")
+	m, err := BuildDir("testdata/catalog", pristine, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range m.Files {
+		for _, size := range []int64{f.Size - 1, 0} {
+			t.Run(fmt.Sprintf("%s to %d bytes", f.Path, size), func(t *testing.T) {
+				dir := copyBundle(t, pristine)
+				if err := os.Truncate(filepath.Join(dir, f.Path), size); err != nil {
+					t.Fatal(err)
+				}
+				x, err := openNoPanic(t, dir)
+				if err == nil {
+					x.Close()
+					t.Fatal("Open succeeded on a truncated bundle")
+				}
+				if !strings.Contains(err.Error(), "truncated or altered") {
+					t.Errorf("got %q, want it to say the file is truncated or altered", err)
+				}
+			})
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-lambda-go/lambdacontext"
 	"github.com/mark3labs/mcp-go/server"
@@ -86,5 +87,18 @@ func TestLambdaRequestID(t *testing.T) {
 	}
 	if got := eventHeader(resp, ext.RequestIDHeader); got != "8476a536-e9f4-11e8-9739-2dfe598c3fcd" {
 		t.Errorf("got X-Request-Id %q, want the Lambda request id", got)
+	}
+}
+
+// TestLambdaDeadlineReachesSearch: the invocation's deadline is the
+// request's, so a search past it is answered -32603 naming the deadline
+// (here the deadline has already passed when the event arrives).
+func TestLambdaDeadlineReachesSearch(t *testing.T) {
+	g := mustGateway(t, nil)
+	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Millisecond))
+	defer cancel()
+	msg := lambdaCall(t, g.h, ctx, []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/search","params":{"query":"merge request"}}`))
+	if got := wantError(t, msg, ext.CodeInternalError); !strings.Contains(got, "deadline exceeded") {
+		t.Errorf("got %q, want the deadline named", got)
 	}
 }
