@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -100,5 +101,31 @@ func TestLambdaDeadlineReachesSearch(t *testing.T) {
 	msg := lambdaCall(t, g.h, ctx, []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/search","params":{"query":"merge request"}}`))
 	if got := wantError(t, msg, ext.CodeInternalError); !strings.Contains(got, "deadline exceeded") {
 		t.Errorf("got %q, want the deadline named", got)
+	}
+}
+
+// TestSlowClientIsCut: a client that sends its body too slowly loses the
+// connection at the read timeout instead of holding it open.
+func TestSlowClientIsCut(t *testing.T) {
+	defer func(d time.Duration) { localReadTimeout = d }(localReadTimeout)
+	localReadTimeout = 300 * time.Millisecond
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newLocalServer(l.Addr().String(), mustGateway(t, nil).h)
+	go srv.Serve(l)
+	defer srv.Close()
+	conn, err := net.Dial("tcp", l.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"jsonrpc\"")
+	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	start := time.Now()
+	io.Copy(io.Discard, conn) // until the server closes the connection
+	if took := time.Since(start); took > 3*time.Second {
+		t.Errorf("the connection stayed open %s, want it closed soon after the 300ms read timeout", took)
 	}
 }
