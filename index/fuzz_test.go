@@ -25,11 +25,15 @@ func FuzzSearch(f *testing.F) {
 	x := mustBuild(f, "testdata/catalog")
 	for _, seed := range []string{"weather forecast", "*a*", "description:/.*/", "nots~2", "+a -b",
 		"forecsat tomorow", "\xff\xfe", "a\x00b", "日本語 テキスト", "getURLs_for-the.api/v2:x"} {
-		f.Add(seed, uint8(0), uint8(10), uint16(0))
+		f.Add(seed, uint8(0), uint8(10), uint16(0), "")
 	}
-	f.Fuzz(func(t *testing.T, text string, kind, limit uint8, offset uint16) {
+	f.Add("forecast", uint8(0), uint8(5), uint16(0), "weather")
+	f.Fuzz(func(t *testing.T, text string, kind, limit uint8, offset uint16, server string) {
 		q := ext.Query{Kind: ext.Kinds[int(kind)%len(ext.Kinds)], Text: text,
 			Limit: int(limit) % (ext.MaxLimit + 1), Offset: int(offset) % ext.MaxSearchDepth}
+		if server != "" {
+			q.Filter = ext.Filter{Servers: []string{server}, Annotations: map[string]any{"readOnlyHint": true}}
+		}
 		checkQueryTree(t, x, q)
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
@@ -61,7 +65,7 @@ func checkQueryTree(t *testing.T, x *Index, q ext.Query) {
 	if err != nil {
 		t.Fatalf("query for %q: %v", q.Text, err)
 	}
-	if want := len(fieldBoosts)*len(terms) + 1; leaves > want {
+	if want := len(fieldBoosts)*len(terms) + 1 + len(q.Filter.Servers) + len(q.Filter.Annotations); leaves > want {
 		t.Fatalf("query for %q (%d terms) has %d term clauses, want at most %d", q.Text, len(terms), leaves, want)
 	}
 }
