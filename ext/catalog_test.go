@@ -15,6 +15,9 @@ type memCatalog struct {
 	version string
 	items   map[Kind][]Hit
 	fail    error // returned by every call when set
+	// before, when set, runs at the start of every Search: tests make a
+	// search slow, blocked or panicking with it.
+	before func(ctx context.Context)
 }
 
 var _ Catalog = (*memCatalog)(nil)
@@ -38,7 +41,10 @@ func (c *memCatalog) add(k Kind, server, obj string) {
 
 func (c *memCatalog) Version() string { return c.version }
 
-func (c *memCatalog) Search(_ context.Context, q Query) (*Page, error) {
+func (c *memCatalog) Search(ctx context.Context, q Query) (*Page, error) {
+	if c.before != nil {
+		c.before(ctx)
+	}
 	if c.fail != nil {
 		return nil, c.fail
 	}

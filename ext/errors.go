@@ -18,6 +18,7 @@ const (
 type Error struct {
 	Code    int    `json:"code"`
 	Message string `json:"message"`
+	public  bool   // an internal error whose message is meant for the client
 }
 
 func (e *Error) Error() string { return e.Message }
@@ -30,19 +31,20 @@ func (e *Error) Is(target error) bool {
 
 // Sentinels to wrap.
 var (
-	ErrParse          = &Error{CodeParseError, "parse error"}
-	ErrInvalidRequest = &Error{CodeInvalidRequest, "invalid request"}
-	ErrMethodNotFound = &Error{CodeMethodNotFound, "method not found"}
-	ErrInvalidParams  = &Error{CodeInvalidParams, "invalid params"}
-	ErrInternal       = &Error{CodeInternalError, "internal error"}
+	ErrParse          = &Error{Code: CodeParseError, Message: "parse error"}
+	ErrInvalidRequest = &Error{Code: CodeInvalidRequest, Message: "invalid request"}
+	ErrMethodNotFound = &Error{Code: CodeMethodNotFound, Message: "method not found"}
+	ErrInvalidParams  = &Error{Code: CodeInvalidParams, Message: "invalid params"}
+	ErrInternal       = &Error{Code: CodeInternalError, Message: "internal error"}
 )
 
 // wireError converts err into the error sent to the client. A coded error
 // keeps its code and the full wrapped message; anything else becomes a bare
-// internal error, its details left to the log.
+// internal error, its details left to the log (unless the server made it
+// to be sent, as the deadline error).
 func wireError(err error) *Error {
 	var e *Error
-	if errors.As(err, &e) && e.Code != CodeInternalError {
+	if errors.As(err, &e) && (e.Code != CodeInternalError || e.public) {
 		return &Error{Code: e.Code, Message: err.Error()}
 	}
 	return &Error{Code: CodeInternalError, Message: "internal error"}

@@ -96,6 +96,12 @@ const (
 	MaxSearchDepth  = 1000 // offset + limit of a search page never exceeds this
 	DefaultPageSize = 100  // items in a list page unless configured
 	MaxPageSize     = 1000 // the largest configurable list page
+	// MaxJSONDepth bounds the nesting of arrays and objects in a request
+	// body, checked before the body is decoded.
+	MaxJSONDepth = 64
+	// MaxArgumentsBytes bounds the arguments of a forwarded tools/call or
+	// prompts/get.
+	MaxArgumentsBytes = 256 << 10
 )
 
 // Catalog is the read-only index the extension answers from. index.Index

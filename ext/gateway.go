@@ -104,6 +104,9 @@ func checkArguments(k Kind, raw json.RawMessage) error {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil
 	}
+	if len(raw) > MaxArgumentsBytes {
+		return fmt.Errorf("%w: arguments are %d bytes long, at most %d are allowed", ErrInvalidParams, len(raw), MaxArgumentsBytes)
+	}
 	if k == KindPrompt {
 		var args map[string]string
 		if json.Unmarshal(raw, &args) != nil {
@@ -220,7 +223,7 @@ func (s *Server) callUpstream(ctx context.Context, t *Target, method string, par
 	} else {
 		err = upstreamError(t.Server, err)
 	}
-	s.logger.Warn("upstream call failed", "server", t.Server, "method", method, "item", t.UpstreamName, "err", err)
+	s.logger.Warn("upstream call failed", "request_id", RequestIDFromContext(ctx), "server", t.Server, "method", method, "item", t.UpstreamName, "err", err)
 	return nil, err
 }
 

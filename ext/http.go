@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"runtime/debug"
 	"strings"
+	"time"
 )
 
 // request is the envelope of one JSON-RPC message.
@@ -35,7 +36,17 @@ type response struct {
 // ServeHTTP implements the Streamable HTTP transport, statelessly: POST
 // carries one JSON-RPC message and gets one JSON response (202 and no body
 // for a notification); any other HTTP method gets 405.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+//
+// Every request gets an id (see [WithRequestID]), returned in X-Request-Id,
+// and one structured log line; a panic becomes -32603 and is logged.
+func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
+	w, r := beginRequest(rw, r)
+	defer s.logRequest(r.Context(), w.entry, time.Now())
+	defer s.recoverRequest(w)
+	s.serve(w, r)
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if rejectDNSRebinding(w, r) {
 		return
 	}
@@ -54,6 +65,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req, err := parseRequest(body)
+	entryOf(r.Context()).method = req.Method
 	if err != nil {
 		s.writeError(w, req.ID, err, http.StatusBadRequest)
 		return
@@ -86,6 +98,9 @@ func parseRequest(body []byte) (*request, error) {
 	if len(trimmed) > 0 && trimmed[0] == '[' {
 		return &request{}, fmt.Errorf("%w: JSON-RPC batches are not supported (protocol revisions %s removed batching); send one message per request",
 			ErrInvalidRequest, strings.Join(SupportedProtocolVersions, ", "))
+	}
+	if tooDeep(trimmed, MaxJSONDepth) {
+		return &request{}, fmt.Errorf("%w: JSON nests deeper than %d levels", ErrInvalidRequest, MaxJSONDepth)
 	}
 	req := &request{}
 	if err := json.Unmarshal(trimmed, req); err != nil {
@@ -133,7 +148,16 @@ func (s *Server) serveMethod(w http.ResponseWriter, r *http.Request, req *reques
 		ctx, cancel = context.WithCancel(r.Context())
 	}
 	defer cancel()
-	result, err := s.call(ctx, req)
+	s.noteQuery(ctx, req.Params)
+	var result result
+	if isCall(req.Method) {
+		result, err = s.call(ctx, req)
+	} else {
+		result, err = s.callWithin(ctx, req)
+	}
+	if page, ok := result.(*pageResult); ok {
+		entryOf(ctx).results = len(page.items)
+	}
 	if err != nil {
 		s.writeError(w, req.ID, err, era.errorStatus(err))
 		return
@@ -148,22 +172,21 @@ func (s *Server) serveMethod(w http.ResponseWriter, r *http.Request, req *reques
 func (s *Server) call(ctx context.Context, req *request) (res result, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			s.logger.Error("panic in handler", "method", req.Method, "panic", p, "stack", string(debug.Stack()))
+			s.logger.Error("panic in handler", "request_id", RequestIDFromContext(ctx), "method", req.Method,
+				"panic", p, "stack", string(debug.Stack()))
 			err = fmt.Errorf("panic: %v", p)
 		}
 	}()
-	res, err = methods[req.Method](ctx, s, req.Params)
-	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) && !isCall(req.Method) {
-		err = fmt.Errorf("%w: request took longer than %s", ErrInternal, s.timeout)
-	}
-	return res, err
+	return methods[req.Method](ctx, s, req.Params)
 }
 
 // writeError converts err once into a JSON-RPC error response. Internal
 // details are logged, never sent.
 func (s *Server) writeError(w http.ResponseWriter, id json.RawMessage, err error, status int) {
 	wire := wireError(err)
-	if wire.Code == CodeInternalError {
+	if lw, ok := w.(*loggingWriter); ok {
+		lw.entry.code, lw.entry.err = wire.Code, err // logged with the request
+	} else if wire.Code == CodeInternalError {
 		s.logger.Error("request failed", "err", err)
 	}
 	if id == nil {

@@ -90,6 +90,9 @@ func TestErrorCodes(t *testing.T) {
 		{"search cursor on a list", rpc("tools/list", `{"cursor":"`+searchCursor+`"}`), CodeInvalidParams, "another query"},
 		{"list cursor on another list", rpc("prompts/list", `{"cursor":"`+listCursor+`"}`), CodeInvalidParams, "another query"},
 		{"cursor too long", rpc("tools/list", `{"cursor":"`+strings.Repeat("A", 200)+`"}`), CodeInvalidParams, "longer than"},
+		{"nested too deep", rpc("tools/search", `{"query":"x","filter":`+strings.Repeat(`{"a":`, MaxJSONDepth)+`1`+strings.Repeat(`}`, MaxJSONDepth)+`}`), CodeInvalidRequest, "deeper than 64"},
+		{"nested too deep in a string is fine", rpc("tools/search", `{"query":"x","cursor":"`+strings.Repeat("[", 200)+`"}`), CodeInvalidParams, "cursor longer than"},
+		{"arguments too large", rpc("tools/call", `{"name":"srv__tool_001","arguments":{"a":"`+strings.Repeat("x", MaxArgumentsBytes)+`"}}`), CodeInvalidParams, "at most 262144"},
 		{"bad filter", rpc("tools/search", `{"query":"x","filter":{"servers":"srv"}}`), CodeInvalidParams, `field "filter.servers" must be an array`},
 		{"filter rejected by catalog", rpc("tools/search", `{"query":"x","filter":{"annotations":{"bad":true}}}`), CodeInvalidParams, "filter.annotations.bad"},
 	} {

@@ -84,14 +84,23 @@ func (p *itemParser) parse(k ext.Kind, i int, raw json.RawMessage) (Item, error)
 		if r.URI == nil || *r.URI == "" {
 			return fail("uri", errors.New("missing: every resource has a URI"))
 		}
+		if _, _, err := topLevelValue(raw, "uri"); err != nil {
+			return fail("uri", err)
+		}
 		it.URI = *r.URI
 	case ext.KindResourceTemplate:
 		if r.URITemplate == nil || *r.URITemplate == "" {
 			return fail("uriTemplate", errors.New("missing: every resource template has a URI template"))
 		}
+		if _, _, err := topLevelValue(raw, "uriTemplate"); err != nil {
+			return fail("uriTemplate", err)
+		}
 		it.URI = *r.URITemplate
 	}
-	return p.name(it, *r.Name, raw)
+	if it, err = p.name(it, *r.Name, raw); err != nil {
+		return fail("name", err)
+	}
+	return it, nil
 }
 
 // name sets the canonical and upstream names and the stored object.
@@ -116,53 +125,50 @@ func (p *itemParser) name(it Item, upstream string, raw json.RawMessage) (Item, 
 	return it, nil
 }
 
-// setName replaces the object's "name" with name, keeping every other byte.
+// setName replaces the value of the object's top-level "name" with name,
+// keeping every other byte. An object with "name" twice is refused: JSON
+// readers disagree on which one counts.
 func setName(obj json.RawMessage, name string) (json.RawMessage, error) {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(obj, &m); err != nil {
+	start, end, err := topLevelValue(obj, "name")
+	if err != nil {
 		return nil, err
 	}
-	old := m["name"]
 	quoted, _ := json.Marshal(name)
-	// Compact JSON holds `"name":<old>` exactly once at the top level; the
-	// first occurrence could be nested, so find the top-level one.
-	idx := topLevelKey(obj, "name")
-	if idx < 0 {
-		return nil, errors.New("name not found at top level")
-	}
-	start := idx + len(`"name":`)
 	out := make([]byte, 0, len(obj)+len(quoted))
 	out = append(out, obj[:start]...)
 	out = append(out, quoted...)
-	return append(out, obj[start+len(old):]...), nil
+	return append(out, obj[end:]...), nil
 }
 
-// topLevelKey returns the offset of `"key":` at depth one of a compact JSON
-// object, or -1.
-func topLevelKey(obj []byte, key string) int {
+// topLevelValue returns the extent of the value of key at depth one of the
+// JSON object obj; key must appear exactly once, spelt exactly.
+func topLevelValue(obj []byte, key string) (start, end int, err error) {
 	dec := json.NewDecoder(bytes.NewReader(obj))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return -1
+		return 0, 0, errors.New("not a JSON object")
 	}
+	found := false
 	for dec.More() {
-		start := dec.InputOffset()
 		t, err := dec.Token()
 		if err != nil {
-			return -1
+			return 0, 0, err
+		}
+		var value json.RawMessage
+		if err := dec.Decode(&value); err != nil {
+			return 0, 0, err
 		}
 		if k, _ := t.(string); k == key {
-			// skip the comma (if any) between the previous value and the key
-			for start < int64(len(obj)) && obj[start] != '"' {
-				start++
+			if found {
+				return 0, 0, fmt.Errorf("key %q appears twice", key)
 			}
-			return int(start)
-		}
-		var skip json.RawMessage
-		if dec.Decode(&skip) != nil {
-			return -1
+			found, end = true, int(dec.InputOffset())
+			start = end - len(value) // the value's bytes end where the decoder stopped
 		}
 	}
-	return -1
+	if !found {
+		return 0, 0, fmt.Errorf("no top-level key %q (keys are case-sensitive)", key)
+	}
+	return start, end, nil
 }
 
 func deref(s *string) string {

@@ -20,7 +20,8 @@ var _ ext.Resolver = (*Index)(nil)
 // lookup. A URI that several servers list goes to the first of them, in
 // catalog order, that has an upstream. An item the caller
 // (ext.AccessFrom(ctx)) may not see is not found, as an unknown one.
-func (x *Index) Resolve(ctx context.Context, k ext.Kind, name string) (*ext.Target, error) {
+func (x *Index) Resolve(ctx context.Context, k ext.Kind, name string) (_ *ext.Target, err error) {
+	defer recoverDamage(x.dir, &err)
 	w := x.visibility.viewer(ext.AccessFrom(ctx))
 	switch k {
 	case ext.KindTool, ext.KindPrompt:

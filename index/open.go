@@ -47,6 +47,7 @@ var _ ext.Catalog = (*Index)(nil)
 // the sizes of its files. It writes nothing.
 func Open(dir string) (x *Index, err error) {
 	defer wrapf(&err, "opening index")
+	defer recoverOpen(dir, &x, &err)
 	m, err := readManifest(dir)
 	if err != nil {
 		return nil, err

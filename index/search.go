@@ -31,7 +31,8 @@ const exactNameBoost = 20
 // the first rerankWindow of them (see rank.go) and loads the MCP objects of
 // the requested page only. Items the caller (ext.AccessFrom(ctx)) may not
 // see are excluded by the query itself, before ranking and the cut.
-func (x *Index) Search(ctx context.Context, q ext.Query) (*ext.Page, error) {
+func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error) {
+	defer recoverDamage(x.dir, &err)
 	qterms, err := x.resolveTerms(q.Kind, analyze(q.Text))
 	if err != nil {
 		return nil, fmt.Errorf("index %s: %w", x.dir, err)
@@ -163,7 +164,8 @@ func (x *Index) load(ctx context.Context, cands []candidate) (*ext.Page, error) 
 
 // List implements ext.Catalog: the items of kind k in catalog order, of
 // those the caller (ext.AccessFrom(ctx)) may see; offset counts those only.
-func (x *Index) List(ctx context.Context, k ext.Kind, offset, limit int) (*ext.Page, error) {
+func (x *Index) List(ctx context.Context, k ext.Kind, offset, limit int) (_ *ext.Page, err error) {
+	defer recoverDamage(x.dir, &err)
 	if w := x.visibility.viewer(ext.AccessFrom(ctx)); !w.all() {
 		return x.listVisible(ctx, w, k, offset, limit)
 	}

@@ -14,7 +14,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-lambda-go/lambdacontext"
 
+	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/ext/auth"
 )
 
@@ -25,6 +27,9 @@ import (
 // turned into an HTTP request.
 func lambdaHandler(h http.Handler) func(context.Context, events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error) {
 	return func(ctx context.Context, ev events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error) {
+		if lc, ok := lambdacontext.FromContext(ctx); ok && lc.AwsRequestID != "" {
+			ctx = ext.WithRequestID(ctx, lc.AwsRequestID) // logged and returned as X-Request-Id
+		}
 		req, err := httpRequest(ctx, ev)
 		if err != nil {
 			return events.APIGatewayV2HTTPResponse{}, err

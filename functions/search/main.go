@@ -186,7 +186,7 @@ func newHandler(idx *index.Index, logger *slog.Logger) (*service, error) {
 
 // serveLocal serves plain HTTP until SIGINT or SIGTERM.
 func serveLocal(addr string, h http.Handler, idx *index.Index, logger *slog.Logger) error {
-	srv := &http.Server{Addr: addr, Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	srv := newLocalServer(addr, h)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go func() {
@@ -200,6 +200,15 @@ func serveLocal(addr string, h http.Handler, idx *index.Index, logger *slog.Logg
 		return err
 	}
 	return nil
+}
+
+// localReadTimeout bounds the reading of a whole request, body included,
+// so that a client sending slowly cannot hold a connection open.
+var localReadTimeout = 30 * time.Second
+
+func newLocalServer(addr string, h http.Handler) *http.Server {
+	return &http.Server{Addr: addr, Handler: h, ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout: localReadTimeout, IdleTimeout: 2 * time.Minute}
 }
 
 func newLogger(level string) *slog.Logger {

@@ -1,8 +1,12 @@
 package bench
 
 import (
+	"io"
+	"log/slog"
+	"net/http/httptest"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index"
@@ -35,5 +39,30 @@ func TestWarmSearch(t *testing.T) {
 	}
 	if r.Queries != 50 || r.P50 <= 0 || r.P99 < r.P50 || r.RSSBytes <= 0 {
 		t.Errorf("got %+v", r)
+	}
+}
+
+func TestLoad(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "bundle")
+	if _, err := index.BuildDir("../../index/testdata/catalog", dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	x, err := index.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	ts := httptest.NewServer(ext.NewServer(x, &ext.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
+	defer ts.Close()
+	r, err := Load(ts.URL+"/mcp", 4, 200, 20*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Clients != 4 || r.Requests != 200 || r.Errors != 0 || r.P50 <= 0 || r.P99 < r.P50 || r.Throughput() <= 0 {
+		t.Errorf("got %+v, want 200 requests, no errors, ordered latencies", r)
+	}
+	ts.Close()
+	if broken, err := Load(ts.URL+"/mcp", 2, 10, 5*time.Second); err == nil {
+		t.Errorf("got %+v, want the warm-up against a stopped server to fail", broken)
 	}
 }

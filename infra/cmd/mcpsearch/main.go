@@ -10,6 +10,8 @@
 //	mcpsearch search --index DIR [--kind K] [--limit N] QUERY...
 //	                                           search a bundle from the command line
 //	mcpsearch bench tokens --catalog DIR       bytes and tokens of tools/list against one search page
+//	mcpsearch bench load [--sizes N] [--clients 1,8,64] [--requests N] [--max-time D] [--work DIR]
+//	                                           throughput and latency of the real server under concurrent clients
 //	mcpsearch eval --tools F --queries F [--negatives F] [--json] [--k 1,5,10] [--sample N:R]
 //	                                           retrieval quality on a benchmark
 package main

@@ -30,10 +30,10 @@ var tokenQueries = []string{
 
 func runBench(args []string, stdout, stderr io.Writer) error {
 	benches := map[string]func([]string, io.Writer, io.Writer) error{
-		"tokens": runBenchTokens, "search": runBenchSearch, "coldstart": runBenchColdstart, "search-one": runBenchSearchOne,
+		"tokens": runBenchTokens, "search": runBenchSearch, "coldstart": runBenchColdstart, "search-one": runBenchSearchOne, "load": runBenchLoad,
 	}
 	if len(args) == 0 || benches[args[0]] == nil {
-		return fmt.Errorf("%w: mcpsearch bench tokens|search|coldstart [flags]", errUsage)
+		return fmt.Errorf("%w: mcpsearch bench tokens|search|coldstart|load [flags]", errUsage)
 	}
 	return benches[args[0]](args[1:], stdout, stderr)
 }
