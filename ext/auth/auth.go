@@ -118,6 +118,7 @@ func New(cfg Config, next http.Handler) (http.Handler, error) {
 		}
 		ctx := context.WithValue(r.Context(), callerKey{}, c)
 		ctx = ext.WithAccess(ctx, ext.Access{Groups: c.Groups, Scopes: c.Scopes})
+		ctx = ext.WithSubject(ctx, c.Subject) // for the request log
 		next.ServeHTTP(w, r.WithContext(ctx))
 	}), nil
 }

@@ -98,15 +98,17 @@ func keyFiles(t *testing.T) (rs, es signer, jwks, pemFile string) {
 
 // probe records what the middleware let through.
 type probe struct {
-	caller Caller
-	access ext.Access
-	calls  int
+	caller  Caller
+	access  ext.Access
+	subject string
+	calls   int
 }
 
 func (p *probe) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.calls++
 	p.caller, _ = CallerFrom(r.Context())
 	p.access = ext.AccessFrom(r.Context())
+	p.subject = ext.SubjectFromContext(r.Context())
 }
 
 func serve(t *testing.T, cfg Config, authorization string) (*httptest.ResponseRecorder, *probe) {
@@ -209,6 +211,9 @@ func TestModes(t *testing.T) {
 			}
 			if !reflect.DeepEqual(p.caller, *test.want) {
 				t.Errorf("got caller %+v, want %+v", p.caller, *test.want)
+			}
+			if p.subject != test.want.Subject {
+				t.Errorf("the request log would name subject %q, want %q", p.subject, test.want.Subject)
 			}
 			if p.access.All || !sameSet(p.access.Groups, test.want.Groups) || !sameSet(p.access.Scopes, test.want.Scopes) {
 				t.Errorf("got access %+v, want the caller's groups and scopes", p.access)
