@@ -114,6 +114,9 @@ type Query struct {
 	Filter Filter
 	Offset int
 	Limit  int
+	// Explain asks the catalog for an explanation of each hit of the page
+	// (see [MetaExplain]).
+	Explain bool
 }
 
 // Filter narrows a search. The zero Filter matches everything.
@@ -142,4 +145,7 @@ type Hit struct {
 	Object json.RawMessage
 	Server string
 	Score  float64
+	// Explain, when the query asked for it, says why the item ranks where
+	// it does; it is marshalled as JSON into _meta[MetaExplain] unchanged.
+	Explain any
 }
