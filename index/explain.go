@@ -92,7 +92,7 @@ func (x *Index) explainPage(ctx context.Context, kind ext.Kind, bq query.Query, 
 	}
 	best := bestBM25(cands)
 	for i, c := range pageCands {
-		e := &Explanation{BM25: round2(c.bm25), Fields: fieldMatches(expls[c.id]), Score: round2(c.score)}
+		e := &Explanation{BM25: round3(c.bm25), Fields: fieldMatches(expls[c.id]), Score: round3(c.score)}
 		if from+i < rerankWindow {
 			e.Rerank = rerankSignals(info, c, best)
 		}
@@ -116,7 +116,7 @@ func bestBM25(cands []candidate) float64 {
 func rerankSignals(q queryInfo, c candidate, best float64) *RerankSignals {
 	r := &RerankSignals{NameWords: c.words, NameWordsMatched: []string{}}
 	if best > 0 {
-		r.BM25Share = round2(c.bm25 / best)
+		r.BM25Share = round3(c.bm25 / best)
 	}
 	for _, w := range c.words {
 		if q.terms[w] {
@@ -130,8 +130,8 @@ func rerankSignals(q queryInfo, c candidate, best float64) *RerankSignals {
 	case r.ActionScore < 0:
 		r.Action = "clash"
 	}
-	r.Name = round2(nameSignals(q, c.words) - r.ActionScore)
-	r.ActionScore = round2(r.ActionScore)
+	r.Name = round3(nameSignals(q, c.words) - r.ActionScore)
+	r.ActionScore = round3(r.ActionScore)
 	if r.ExactName = q.isExactName(c); r.ExactName {
 		r.ExactNameScore = weightExactName
 	}
@@ -218,9 +218,9 @@ func sortedFields(byField map[string]*FieldMatch) []FieldMatch {
 	for _, f := range byField {
 		slices.SortStableFunc(f.Terms, func(a, b TermMatch) int { return byScore(a.Score, b.Score, a.Term, b.Term) })
 		for i := range f.Terms {
-			f.Terms[i].Score = round2(f.Terms[i].Score)
+			f.Terms[i].Score = round3(f.Terms[i].Score)
 		}
-		f.Score = round2(f.Score)
+		f.Score = round3(f.Score)
 		out = append(out, *f)
 	}
 	slices.SortFunc(out, func(a, b FieldMatch) int { return byScore(a.Score, b.Score, a.Field, b.Field) })
@@ -244,7 +244,7 @@ func (e *Explanation) summary() string {
 	for i, f := range e.Fields {
 		terms := make([]string, len(f.Terms))
 		for j, t := range f.Terms {
-			terms[j] = fmt.Sprintf("%s (%.2f)", t.Term, t.Score)
+			terms[j] = fmt.Sprintf("%s (%.3f)", t.Term, t.Score)
 		}
 		parts[i] = f.Field + ": " + strings.Join(terms, ", ")
 	}
@@ -256,14 +256,15 @@ func (e *Explanation) summary() string {
 }
 
 func (r *RerankSignals) summary() string {
-	s := fmt.Sprintf("bm25 share %.2f, name coverage %d/%d %v (%+.2f)", r.BM25Share, len(r.NameWordsMatched), len(r.NameWords), r.NameWordsMatched, r.Name)
+	s := fmt.Sprintf("bm25 share %.3f, name coverage %d/%d %s(%+.3f)", r.BM25Share,
+		len(r.NameWordsMatched), len(r.NameWords), strings.Join(append(r.NameWordsMatched, ""), " "), r.Name)
 	if r.Action != "" {
-		s += fmt.Sprintf(", action %s (%+.2f)", r.Action, r.ActionScore)
+		s += fmt.Sprintf(", action %s (%+.3f)", r.Action, r.ActionScore)
 	}
 	if r.ExactName {
-		s += fmt.Sprintf(", exact name (%+.2f)", r.ExactNameScore)
+		s += fmt.Sprintf(", exact name (%+.3f)", r.ExactNameScore)
 	}
 	return s
 }
 
-func round2(f float64) float64 { return math.Round(f*100) / 100 }
+func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
