@@ -29,6 +29,10 @@
 // tools/list answers search_tools and call_tool, for clients that see only
 // tools.
 //
+// A search may ask, in its _meta, for an explanation of each item's rank
+// ([MetaExplain]); the catalog computes it and the server passes it on. A
+// catalog that is a [Describer] is described in the extension settings.
+//
 // Errors are coded (see [Error]): a method wraps one of the sentinel errors
 // with context, and the boundary converts any error once into a JSON-RPC
 // error, so internal details never reach a client.

@@ -256,8 +256,12 @@ func (e *Explanation) summary() string {
 }
 
 func (r *RerankSignals) summary() string {
-	s := fmt.Sprintf("bm25 share %.3f, name coverage %d/%d %s(%+.3f)", r.BM25Share,
-		len(r.NameWordsMatched), len(r.NameWords), strings.Join(append(r.NameWordsMatched, ""), " "), r.Name)
+	matched := ""
+	if len(r.NameWordsMatched) > 0 {
+		matched = ": " + strings.Join(r.NameWordsMatched, ", ")
+	}
+	s := fmt.Sprintf("bm25 share %.3f, name coverage %d/%d%s (%+.3f)", r.BM25Share,
+		len(r.NameWordsMatched), len(r.NameWords), matched, r.Name)
 	if r.Action != "" {
 		s += fmt.Sprintf(", action %s (%+.3f)", r.Action, r.ActionScore)
 	}

@@ -48,6 +48,11 @@ func TestExplain(t *testing.T) {
 	if !hasTerm(top, "description", "screenshot") || !hasTerm(top, "name", "screenshot") {
 		t.Errorf("top explanation %q: want screenshot matched in description and name", top.Summary)
 	}
+	for _, part := range []string{"description: ", "screenshot (", "; re-ranked: bm25 share ", "name coverage "} {
+		if !strings.Contains(top.Summary, part) {
+			t.Errorf("top summary %q: want %q in it", top.Summary, part)
+		}
+	}
 	if r := top.Rerank; r == nil || !slices.Contains(r.NameWordsMatched, "screenshot") || slices.Contains(r.NameWordsMatched, "browser") {
 		t.Errorf("top re-ranking %+v: want screenshot and not browser among the matched name words", top.Rerank)
 	}
