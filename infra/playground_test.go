@@ -33,6 +33,7 @@ type playgroundSeen struct {
 	Explained      []seenHit         `json:"explained"`
 	ExplainFields  []string          `json:"explainFields"`
 	ExplainSignals string            `json:"explainSignals"`
+	More           []string          `json:"more"`
 	Filtered       []seenHit         `json:"filtered"`
 	Prompts        []seenHit         `json:"prompts"`
 	URL            string            `json:"url"`
@@ -82,6 +83,9 @@ func checkPlaygroundResults(t *testing.T, seen *playgroundSeen) {
 	if !strings.Contains(seen.ExplainSignals, "name coverage") || !strings.Contains(seen.ExplainSignals, "screenshot") {
 		t.Errorf("re-ranking signals %q: want the name coverage with the matched word screenshot", seen.ExplainSignals)
 	}
+	if len(seen.More) != 2*len(seen.Explained) || !distinct(seen.More) {
+		t.Errorf("after More results: %q, want %d distinct tools", seen.More, 2*len(seen.Explained))
+	}
 	if len(seen.Filtered) == 0 || seen.Filtered[0].Name != "chrome-devtools__take_screenshot" {
 		t.Errorf("filtered by chrome-devtools: got %+v, want chrome-devtools__take_screenshot first", seen.Filtered)
 	}
@@ -91,6 +95,12 @@ func checkPlaygroundResults(t *testing.T, seen *playgroundSeen) {
 	if !strings.Contains(seen.URL, "q=take+a+screenshot+of+the+page") || !strings.Contains(seen.URL, "explain=1") {
 		t.Errorf("page URL %q: want the query and explain in it, to share the search", seen.URL)
 	}
+}
+
+func distinct(names []string) bool {
+	s := slices.Clone(names)
+	slices.Sort(s)
+	return len(slices.Compact(s)) == len(names)
 }
 
 func checkPlaygroundIndex(t *testing.T, facts map[string]string) {

@@ -43,6 +43,10 @@ try {
   seen.explainFields = await page.$$eval('#results .hit:first-child .explain td.field', (tds) => tds.map((td) => td.textContent));
   seen.explainSignals = await page.$eval('#results .hit:first-child .signals', (e) => e.textContent);
 
+  // More results: the next page, by the result's nextCursor.
+  await page.click('#more');
+  seen.more = (await results(page, (r) => r.length > seen.explained.length)).map((h) => h.name);
+
   // The server filter keeps that server's tools only.
   await page.selectOption('#server', FILTER_SERVER);
   seen.filtered = await results(page, (r) => r.length > 0 && r.every((h) => h.server === FILTER_SERVER));
