@@ -69,11 +69,11 @@ type RerankSignals struct {
 	ExactNameScore float64 `json:"exactNameScore"`
 }
 
-// explainPage fills the Explain field of page's hits, which are cands[from:]
-// in order. It runs the query again on those documents only, with bleve's
-// explanations, so its cost is bounded by the page size.
-func (x *Index) explainPage(ctx context.Context, kind ext.Kind, bq query.Query, info queryInfo, cands []candidate, from int, page *ext.Page) error {
-	pageCands := cands[from : from+len(page.Items)]
+// explainPage fills the Explain field of page's hits, which are
+// cands[q.Offset:] in order. It runs the query bq again on those documents
+// only, with bleve's explanations, so its cost is bounded by the page size.
+func (x *Index) explainPage(ctx context.Context, q ext.Query, bq query.Query, info queryInfo, cands []candidate, page *ext.Page) error {
+	pageCands := cands[q.Offset : q.Offset+len(page.Items)]
 	ids := make([]string, len(pageCands))
 	for i, c := range pageCands {
 		ids[i] = c.id
@@ -81,7 +81,7 @@ func (x *Index) explainPage(ctx context.Context, kind ext.Kind, bq query.Query, 
 	only := bleve.NewDocIDQuery(ids)
 	only.SetBoost(0) // restricts without adding to the score
 	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(only, bq), len(ids), 0, true)
-	req.PreSearchData = map[string]any{search.BM25PreSearchDataKey: x.bm25[kind]}
+	req.PreSearchData = map[string]any{search.BM25PreSearchDataKey: x.bm25[q.Kind]}
 	res, err := x.bleve.SearchInContext(ctx, req)
 	if err != nil {
 		return fmt.Errorf("index %s: explaining: %w", x.dir, err)
@@ -93,7 +93,7 @@ func (x *Index) explainPage(ctx context.Context, kind ext.Kind, bq query.Query, 
 	best := bestBM25(cands)
 	for i, c := range pageCands {
 		e := &Explanation{BM25: round3(c.bm25), Fields: fieldMatches(expls[c.id]), Score: round3(c.score)}
-		if from+i < rerankWindow {
+		if q.Offset+i < rerankWindow {
 			e.Rerank = rerankSignals(info, c, best)
 		}
 		e.Summary = e.summary()

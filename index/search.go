@@ -65,7 +65,7 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (*ext.Page, error) {
 	}
 	page.More = len(cands) > q.Offset+q.Limit
 	if q.Explain {
-		if err := x.explainPage(ctx, q.Kind, bq, info, cands, q.Offset, page); err != nil {
+		if err := x.explainPage(ctx, q, bq, info, cands, page); err != nil {
 			return nil, err
 		}
 	}
