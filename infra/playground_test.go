@@ -36,7 +36,11 @@ type playgroundSeen struct {
 	More           []string          `json:"more"`
 	Filtered       []seenHit         `json:"filtered"`
 	Prompts        []seenHit         `json:"prompts"`
-	URL            string            `json:"url"`
+	Markup         struct {
+		Text     string `json:"text"`
+		Elements int    `json:"elements"`
+	} `json:"markup"`
+	URL string `json:"url"`
 }
 
 type seenHit struct {
@@ -88,6 +92,10 @@ func checkPlaygroundResults(t *testing.T, seen *playgroundSeen) {
 	}
 	if len(seen.Filtered) == 0 || seen.Filtered[0].Name != "chrome-devtools__take_screenshot" {
 		t.Errorf("filtered by chrome-devtools: got %+v, want chrome-devtools__take_screenshot first", seen.Filtered)
+	}
+	if !strings.Contains(seen.Markup.Text, "all <script> tags are removed") || seen.Markup.Elements != 0 {
+		t.Errorf("a description naming <script> tags: shown as %q with %d elements, want the text as written and no elements",
+			seen.Markup.Text, seen.Markup.Elements)
 	}
 	if len(seen.Prompts) == 0 || seen.Prompts[0].Name != "asana__task-summary" {
 		t.Errorf("prompts: got %+v, want asana__task-summary first", seen.Prompts)

@@ -53,6 +53,17 @@ try {
   await page.selectOption('#server', '');
   await results(page, (r) => r.length > 0 && r[0].explained && r.some((h) => h.server !== FILTER_SERVER));
 
+  // Markup in a description is shown as text: a tool that names <script> tags.
+  await page.selectOption('#server', 'playwright-executeautomation');
+  await page.fill('#query', 'get the visible html of the page');
+  await page.press('#query', 'Enter');
+  await results(page, (r) => r.length > 0 && r[0].name.endsWith('playwright_get_visible_html'));
+  seen.markup = await page.$eval('#results .hit:first-child', (hit) => ({
+    text: hit.querySelector('.desc').textContent,
+    elements: hit.querySelectorAll('.desc *').length + document.querySelectorAll('#results script').length,
+  }));
+  await page.selectOption('#server', '');
+
   // Another kind: prompts.
   await page.selectOption('#kind', 'prompts');
   await page.fill('#query', 'summary of a task');
