@@ -203,7 +203,7 @@ function renderDetails(item, kind) {
     names = [kind === 'resources' ? item.name : item.uriTemplate];
     if (item.mimeType) names.push(item.mimeType);
   }
-  p.append(`${label}: `);
+  p.append(el('span', 'label', `${label}:`));
   if (names.length === 0) p.append('none');
   for (const n of names) p.append(el('code', null, n));
   return p;
@@ -216,13 +216,15 @@ function renderExplanation(e) {
   const table = el('table');
   for (const f of e.fields || []) {
     const row = el('tr');
-    const terms = el('td');
+    const cell = el('td');
+    const terms = el('div', 'terms');
+    cell.append(terms);
     for (const t of f.terms || []) {
       const term = el('span', 'term', `${t.term} `);
       term.append(el('b', null, t.score.toFixed(3)));
       terms.append(term);
     }
-    row.append(el('td', 'field', f.field), el('td', 'num', f.score.toFixed(3)), terms);
+    row.append(el('td', 'field', f.field), el('td', 'num', f.score.toFixed(3)), cell);
     table.append(row);
   }
   box.append(table);
