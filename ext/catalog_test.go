@@ -59,6 +59,9 @@ func (c *memCatalog) Search(ctx context.Context, q Query) (*Page, error) {
 		}
 		if score > 0 && (len(q.Filter.Servers) == 0 || slices.Contains(q.Filter.Servers, h.Server)) {
 			h.Score = float64(score)
+			if q.Explain {
+				h.Explain = map[string]any{"summary": fmt.Sprintf("%d query words in the object", score)}
+			}
 			hits = append(hits, h)
 		}
 	}

@@ -34,6 +34,10 @@
 // ext/auth) sets. Items the caller may not see are never returned, counted
 // or resolved, and cursors are bound to the caller's access.
 //
+// A search may ask, in its _meta, for an explanation of each item's rank
+// ([MetaExplain]); the catalog computes it and the server passes it on. A
+// catalog that is a [Describer] is described in the extension settings.
+//
 // Errors are coded (see [Error]): a method wraps one of the sentinel errors
 // with context, and the boundary converts any error once into a JSON-RPC
 // error, so internal details never reach a client.
@@ -126,6 +130,9 @@ type Query struct {
 	Filter Filter
 	Offset int
 	Limit  int
+	// Explain asks the catalog for an explanation of each hit of the page
+	// (see [MetaExplain]).
+	Explain bool
 }
 
 // Filter narrows a search. The zero Filter matches everything.
@@ -154,4 +161,7 @@ type Hit struct {
 	Object json.RawMessage
 	Server string
 	Score  float64
+	// Explain, when the query asked for it, says why the item ranks where
+	// it does; it is marshalled as JSON into _meta[MetaExplain] unchanged.
+	Explain any
 }

@@ -50,6 +50,8 @@ type SearchParams struct {
 	Cursor string  `json:"cursor,omitempty"`
 	Limit  *int    `json:"limit,omitempty"`
 	Filter *Filter `json:"filter,omitempty"`
+	// Meta is the request's _meta; the extension reads MetaExplain from it.
+	Meta map[string]json.RawMessage `json:"_meta,omitempty"`
 }
 
 // ListParams are the params of a */list request.
@@ -133,6 +135,10 @@ func (s *Server) searchQuery(k Kind, p *SearchParams, a Access) (Query, [8]byte,
 	}
 	filterKey, _ := json.Marshal(filter) // maps marshal with sorted keys
 	bind := binding("search", string(k), text, string(filterKey), a.key())
+	explain, err := explainRequested(p.Meta)
+	if err != nil {
+		return Query{}, [8]byte{}, err
+	}
 	offset := 0
 	if p.Cursor != "" {
 		if offset, err = s.cursors.decode(p.Cursor, bind); err != nil {
@@ -142,7 +148,7 @@ func (s *Server) searchQuery(k Kind, p *SearchParams, a Access) (Query, [8]byte,
 	if offset+limit > MaxSearchDepth {
 		limit = max(0, MaxSearchDepth-offset)
 	}
-	return Query{Kind: k, Text: text, Filter: filter, Offset: offset, Limit: limit}, bind, nil
+	return Query{Kind: k, Text: text, Filter: filter, Offset: offset, Limit: limit, Explain: explain}, bind, nil
 }
 
 func validateQueryText(text string) error {
@@ -216,6 +222,9 @@ func (s *Server) pageResult(k Kind, page *Page, next int, bind [8]byte, scored b
 		meta := map[string]any{MetaServer: h.Server}
 		if scored {
 			meta[MetaScore] = roundScore(h.Score)
+		}
+		if h.Explain != nil {
+			meta[MetaExplain] = h.Explain
 		}
 		obj, err := withMeta(h.Object, meta)
 		if err != nil {

@@ -77,7 +77,7 @@ func checkSearchCapability(t *testing.T, caps map[string]any, version string) {
 	experimental, _ := caps["experimental"].(map[string]any)
 	for where, e := range map[string]any{"extensions": extensions[ExtensionID], "experimental": experimental["search"]} {
 		got, _ := json.Marshal(e)
-		wantJSON, _ := json.Marshal(map[string]any{"methods": SearchMethods, "maxPageSize": MaxLimit, "index": version})
+		wantJSON, _ := json.Marshal(map[string]any{"methods": SearchMethods, "maxPageSize": MaxLimit, "index": version, "explain": true})
 		if string(got) != string(wantJSON) {
 			t.Errorf("capabilities.%s: got %s, want %s", where, got, wantJSON)
 		}

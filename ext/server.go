@@ -123,9 +123,14 @@ func (s *Server) newLifecycle(instructions string) http.Handler {
 
 // extensionInfo is the settings object of the search extension.
 func (s *Server) extensionInfo() map[string]any {
-	return map[string]any{
+	info := map[string]any{
 		"methods":     SearchMethods,
 		"maxPageSize": MaxLimit,
 		"index":       s.catalog.Version(),
+		"explain":     true, // see MetaExplain
 	}
+	if c := catalogSettings(s.catalog); c != nil {
+		info["catalog"] = c
+	}
+	return info
 }

@@ -97,3 +97,17 @@ func restrictedCatalog(tb testing.TB, dir string, groups int) string {
 	}
 	return out
 }
+
+// BenchmarkSearchExplain is BenchmarkSearch with the explain option: the
+// extra cost of explaining a page of ten.
+func BenchmarkSearchExplain(b *testing.B) {
+	x := defaultIndex(b)
+	ctx := context.Background()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		q := ext.Query{Kind: ext.KindTool, Text: benchQueries[i%len(benchQueries)], Limit: 10, Explain: true}
+		if _, err := x.Search(ctx, q); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

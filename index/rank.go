@@ -59,7 +59,7 @@ func rerank(q queryInfo, cands []candidate) {
 			c.score = 0
 		}
 		c.score += nameSignals(q, c.words)
-		if q.exact != "" && (normalizeName(c.label) == q.exact || normalizeName(c.server+c.label) == q.exact) {
+		if q.isExactName(*c) {
 			c.score += weightExactName
 		}
 	}
@@ -69,6 +69,12 @@ func rerank(q queryInfo, cands []candidate) {
 		}
 		return cmp.Compare(a.id, b.id)
 	})
+}
+
+// isExactName reports whether c's own name, or its server and name, is the
+// whole query.
+func (q queryInfo) isExactName(c candidate) bool {
+	return q.exact != "" && (normalizeName(c.label) == q.exact || normalizeName(c.server+c.label) == q.exact)
 }
 
 // nameSignals scores how well an item's name fits the query.

@@ -53,7 +53,8 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 	if err != nil {
 		return nil, err
 	}
-	rerank(newQueryInfo(q.Text, terms), cands)
+	info := newQueryInfo(q.Text, terms)
+	rerank(info, cands)
 	if hint, err := x.noMatchHint(q.Kind, qterms, cands); hint != "" || err != nil {
 		return &ext.Page{Hint: hint}, err
 	}
@@ -66,6 +67,11 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 		return nil, err
 	}
 	page.More = len(cands) > q.Offset+q.Limit
+	if q.Explain {
+		if err := x.explainPage(ctx, q, bq, info, cands, page); err != nil {
+			return nil, err
+		}
+	}
 	return page, nil
 }
 

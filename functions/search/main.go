@@ -14,6 +14,8 @@
 //	MCPSEARCH_PAGE_SIZE   items per list page (default 100)
 //	MCPSEARCH_CURSOR_KEY  hex key that signs cursors (default: the bundle's own key)
 //	MCPSEARCH_LOG_LEVEL   debug, info, warn or error (default info)
+//	MCPSEARCH_PLAYGROUND  on or off: the search playground page at / (default: on
+//	                      locally, off in Lambda)
 //
 // The gateway (see gateway.go) forwards tools/call, prompts/get and
 // resources/read to the upstream a catalog server names:
@@ -152,7 +154,8 @@ type service struct {
 
 func (s *service) Close() error { return s.caller.Close() }
 
-// newHandler wires the extension server at /mcp.
+// newHandler wires the extension server at /mcp and, if on, the playground
+// at /.
 func newHandler(idx *index.Index, logger *slog.Logger) (*service, error) {
 	opts := &ext.Options{Version: version, Logger: logger, CursorKey: idx.CursorKey()}
 	if s := os.Getenv("MCPSEARCH_PAGE_SIZE"); s != "" {
@@ -178,6 +181,10 @@ func newHandler(idx *index.Index, logger *slog.Logger) (*service, error) {
 	}
 	mux := http.NewServeMux()
 	if err := withAuth(mux, "/mcp", ext.NewServer(idx, opts), logger); err != nil {
+		caller.Close()
+		return nil, err
+	}
+	if err := mountPlayground(mux); err != nil {
 		caller.Close()
 		return nil, err
 	}

@@ -1,0 +1,30 @@
+package index
+
+import "github.com/mcpsearch/mcpsearch/ext"
+
+var _ ext.Describer = (*Index)(nil)
+
+// Describe implements ext.Describer from the manifest: the servers in
+// catalog order with their items by kind, the counts, the build time and
+// the size of the bundle's files.
+func (x *Index) Describe() ext.CatalogInfo {
+	m := x.manifest
+	if !x.visibility.viewer(ext.Access{}).all() {
+		// Some items are not public: servers and counts would tell every
+		// caller what only some may see.
+		return ext.CatalogInfo{BuiltAt: m.BuiltAt, BundleBytes: x.bundleBytes(), Restricted: true}
+	}
+	info := ext.CatalogInfo{Counts: m.Counts, BuiltAt: m.BuiltAt, BundleBytes: x.bundleBytes(), Servers: make([]ext.ServerInfo, len(m.Servers))}
+	for i, s := range m.Servers {
+		info.Servers[i] = ext.ServerInfo{Name: s.Name, Counts: s.Counts}
+	}
+	return info
+}
+
+func (x *Index) bundleBytes() int64 {
+	var n int64
+	for _, f := range x.manifest.Files {
+		n += f.Size
+	}
+	return n
+}

@@ -1,0 +1,274 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/mcpsearch/mcpsearch/ext"
+)
+
+// Explanation says why a search hit ranks where it does: the BM25 score of
+// its retrieval, split by field and term, then the re-ranking signals added
+// to it (see rank.go). It is what Search puts in ext.Hit.Explain when the
+// query asks for it, and what clients read in _meta[ext.MetaExplain].
+type Explanation struct {
+	// Summary is the explanation in one readable line, e.g.
+	// "description: screenshot (1.8), page (0.9); name: screenshot (1.2)".
+	Summary string `json:"summary"`
+	// BM25 is the retrieval score; the field scores add up to it.
+	BM25   float64      `json:"bm25"`
+	Fields []FieldMatch `json:"fields"`
+	// Rerank is nil for an item past the re-ranking window, whose score is
+	// its BM25 score.
+	Rerank *RerankSignals `json:"rerank,omitempty"`
+	// Score is the final score, as ranked.
+	Score float64 `json:"score"`
+}
+
+// FieldMatch is the part of the BM25 score one field contributed.
+type FieldMatch struct {
+	Field string      `json:"field"`
+	Score float64     `json:"score"`
+	Terms []TermMatch `json:"terms"`
+}
+
+// TermMatch is the part of a field's score one query term contributed. The
+// term is in its analysed (lower-cased, stemmed) form.
+type TermMatch struct {
+	Term  string  `json:"term"`
+	Score float64 `json:"score"`
+}
+
+// RerankSignals are the terms of a re-ranked score: the BM25 score divided
+// by the best of the window, plus the name signals, plus the exact-name
+// bonus.
+type RerankSignals struct {
+	BM25Share float64 `json:"bm25Share"`
+	// NameWords and NameWordsMatched: the item's own name words (analysed),
+	// and those of them the query holds (name coverage).
+	NameWords        []string `json:"nameWords"`
+	NameWordsMatched []string `json:"nameWordsMatched"`
+	// Name is what the name coverage (with the plural-object and all-words
+	// bonuses) added.
+	Name float64 `json:"name"`
+	// Action is "match" when the item's name names an action the query
+	// asks for, "clash" when it names only other actions, "" otherwise;
+	// ActionScore is what it added.
+	Action      string  `json:"action,omitempty"`
+	ActionScore float64 `json:"actionScore"`
+	// ExactName is set when the item's name is the whole query.
+	ExactName      bool    `json:"exactName"`
+	ExactNameScore float64 `json:"exactNameScore"`
+}
+
+// explainPage fills the Explain field of page's hits, which are
+// cands[q.Offset:] in order. It runs the query bq again on those documents
+// only, with bleve's explanations, so its cost is bounded by the page size.
+func (x *Index) explainPage(ctx context.Context, q ext.Query, bq query.Query, info queryInfo, cands []candidate, page *ext.Page) error {
+	pageCands := cands[q.Offset : q.Offset+len(page.Items)]
+	ids := make([]string, len(pageCands))
+	for i, c := range pageCands {
+		ids[i] = c.id
+	}
+	only := bleve.NewDocIDQuery(ids)
+	only.SetBoost(0) // restricts without adding to the score
+	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(only, bq), len(ids), 0, true)
+	req.PreSearchData = map[string]any{search.BM25PreSearchDataKey: x.bm25[q.Kind]}
+	res, err := x.bleve.SearchInContext(ctx, req)
+	if err != nil {
+		return fmt.Errorf("index %s: explaining: %w", x.dir, err)
+	}
+	expls := map[string]*search.Explanation{}
+	for _, h := range res.Hits {
+		expls[h.ID] = h.Expl
+	}
+	best := bestBM25(cands)
+	for i, c := range pageCands {
+		e := &Explanation{BM25: round3(c.bm25), Fields: fieldMatches(expls[c.id]), Score: round3(c.score)}
+		if q.Offset+i < rerankWindow {
+			e.Rerank = rerankSignals(info, c, best)
+		}
+		e.Summary = e.summary()
+		page.Items[i].Explain = e
+	}
+	return nil
+}
+
+// bestBM25 is the best BM25 score of the re-ranking window, which every
+// re-ranked score is divided by.
+func bestBM25(cands []candidate) float64 {
+	best := 0.0
+	for _, c := range cands[:min(len(cands), rerankWindow)] {
+		best = max(best, c.bm25)
+	}
+	return best
+}
+
+// rerankSignals recomputes the signals rerank added to c's score.
+func rerankSignals(q queryInfo, c candidate, best float64) *RerankSignals {
+	r := &RerankSignals{NameWords: c.words, NameWordsMatched: []string{}}
+	if best > 0 {
+		r.BM25Share = round3(c.bm25 / best)
+	}
+	for _, w := range c.words {
+		if q.terms[w] {
+			r.NameWordsMatched = append(r.NameWordsMatched, w)
+		}
+	}
+	r.ActionScore = actionSignal(q.actions, c.words)
+	switch {
+	case r.ActionScore > 0:
+		r.Action = "match"
+	case r.ActionScore < 0:
+		r.Action = "clash"
+	}
+	r.Name = round3(nameSignals(q, c.words) - r.ActionScore)
+	r.ActionScore = round3(r.ActionScore)
+	if r.ExactName = q.isExactName(c); r.ExactName {
+		r.ExactNameScore = weightExactName
+	}
+	return r
+}
+
+// termExplanation matches bleve's explanation of one term query, e.g.
+// "weight(t_description:screenshot^1.500000 in t/00000042), product of:" or
+// "fieldWeight(t_name:take in t/00000042), as per bm25 model, product of:".
+var termExplanation = regexp.MustCompile(`^(?:weight|fieldWeight)\(([^:]+):(.+?)(?:\^[-+0-9.eE]+)? in `)
+
+// fieldMatches sums bleve's explanation of one document by field and term.
+// A disjunction multiplies its children's sum by its coordination factor
+// (the share of its clauses that matched); that factor is carried down to
+// the terms, so the terms add up to the document's score.
+func fieldMatches(e *search.Explanation) []FieldMatch {
+	byField := map[string]*FieldMatch{}
+	var walk func(e *search.Explanation, factor float64)
+	walk = func(e *search.Explanation, factor float64) {
+		if e == nil {
+			return
+		}
+		if m := termExplanation.FindStringSubmatch(e.Message); m != nil {
+			addTerm(byField, m[1], m[2], e.Value*factor)
+			return
+		}
+		factor *= coordOf(e)
+		for _, c := range e.Children {
+			if !strings.HasPrefix(c.Message, "coord(") {
+				walk(c, factor)
+			}
+		}
+	}
+	walk(e, 1)
+	return sortedFields(byField)
+}
+
+// coordOf is the coordination factor among e's children, or 1.
+func coordOf(e *search.Explanation) float64 {
+	for _, c := range e.Children {
+		if strings.HasPrefix(c.Message, "coord(") {
+			return c.Value
+		}
+	}
+	return 1
+}
+
+func addTerm(byField map[string]*FieldMatch, field, term string, score float64) {
+	if score <= 0 {
+		return // a filter clause
+	}
+	name := fieldLabel(field)
+	f := byField[name]
+	if f == nil {
+		f = &FieldMatch{Field: name}
+		byField[name] = f
+	}
+	f.Score += score
+	f.Terms = append(f.Terms, TermMatch{Term: term, Score: score})
+}
+
+// fieldLabel turns an index field ("t_description") into what a reader
+// calls it ("description").
+func fieldLabel(field string) string {
+	_, f, ok := strings.Cut(field, "_")
+	if !ok {
+		f = field
+	}
+	switch f {
+	case fieldNameExact:
+		return "exact name"
+	case fieldServerWords:
+		return "server name"
+	case fieldRelated:
+		return "related words"
+	}
+	return f
+}
+
+// sortedFields orders fields and their terms by score, best first, and
+// rounds the scores for reading.
+func sortedFields(byField map[string]*FieldMatch) []FieldMatch {
+	out := make([]FieldMatch, 0, len(byField))
+	for _, f := range byField {
+		slices.SortStableFunc(f.Terms, func(a, b TermMatch) int { return byScore(a.Score, b.Score, a.Term, b.Term) })
+		for i := range f.Terms {
+			f.Terms[i].Score = round3(f.Terms[i].Score)
+		}
+		f.Score = round3(f.Score)
+		out = append(out, *f)
+	}
+	slices.SortFunc(out, func(a, b FieldMatch) int { return byScore(a.Score, b.Score, a.Field, b.Field) })
+	return out
+}
+
+func byScore(a, b float64, an, bn string) int {
+	switch {
+	case a > b:
+		return -1
+	case a < b:
+		return 1
+	}
+	return strings.Compare(an, bn)
+}
+
+// summary renders e in one line: the fields with their terms, then the
+// re-ranking signals that added to the score.
+func (e *Explanation) summary() string {
+	parts := make([]string, len(e.Fields))
+	for i, f := range e.Fields {
+		terms := make([]string, len(f.Terms))
+		for j, t := range f.Terms {
+			terms[j] = fmt.Sprintf("%s (%.3f)", t.Term, t.Score)
+		}
+		parts[i] = f.Field + ": " + strings.Join(terms, ", ")
+	}
+	s := strings.Join(parts, "; ")
+	if e.Rerank != nil {
+		s += "; re-ranked: " + e.Rerank.summary()
+	}
+	return s
+}
+
+func (r *RerankSignals) summary() string {
+	matched := ""
+	if len(r.NameWordsMatched) > 0 {
+		matched = ": " + strings.Join(r.NameWordsMatched, ", ")
+	}
+	s := fmt.Sprintf("bm25 share %.3f, name coverage %d/%d%s (%+.3f)", r.BM25Share,
+		len(r.NameWordsMatched), len(r.NameWords), matched, r.Name)
+	if r.Action != "" {
+		s += fmt.Sprintf(", action %s (%+.3f)", r.Action, r.ActionScore)
+	}
+	if r.ExactName {
+		s += fmt.Sprintf(", exact name (%+.3f)", r.ExactNameScore)
+	}
+	return s
+}
+
+func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
