@@ -24,7 +24,9 @@ import (
 //	4: record stores (meta, objects) beside bleve; bleve stores no fields;
 //	   names and summaries analysed at build time.
 //	5: text fields per kind ("t_name", "p_name", …); no kind field.
-const FormatVersion = 5
+//	6: vectors.bin: each item's word-vector mean (int8), grouped in lists
+//	   around k-means centroids, for the dense score.
+const FormatVersion = 6
 
 // BleveVersion is the bleve release that writes and reads bundles; go.mod
 // pins it (a test checks), and manifests record it.

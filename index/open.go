@@ -27,6 +27,7 @@ type Index struct {
 	bm25           map[ext.Kind]*search.BM25Stats
 	metas, objects *store
 	base           map[ext.Kind]int // position of each kind's first record
+	vectors        *itemVectors     // item vectors for the dense score
 }
 
 // bm25Stats gives BM25, for each kind, the number of its items and the
@@ -59,6 +60,10 @@ func Open(dir string) (x *Index, err error) {
 	if err := x.openStores(); err != nil {
 		x.Close()
 		return nil, err
+	}
+	if x.vectors, err = openVectors(dir, x.docCount()); err != nil {
+		x.Close()
+		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
 	return x, nil
 }
@@ -105,6 +110,9 @@ func (x *Index) Close() error {
 		if s != nil {
 			errs = append(errs, s.close())
 		}
+	}
+	if x.vectors != nil {
+		errs = append(errs, x.vectors.close())
 	}
 	if x.bleve != nil {
 		errs = append(errs, x.bleve.Close())

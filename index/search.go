@@ -49,7 +49,11 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (*ext.Page, error) {
 	if err != nil {
 		return nil, err
 	}
-	rerank(newQueryInfo(q.Text, terms), cands)
+	cands, window, err := x.addDense(ctx, q, cands)
+	if err != nil {
+		return nil, err
+	}
+	rerank(newQueryInfo(q.Text, terms), cands, window)
 	if hint, err := x.noMatchHint(q.Kind, qterms, cands); hint != "" || err != nil {
 		return &ext.Page{Hint: hint}, err
 	}
@@ -220,6 +224,19 @@ func (x *Index) position(id string) (int, error) {
 // searchQuery builds the bleve query for q: the text query, restricted by
 // kind and filter. Text is analysed into words, never parsed as syntax.
 func searchQuery(q ext.Query, terms []string) (query.Query, error) {
+	clauses, err := filterClauses(q)
+	if err != nil {
+		return nil, err
+	}
+	text := textQuery(q.Kind, q.Text, terms)
+	if len(clauses) == 0 {
+		return text, nil
+	}
+	return bleve.NewConjunctionQuery(append(clauses, text)...), nil
+}
+
+// filterClauses are the clauses of q's kind and filter, scoring nothing.
+func filterClauses(q ext.Query) ([]query.Query, error) {
 	if !q.Kind.Valid() {
 		return nil, fmt.Errorf("%w: unknown kind %q", ext.ErrInvalidParams, q.Kind)
 	}
@@ -235,12 +252,7 @@ func searchQuery(q ext.Query, terms []string) (query.Query, error) {
 	if err != nil {
 		return nil, err
 	}
-	clauses = append(clauses, annotations...)
-	text := textQuery(q.Kind, q.Text, terms)
-	if len(clauses) == 0 {
-		return text, nil
-	}
-	return bleve.NewConjunctionQuery(append(clauses, text)...), nil
+	return append(clauses, annotations...), nil
 }
 
 // genericWeight scales words that say little about which tool is meant:
@@ -328,4 +340,111 @@ func annotationFilter(a map[string]any) ([]query.Query, error) {
 		clauses = append(clauses, filterTerm(fieldAnnotations, term))
 	}
 	return clauses, nil
+}
+
+// Dense fusion: the cosine of query and item vectors (itemvec.go), times
+// denseWeight, is added to the score of every candidate of the re-ranking
+// window, and the denseCandidates items nearest the query join the window
+// whether BM25 found them or not, so an item that shares no word with the
+// query can still be found.
+const (
+	denseWeight     = 0.8
+	denseCandidates = 5
+	// denseMinCosine: nearer items only join the window (measured: any
+	// bar up to 0.4 costs no recall; it keeps unrelated items of a small
+	// catalog out of the answer).
+	denseMinCosine = 0.4
+)
+
+// addDense scores the re-ranking window by the cosine of query and item
+// vectors and adds the items nearest by cosine that BM25 did not rank in
+// it. It returns the candidates and the size of the new window.
+func (x *Index) addDense(ctx context.Context, q ext.Query, cands []candidate) ([]candidate, int, error) {
+	window := min(len(cands), rerankWindow)
+	if len(cands) == 0 {
+		return cands, window, nil // nothing shares a word with the query: no items
+	}
+	qv := x.vectors.queryVector(q.Text)
+	if qv == nil {
+		return cands, window, nil
+	}
+	near, err := x.vectors.nearest(q.Kind, qv, denseCandidates)
+	if err != nil {
+		return nil, 0, err
+	}
+	if near, err = x.passFilter(ctx, q, near); err != nil {
+		return nil, 0, err
+	}
+	at := map[string]int{}
+	for i, c := range cands {
+		at[c.id] = i
+	}
+	out := slices.Clone(cands[:window])
+	moved := map[int]bool{}
+	for _, h := range near {
+		if h.cosine < denseMinCosine {
+			break
+		}
+		id := docID(q.Kind, h.ord)
+		if j, ok := at[id]; ok {
+			if j < window {
+				continue
+			}
+			moved[j] = true
+		}
+		// BM25 counts in the window only: an item joining it scores by its
+		// cosine and name, whatever page (and so how many BM25 candidates)
+		// was asked for, so that every page sees the same order.
+		c := candidate{id: id}
+		m, err := x.metaOf(id)
+		if err != nil {
+			return nil, 0, err
+		}
+		c.label, c.server, c.words = m.label, m.server, strings.Fields(m.words)
+		out = append(out, c)
+	}
+	w := len(out)
+	ords := make([]int, w)
+	for i, c := range out {
+		pos, err := x.position(c.id)
+		if err != nil {
+			return nil, 0, err
+		}
+		ords[i] = pos - x.base[q.Kind]
+	}
+	cos, err := x.vectors.cosines(q.Kind, qv, ords)
+	if err != nil {
+		return nil, 0, err
+	}
+	for i := range out {
+		out[i].dense = float64(cos[i])
+	}
+	for j := window; j < len(cands); j++ {
+		if !moved[j] {
+			out = append(out, cands[j])
+		}
+	}
+	return out, w, nil
+}
+
+// passFilter keeps the hits that pass q's filter, in their order.
+func (x *Index) passFilter(ctx context.Context, q ext.Query, hits []denseHit) ([]denseHit, error) {
+	clauses, err := filterClauses(q)
+	if err != nil || len(clauses) == 0 || len(hits) == 0 {
+		return hits, err
+	}
+	ids := make([]string, len(hits))
+	for i, h := range hits {
+		ids[i] = docID(q.Kind, h.ord)
+	}
+	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(append(clauses, bleve.NewDocIDQuery(ids))...), len(ids), 0, false)
+	res, err := x.bleve.SearchInContext(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("index %s: %w", x.dir, err)
+	}
+	pass := map[string]bool{}
+	for _, h := range res.Hits {
+		pass[h.ID] = true
+	}
+	return slices.DeleteFunc(hits, func(h denseHit) bool { return !pass[docID(q.Kind, h.ord)] }), nil
 }
