@@ -177,18 +177,18 @@ func cluster(vecs [][]float32, dims int) ([][]float32, [][]int) {
 	if n > minScan {
 		k = (n + rowsPerList - 1) / rowsPerList
 	}
-	if k == 1 {
+	var have []int // the items that have a vector
+	for i, v := range vecs {
+		if v != nil {
+			have = append(have, i)
+		}
+	}
+	if k == 1 || len(have) == 0 {
 		members := make([]int, n)
 		for i := range members {
 			members[i] = i
 		}
 		return [][]float32{make([]float32, dims)}, [][]int{members}
-	}
-	var have []int
-	for i, v := range vecs {
-		if v != nil {
-			have = append(have, i)
-		}
 	}
 	sample := have
 	if step := len(have) / (64 * k); step > 1 {

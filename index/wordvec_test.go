@@ -147,3 +147,12 @@ func TestDensePagesAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestClusterWithoutVectors: a large kind none of whose items has a word
+// with a vector (all in a script the table lacks) is one list.
+func TestClusterWithoutVectors(t *testing.T) {
+	centroids, lists := cluster(make([][]float32, 3*minScan), wordDims)
+	if len(centroids) != 1 || len(lists) != 1 || len(lists[0]) != 3*minScan {
+		t.Errorf("got %d centroids, lists %d", len(centroids), len(lists))
+	}
+}
