@@ -85,6 +85,9 @@ func writeBundle(cat *Catalog, dir string, opts *BuildOptions) (*Manifest, error
 	if err := writeStores(cat, dir); err != nil {
 		return nil, err
 	}
+	if err := writeVectors(cat, dir); err != nil {
+		return nil, err
+	}
 	if err := chmodTree(dir); err != nil {
 		return nil, err
 	}

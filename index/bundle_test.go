@@ -116,6 +116,15 @@ func TestOpenRefusesDamagedBundles(t *testing.T) {
 		{"missing segment", func(t *testing.T, dir string, m *Manifest) {
 			os.Remove(filepath.Join(dir, segmentFile(t, m).Path))
 		}, "no such file"},
+		{"vectors file cut short, manifest agreeing", func(t *testing.T, dir string, m *Manifest) {
+			for i, f := range m.Files {
+				if f.Path == vectorsFile {
+					os.Truncate(filepath.Join(dir, f.Path), f.Size-1)
+					m.Files[i].Size--
+				}
+			}
+			writeManifest(t, dir, m)
+		}, "vectors.bin: "},
 		{"unlisted file", func(t *testing.T, dir string, _ *Manifest) {
 			os.WriteFile(filepath.Join(dir, "bleve", "store", "extra.zap"), []byte("x"), 0o644)
 		}, "not in the manifest"},

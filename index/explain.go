@@ -67,12 +67,16 @@ type RerankSignals struct {
 	// ExactName is set when the item's name is the whole query.
 	ExactName      bool    `json:"exactName"`
 	ExactNameScore float64 `json:"exactNameScore"`
+	// Similarity is the cosine of the query's and the item's word vectors;
+	// SimilarityScore is what it added (denseWeight × Similarity).
+	Similarity      float64 `json:"similarity"`
+	SimilarityScore float64 `json:"similarityScore"`
 }
 
 // explainPage fills the Explain field of page's hits, which are
 // cands[q.Offset:] in order. It runs the query bq again on those documents
 // only, with bleve's explanations, so its cost is bounded by the page size.
-func (x *Index) explainPage(ctx context.Context, q ext.Query, bq query.Query, info queryInfo, cands []candidate, page *ext.Page) error {
+func (x *Index) explainPage(ctx context.Context, q ext.Query, bq query.Query, info queryInfo, cands []candidate, window int, page *ext.Page) error {
 	pageCands := cands[q.Offset : q.Offset+len(page.Items)]
 	ids := make([]string, len(pageCands))
 	for i, c := range pageCands {
@@ -90,10 +94,10 @@ func (x *Index) explainPage(ctx context.Context, q ext.Query, bq query.Query, in
 	for _, h := range res.Hits {
 		expls[h.ID] = h.Expl
 	}
-	best := bestBM25(cands)
+	best := bestBM25(cands[:min(len(cands), window)])
 	for i, c := range pageCands {
 		e := &Explanation{BM25: round3(c.bm25), Fields: fieldMatches(expls[c.id]), Score: round3(c.score)}
-		if q.Offset+i < rerankWindow {
+		if q.Offset+i < window {
 			e.Rerank = rerankSignals(info, c, best)
 		}
 		e.Summary = e.summary()
@@ -102,11 +106,11 @@ func (x *Index) explainPage(ctx context.Context, q ext.Query, bq query.Query, in
 	return nil
 }
 
-// bestBM25 is the best BM25 score of the re-ranking window, which every
-// re-ranked score is divided by.
-func bestBM25(cands []candidate) float64 {
+// bestBM25 is the best BM25 score of the re-ranking window top, which
+// every re-ranked score is divided by.
+func bestBM25(top []candidate) float64 {
 	best := 0.0
-	for _, c := range cands[:min(len(cands), rerankWindow)] {
+	for _, c := range top {
 		best = max(best, c.bm25)
 	}
 	return best
@@ -135,6 +139,7 @@ func rerankSignals(q queryInfo, c candidate, best float64) *RerankSignals {
 	if r.ExactName = q.isExactName(c); r.ExactName {
 		r.ExactNameScore = weightExactName
 	}
+	r.Similarity, r.SimilarityScore = round3(c.dense), round3(denseWeight*c.dense)
 	return r
 }
 
@@ -267,6 +272,9 @@ func (r *RerankSignals) summary() string {
 	}
 	if r.ExactName {
 		s += fmt.Sprintf(", exact name (%+.3f)", r.ExactNameScore)
+	}
+	if r.SimilarityScore != 0 {
+		s += fmt.Sprintf(", word-vector similarity %.3f (%+.3f)", r.Similarity, r.SimilarityScore)
 	}
 	return s
 }

@@ -77,7 +77,7 @@ func checkExplanation(t *testing.T, i int, e *Explanation, score float64) {
 		t.Errorf("hit %d: fields add up to %.2f, want the BM25 score %.2f (%s)", i, sum, e.BM25, e.Summary)
 	}
 	if r := e.Rerank; r != nil {
-		got := r.BM25Share + r.Name + r.ActionScore + r.ExactNameScore
+		got := r.BM25Share + r.Name + r.ActionScore + r.ExactNameScore + r.SimilarityScore
 		if math.Abs(got-score) > 0.05 {
 			t.Errorf("hit %d: signals add up to %.2f, want the score %.2f (%s)", i, got, score, e.Summary)
 		}
@@ -100,7 +100,10 @@ func hasTerm(e *Explanation, field, term string) bool {
 
 func TestExplainPastTheWindow(t *testing.T) {
 	x := defaultIndex(t)
-	q := ext.Query{Kind: ext.KindTool, Text: "list files in a repository", Offset: rerankWindow, Limit: 3, Explain: true}
+	// The window holds the best rerankWindow by BM25 and at most
+	// denseCandidates items that join it by their word vectors.
+	past := rerankWindow + denseCandidates
+	q := ext.Query{Kind: ext.KindTool, Text: "list files in a repository", Offset: past, Limit: 3, Explain: true}
 	page, err := x.Search(context.Background(), q)
 	if err != nil || len(page.Items) == 0 {
 		t.Fatalf("got %v, %v; want a page past the re-ranking window", page, err)
@@ -108,11 +111,11 @@ func TestExplainPastTheWindow(t *testing.T) {
 	for i, h := range page.Items {
 		e := h.Explain.(*Explanation)
 		if e.Rerank != nil {
-			t.Errorf("hit %d past the window has re-ranking signals %+v", rerankWindow+i, e.Rerank)
+			t.Errorf("hit %d past the window has re-ranking signals %+v", past+i, e.Rerank)
 		}
-		checkExplanation(t, rerankWindow+i, e, h.Score)
+		checkExplanation(t, past+i, e, h.Score)
 		if math.Abs(e.BM25-h.Score) > 0.01 {
-			t.Errorf("hit %d: BM25 %.2f, want the score %.2f (not re-ranked)", rerankWindow+i, e.BM25, h.Score)
+			t.Errorf("hit %d: BM25 %.2f, want the score %.2f (not re-ranked)", past+i, e.BM25, h.Score)
 		}
 	}
 }

