@@ -28,8 +28,8 @@ import (
 //	   test reads an item's terms from the postings.
 //	7: content field ("r_content"): resource text from resourceContents.
 //	8: record stores in blocks with a header: objects 16 a block, each
-//	   block a zstd frame with a dictionary sampled from the objects
-//	   (objects.dict); meta uncompressed; nameExact holds the own name only.
+//	   block a zstd frame; meta uncompressed; nameExact holds the own
+//	   name only.
 //	9: visibility keyword field ("public", "g:<group>", "s:<scope>") and
 //	   the manifest's visibility table (sets and runs per kind).
 //	10: vectors.bin: each item's word-vector mean (int8), grouped in lists

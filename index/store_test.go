@@ -1,7 +1,6 @@
 package index
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
 	"os"
@@ -155,25 +154,5 @@ func TestStoreRefusesCorruption(t *testing.T) {
 				t.Errorf("got %v, want an error saying %q", err, test.want)
 			}
 		})
-	}
-}
-
-func TestSampleDictSpansTheRecords(t *testing.T) {
-	var records [][]byte
-	for i := range 1000 {
-		records = append(records, []byte(fmt.Sprintf("record %04d %s|", i, strings.Repeat("x", 90))))
-	}
-	dict := sampleDict(records, 10_000)
-	if len(dict) > 10_000 || len(dict) < 9_000 {
-		t.Errorf("dictionary of %d bytes, want about 10000", len(dict))
-	}
-	// Records from the start, the middle and the end of the store.
-	for _, want := range []string{"record 0000", "record 0500", "record 0900"} {
-		if !strings.Contains(string(dict), want) {
-			t.Errorf("dictionary lacks %q: %.200s…", want, dict)
-		}
-	}
-	if small := sampleDict(records[:3], 10_000); string(small) != string(bytes.Join(records[:3], nil)) {
-		t.Errorf("a store smaller than the dictionary: got %q, want all of it", small)
 	}
 }
