@@ -35,11 +35,7 @@ const (
 // resolveTerms looks up each term's document frequency and corrects
 // unknown ones.
 func (x *Index) resolveTerms(kind ext.Kind, terms []string) (out []queryTerm, err error) {
-	advanced, err := x.bleve.Advanced()
-	if err != nil {
-		return nil, err
-	}
-	r, err := advanced.Reader()
+	r, err := x.reader()
 	if err != nil {
 		return nil, err
 	}
@@ -115,16 +111,21 @@ func correct(r bindex.IndexReader, kind ext.Kind, term string) (string, int, boo
 // about nothing in the catalog through; measured).
 var summaryFields = []string{fieldName, fieldTitle, fieldDescription, fieldParams, fieldURI, fieldContent}
 
+// reader opens a reader of the index's postings; the caller closes it.
+func (x *Index) reader() (bindex.IndexReader, error) {
+	advanced, err := x.bleve.Advanced()
+	if err != nil {
+		return nil, err
+	}
+	return advanced.Reader()
+}
+
 // heldTerms reports which of terms the document id holds in its summary
 // fields, read from the postings: one lookup per term and field, positioned
 // on the document, never a scan.
 func (x *Index) heldTerms(kind ext.Kind, id string, terms []queryTerm) (held map[string]bool, err error) {
 	defer wrapf(&err, "index %s: terms of %s", x.dir, id)
-	advanced, err := x.bleve.Advanced()
-	if err != nil {
-		return nil, err
-	}
-	r, err := advanced.Reader()
+	r, err := x.reader()
 	if err != nil {
 		return nil, err
 	}

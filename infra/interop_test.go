@@ -67,11 +67,8 @@ func serve(t *testing.T, idx *index.Index, meta *ext.MetaTools) string {
 func nodeTool(t *testing.T, rel string) string {
 	t.Helper()
 	missing := func(why string) {
-		msg := why + ": install Node.js ≥ 20 (apt-get install nodejs npm) and run `npm ci --prefix infra/interop`"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg + " (CI installs them: .ci/run)")
-		}
-		t.Skip(msg)
+		t.Helper()
+		missingTool(t, why, "install Node.js ≥ 20 (apt-get install nodejs npm) and run `npm ci --prefix infra/interop`")
 	}
 	if _, err := exec.LookPath("node"); err != nil {
 		missing("node is not on PATH")
@@ -84,6 +81,17 @@ func nodeTool(t *testing.T, rel string) string {
 		missing(rel + " is not installed")
 	}
 	return path
+}
+
+// missingTool skips the test for lack of an outside tool, saying how to
+// install it; under CI, whose .ci/run installs every such tool, it fails.
+func missingTool(t *testing.T, why, install string) {
+	t.Helper()
+	msg := why + ": " + install
+	if os.Getenv("CI") == "true" {
+		t.Fatal(msg + " (CI installs them: .ci/run)")
+	}
+	t.Skipf("%s (not installed here; .ci/run installs it)", msg)
 }
 
 // runNode runs node (or bin) with args in dir and returns stdout; it fails
