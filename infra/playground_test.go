@@ -84,8 +84,9 @@ func checkPlaygroundResults(t *testing.T, seen *playgroundSeen) {
 	if !slices.Contains(seen.ExplainFields, "description") || !slices.Contains(seen.ExplainFields, "name") {
 		t.Errorf("explained fields %q: want description and name", seen.ExplainFields)
 	}
-	if !strings.Contains(seen.ExplainSignals, "name coverage") || !strings.Contains(seen.ExplainSignals, "screenshot") {
-		t.Errorf("re-ranking signals %q: want the name coverage with the matched word screenshot", seen.ExplainSignals)
+	if !strings.Contains(seen.ExplainSignals, "name coverage") || !strings.Contains(seen.ExplainSignals, "screenshot") ||
+		!strings.Contains(seen.ExplainSignals, "word-vector similarity") {
+		t.Errorf("re-ranking signals %q: want the name coverage with the matched word screenshot, and the word-vector similarity", seen.ExplainSignals)
 	}
 	if len(seen.More) != 2*len(seen.Explained) || !distinct(seen.More) {
 		t.Errorf("after More results: %q, want %d distinct tools", seen.More, 2*len(seen.Explained))

@@ -253,6 +253,7 @@ function renderSignals(e) {
   signal(`name coverage ${matched.length}/${words.length}${matched.length ? ` (${matched.join(', ')})` : ''}`, r.name);
   if (r.action) signal(`action ${r.action}`, r.actionScore);
   if (r.exactName) signal('exact name', r.exactNameScore);
+  if (r.similarityScore) signal(`word-vector similarity ${r.similarity.toFixed(3)}`, r.similarityScore);
   signal(`= ${e.score.toFixed(3)}`);
   return line;
 }
