@@ -71,6 +71,9 @@ type RerankSignals struct {
 	// SimilarityScore is what it added (denseWeight × Similarity).
 	Similarity      float64 `json:"similarity"`
 	SimilarityScore float64 `json:"similarityScore"`
+	// ClauseScore is what being the nearest item to clauses of a long
+	// query added (see clauses.go).
+	ClauseScore float64 `json:"clauseScore,omitempty"`
 }
 
 // explainPage fills the Explain field of page's hits, which are
@@ -140,6 +143,7 @@ func rerankSignals(q queryInfo, c candidate, best float64) *RerankSignals {
 		r.ExactNameScore = weightExactName
 	}
 	r.Similarity, r.SimilarityScore = round3(c.dense), round3(denseWeight*c.dense)
+	r.ClauseScore = round3(c.clause)
 	return r
 }
 

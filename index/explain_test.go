@@ -77,7 +77,7 @@ func checkExplanation(t *testing.T, i int, e *Explanation, score float64) {
 		t.Errorf("hit %d: fields add up to %.2f, want the BM25 score %.2f (%s)", i, sum, e.BM25, e.Summary)
 	}
 	if r := e.Rerank; r != nil {
-		got := r.BM25Share + r.Name + r.ActionScore + r.ExactNameScore + r.SimilarityScore
+		got := r.BM25Share + r.Name + r.ActionScore + r.ExactNameScore + r.SimilarityScore + r.ClauseScore
 		if math.Abs(got-score) > 0.05 {
 			t.Errorf("hit %d: signals add up to %.2f, want the score %.2f (%s)", i, got, score, e.Summary)
 		}

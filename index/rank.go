@@ -43,6 +43,7 @@ type candidate struct {
 	words  []string // its analysed words
 	score  float64
 	dense  float64 // cosine of the query and item vectors
+	clause float64 // the lift of the nearest item to a clause of a long query (clauses.go)
 }
 
 // rerank re-scores the first rerankWindow candidates for the query terms
@@ -59,7 +60,7 @@ func rerank(q queryInfo, cands []candidate, window int) {
 		if best <= 0 {
 			c.score = 0
 		}
-		c.score += nameSignals(q, c.words) + denseWeight*c.dense
+		c.score += nameSignals(q, c.words) + denseWeight*c.dense + c.clause
 		if q.isExactName(*c) {
 			c.score += weightExactName
 		}

@@ -443,7 +443,7 @@ const (
 
 // addDense scores the re-ranking window by the cosine of query and item
 // vectors and adds the items nearest by cosine that BM25 did not rank in
-// it. It returns the candidates and the size of the new window.
+// it; a long query's clauses add theirs too (clauses.go). It returns the candidates and the size of the new window.
 func (x *Index) addDense(ctx context.Context, q ext.Query, cands []candidate) ([]candidate, int, error) {
 	window := min(len(cands), rerankWindow)
 	if len(cands) == 0 {
@@ -453,7 +453,8 @@ func (x *Index) addDense(ctx context.Context, q ext.Query, cands []candidate) ([
 	if qv == nil {
 		return cands, window, nil
 	}
-	near, err := x.vectors.nearest(q.Kind, qv, denseCandidates)
+	cvs := x.clauseVectors(q.Text)
+	near, err := x.nearestAll(q.Kind, qv, cvs)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -467,9 +468,6 @@ func (x *Index) addDense(ctx context.Context, q ext.Query, cands []candidate) ([
 	out := slices.Clone(cands[:window])
 	moved := map[int]bool{}
 	for _, h := range near {
-		if h.cosine < denseMinCosine {
-			break
-		}
 		id := docID(q.Kind, h.ord)
 		if j, ok := at[id]; ok {
 			if j < window {
@@ -501,8 +499,12 @@ func (x *Index) addDense(ctx context.Context, q ext.Query, cands []candidate) ([
 	if err != nil {
 		return nil, 0, err
 	}
+	lift, err := x.clauseBest(q.Kind, cvs, ords)
+	if err != nil {
+		return nil, 0, err
+	}
 	for i := range out {
-		out[i].dense = float64(cos[i])
+		out[i].dense, out[i].clause = float64(cos[i]), lift[i]
 	}
 	for j := window; j < len(cands); j++ {
 		if !moved[j] {
