@@ -254,6 +254,7 @@ function renderSignals(e) {
   if (r.action) signal(`action ${r.action}`, r.actionScore);
   if (r.exactName) signal('exact name', r.exactNameScore);
   if (r.similarityScore) signal(`word-vector similarity ${r.similarity.toFixed(3)}`, r.similarityScore);
+  if (r.clauseScore) signal('nearest to a clause of the task', r.clauseScore);
   signal(`= ${e.score.toFixed(3)}`);
   return line;
 }
