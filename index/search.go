@@ -143,15 +143,19 @@ func (x *Index) candidates(ctx context.Context, kind ext.Kind, bq query.Query, n
 		return nil, fmt.Errorf("index %s: %w", x.dir, err)
 	}
 	cands := make([]candidate, len(res.Hits))
+	window := make([]string, 0, rerankWindow) // only re-ranking reads names
 	for i, h := range res.Hits {
 		cands[i] = candidate{id: h.ID, bm25: h.Score, score: h.Score}
-		if i < rerankWindow { // only re-ranking reads names
-			m, err := x.metaOf(h.ID)
-			if err != nil {
-				return nil, err
-			}
-			cands[i].label, cands[i].server, cands[i].words = m.label, m.server, strings.Fields(m.words)
+		if i < rerankWindow {
+			window = append(window, h.ID)
 		}
+	}
+	metas, err := x.metasOf(window)
+	if err != nil {
+		return nil, err
+	}
+	for i, m := range metas {
+		cands[i].label, cands[i].server, cands[i].words = m.label, m.server, strings.Fields(m.words)
 	}
 	return cands, nil
 }
@@ -227,14 +231,14 @@ func (x *Index) listVisible(ctx context.Context, w viewer, k ext.Kind, offset, l
 // fetch loads the objects of the documents ids, in that order.
 func (x *Index) fetch(_ context.Context, ids []string) ([]ext.Hit, error) {
 	hits := make([]ext.Hit, len(ids))
+	metas, err := x.metasOf(ids)
+	if err != nil {
+		return nil, err
+	}
 	positions := make([]int, len(ids))
 	for i, id := range ids {
-		m, err := x.metaOf(id)
-		if err != nil {
-			return nil, err
-		}
-		positions[i], _ = x.position(id)
-		hits[i].Server = m.server
+		positions[i], _ = x.position(id) // metasOf checked every id
+		hits[i].Server = metas[i].server
 	}
 	objects, err := x.objects.getAll(positions)
 	if err != nil {
@@ -248,19 +252,35 @@ func (x *Index) fetch(_ context.Context, ids []string) ([]ext.Hit, error) {
 
 // metaOf reads the name, server and name words of document id.
 func (x *Index) metaOf(id string) (meta, error) {
-	pos, err := x.position(id)
+	metas, err := x.metasOf([]string{id})
 	if err != nil {
 		return meta{}, err
 	}
-	raw, err := x.metas.get(pos)
-	if err != nil {
-		return meta{}, fmt.Errorf("index %s: %w", x.dir, err)
+	return metas[0], nil
+}
+
+// metasOf reads the meta records of documents ids, in that order, reading
+// each block of the store once.
+func (x *Index) metasOf(ids []string) ([]meta, error) {
+	positions := make([]int, len(ids))
+	for i, id := range ids {
+		pos, err := x.position(id)
+		if err != nil {
+			return nil, err
+		}
+		positions[i] = pos
 	}
-	m, err := decodeMeta(raw)
+	raws, err := x.metas.getAll(positions)
 	if err != nil {
-		return meta{}, fmt.Errorf("index %s: document %s: %w", x.dir, id, err)
+		return nil, fmt.Errorf("index %s: %w", x.dir, err)
 	}
-	return m, nil
+	metas := make([]meta, len(raws))
+	for i, raw := range raws {
+		if metas[i], err = decodeMeta(raw); err != nil {
+			return nil, fmt.Errorf("index %s: document %s: %w", x.dir, ids[i], err)
+		}
+	}
+	return metas, nil
 }
 
 // position turns a document id ("t/00000042") into the position of its
