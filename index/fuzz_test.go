@@ -61,7 +61,7 @@ func checkQueryTree(t *testing.T, x *Index, q ext.Query) {
 	if err != nil {
 		t.Fatalf("query for %q: %v", q.Text, err)
 	}
-	leaves, err := termLeaves(bq)
+	leaves, err := termLeaves(bq.bleveQuery())
 	if err != nil {
 		t.Fatalf("query for %q: %v", q.Text, err)
 	}

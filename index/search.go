@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/mcpsearch/mcpsearch/ext"
@@ -72,7 +71,7 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 	}
 	page.More = len(cands) > q.Offset+q.Limit
 	if q.Explain {
-		if err := x.explainPage(ctx, q, bq, info, cands, window, page); err != nil {
+		if err := x.explainPage(ctx, q, bq.bleveQuery(), info, cands, window, page); err != nil {
 			return nil, err
 		}
 	}
@@ -134,21 +133,16 @@ func termStrings(terms []queryTerm) []string {
 	return out
 }
 
-// candidates runs the BM25 query for the best n items.
-func (x *Index) candidates(ctx context.Context, kind ext.Kind, bq query.Query, n int) ([]candidate, error) {
-	req := bleve.NewSearchRequestOptions(bq, n, 0, false) // by score; ties in catalog order (one segment, built in order)
-	req.PreSearchData = map[string]any{search.BM25PreSearchDataKey: x.bm25[kind]}
-	res, err := x.bleve.SearchInContext(ctx, req)
+// candidates runs the BM25 query for the best n items (bm25.go) and reads
+// the meta records of the re-ranking window.
+func (x *Index) candidates(ctx context.Context, kind ext.Kind, bq bm25Query, n int) ([]candidate, error) {
+	cands, err := x.bm25Top(ctx, kind, bq, n)
 	if err != nil {
 		return nil, fmt.Errorf("index %s: %w", x.dir, err)
 	}
-	cands := make([]candidate, len(res.Hits))
 	window := make([]string, 0, rerankWindow) // only re-ranking reads names
-	for i, h := range res.Hits {
-		cands[i] = candidate{id: h.ID, bm25: h.Score, score: h.Score}
-		if i < rerankWindow {
-			window = append(window, h.ID)
-		}
+	for i := range cands[:min(len(cands), rerankWindow)] {
+		window = append(window, cands[i].id)
 	}
 	metas, err := x.metasOf(window)
 	if err != nil {
@@ -300,34 +294,30 @@ func (x *Index) position(id string) (int, error) {
 // kind, filter and, unless seesAll, what a caller with access may see.
 // Text is analysed into words, never parsed as syntax. sep is the name
 // separator, for exact canonical names.
-func searchQuery(q ext.Query, terms []string, sep string, seesAll bool, access ext.Access) (query.Query, error) {
-	clauses, err := filterClauses(q, seesAll, access)
+func searchQuery(q ext.Query, terms []string, sep string, seesAll bool, access ext.Access) (bm25Query, error) {
+	filters, err := filterClauses(q, seesAll, access)
 	if err != nil {
-		return nil, err
+		return bm25Query{}, err
 	}
-	text := textQuery(q.Kind, q.Text, terms, sep)
-	if len(clauses) == 0 {
-		return text, nil
-	}
-	return bleve.NewConjunctionQuery(append(clauses, text)...), nil
+	return bm25Query{text: textQuery(q.Kind, q.Text, terms, sep), filters: filters}, nil
 }
 
 // filterClauses are the clauses of q's kind, its filter and, unless
 // seesAll, what a caller with access may see; they score nothing.
-func filterClauses(q ext.Query, seesAll bool, access ext.Access) ([]query.Query, error) {
+func filterClauses(q ext.Query, seesAll bool, access ext.Access) ([][]bm25Leaf, error) {
 	if !q.Kind.Valid() {
 		return nil, fmt.Errorf("%w: unknown kind %q", ext.ErrInvalidParams, q.Kind)
 	}
-	var clauses []query.Query
+	var clauses [][]bm25Leaf
 	if !seesAll {
 		clauses = append(clauses, visibilityFilter(access))
 	}
 	if len(q.Filter.Servers) > 0 {
-		servers := make([]query.Query, len(q.Filter.Servers))
+		servers := make([]bm25Leaf, len(q.Filter.Servers))
 		for i, s := range q.Filter.Servers {
 			servers[i] = filterTerm(fieldServer, s)
 		}
-		clauses = append(clauses, bleve.NewDisjunctionQuery(servers...))
+		clauses = append(clauses, servers)
 	}
 	annotations, err := annotationFilter(q.Filter.Annotations)
 	if err != nil {
@@ -364,32 +354,32 @@ func termWeight(term string) float64 {
 // of its clauses that matched, so an item matched in several fields, and by
 // several words in a field, ranks higher (measured against one clause per
 // word and one flat clause: see the technique log in the README).
-func textQuery(k ext.Kind, text string, words []string, sep string) query.Query {
-	clauses := make([]query.Query, 0, len(fieldBoosts)+1)
+func textQuery(k ext.Kind, text string, words []string, sep string) [][]bm25Leaf {
+	clauses := make([][]bm25Leaf, 0, len(fieldBoosts)+1)
 	for _, fb := range fieldBoosts {
-		terms := make([]query.Query, 0, len(words))
+		terms := make([]bm25Leaf, 0, len(words))
 		for _, w := range words {
-			terms = append(terms, fieldTerm(w, kindField(k, fb.field), fb.boost*termWeight(w)))
+			terms = append(terms, bm25Leaf{field: kindField(k, fb.field), term: w, boost: fb.boost * termWeight(w)})
 		}
-		clauses = append(clauses, bleve.NewDisjunctionQuery(terms...))
+		clauses = append(clauses, terms)
 	}
-	return bleve.NewDisjunctionQuery(append(clauses, exactNameQuery(k, text, sep))...)
+	return append(clauses, exactNameQuery(k, text, sep))
 }
 
 // exactNameQuery matches the item whose own name is the whole text. Items
 // are indexed under their own name only (canonical names would add a unique
 // term per item); a canonical name — server, separator, name — is matched by
 // its own-name part too, and re-ranking checks the server.
-func exactNameQuery(k ext.Kind, text, sep string) query.Query {
+func exactNameQuery(k ext.Kind, text, sep string) []bm25Leaf {
 	names := []string{normalizeName(text)}
 	if _, own, ok := strings.Cut(text, sep); ok && sep != "" {
 		names = append(names, normalizeName(own))
 	}
-	clauses := make([]query.Query, len(names))
+	clauses := make([]bm25Leaf, len(names))
 	for i, n := range names {
-		clauses[i] = fieldTerm(n, kindField(k, fieldNameExact), exactNameBoost)
+		clauses[i] = bm25Leaf{field: kindField(k, fieldNameExact), term: n, boost: exactNameBoost}
 	}
-	return bleve.NewDisjunctionQuery(clauses...)
+	return clauses
 }
 
 func fieldTerm(term, field string, boost float64) query.Query {
@@ -412,37 +402,34 @@ func analyze(text string) []string {
 
 // visibilityFilter matches the items a caller with a may see: public items
 // and those of its groups and scopes.
-func visibilityFilter(a ext.Access) query.Query {
+func visibilityFilter(a ext.Access) []bm25Leaf {
 	terms := accessTerms(a)
-	clauses := make([]query.Query, len(terms))
+	clauses := make([]bm25Leaf, len(terms))
 	for i, t := range terms {
 		clauses[i] = filterTerm(fieldVisibility, t)
 	}
-	return bleve.NewDisjunctionQuery(clauses...)
+	return clauses
 }
 
 // filterTerm is a term that restricts matches without adding to the score.
-func filterTerm(field, term string) query.Query {
-	t := bleve.NewTermQuery(term)
-	t.SetField(field)
-	t.SetBoost(0)
-	return t
+func filterTerm(field, term string) bm25Leaf {
+	return bm25Leaf{field: field, term: term}
 }
 
 // annotationFilter turns {"readOnlyHint": true} into term clauses.
-func annotationFilter(a map[string]any) ([]query.Query, error) {
+func annotationFilter(a map[string]any) ([][]bm25Leaf, error) {
 	keys := make([]string, 0, len(a))
 	for k := range a {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	clauses := make([]query.Query, 0, len(keys))
+	clauses := make([][]bm25Leaf, 0, len(keys))
 	for _, k := range keys {
 		term, ok := annotationTerm(k, a[k])
 		if !ok {
 			return nil, fmt.Errorf("%w: filter.annotations.%s must be a boolean, string or number", ext.ErrInvalidParams, k)
 		}
-		clauses = append(clauses, filterTerm(fieldAnnotations, term))
+		clauses = append(clauses, []bm25Leaf{filterTerm(fieldAnnotations, term)})
 	}
 	return clauses, nil
 }
@@ -541,18 +528,22 @@ func (x *Index) passFilter(ctx context.Context, q ext.Query, hits []denseHit) ([
 	if err != nil || len(clauses) == 0 || len(hits) == 0 {
 		return hits, err
 	}
-	ids := make([]string, len(hits))
-	for i, h := range hits {
-		ids[i] = docID(q.Kind, h.ord)
+	r, docs, err := x.readerOfDocs()
+	if err != nil {
+		return nil, err
 	}
-	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(append(clauses, bleve.NewDocIDQuery(ids))...), len(ids), 0, false)
-	res, err := x.bleve.SearchInContext(ctx, req)
+	defer r.Close()
+	allowed, err := allowedDocs(r, clauses, docs, nil)
 	if err != nil {
 		return nil, fmt.Errorf("index %s: %w", x.dir, err)
 	}
-	pass := map[string]bool{}
-	for _, h := range res.Hits {
-		pass[h.ID] = true
+	pass := map[int]bool{}
+	for _, h := range hits {
+		id, err := r.InternalID(docID(q.Kind, h.ord))
+		if err != nil || id == nil {
+			return nil, fmt.Errorf("index %s: no document %s (%v)", x.dir, docID(q.Kind, h.ord), err)
+		}
+		pass[h.ord] = lets(allowed, docNumber(id))
 	}
-	return slices.DeleteFunc(hits, func(h denseHit) bool { return !pass[docID(q.Kind, h.ord)] }), nil
+	return slices.DeleteFunc(hits, func(h denseHit) bool { return !pass[h.ord] }), nil
 }

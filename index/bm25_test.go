@@ -1,0 +1,92 @@
+package index
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search"
+
+	"github.com/mcpsearch/mcpsearch/ext"
+)
+
+// bm25Queries cover the query shapes: short and long (more than ten words,
+// where bleve switches to its heap disjunction), exact names, typos,
+// generic verbs, other scripts, and words no item holds.
+var bm25Queries = append([]string{
+	"browser_take_screenshot", "kubernets pods", "show me the keys in vault X",
+	"who is on call this week", "remove a file", "get",
+	"I need to find every open pull request in the repository assigned to me and then post a summary of them to the team channel",
+	"预订 会议室", "order a pizza", "zzzz qqqq",
+}, benchQueries...)
+
+// TestBM25MatchesBleve runs each query through the term-at-a-time scorer
+// and through bleve's own engine and requires the same items, in the same
+// order, with the same scores (to rounding).
+func TestBM25MatchesBleve(t *testing.T) {
+	x := defaultIndex(t)
+	for _, kind := range []ext.Kind{ext.KindTool, ext.KindPrompt, ext.KindResource} {
+		for _, text := range bm25Queries {
+			compareWithBleve(t, x, ext.Query{Kind: kind, Text: text, Limit: 10}, ext.Access{All: true}, 60)
+		}
+	}
+	filtered := []ext.Query{
+		{Kind: ext.KindTool, Text: "create an issue", Filter: ext.Filter{Servers: []string{"github", "gitlab"}}},
+		{Kind: ext.KindTool, Text: "list files", Filter: ext.Filter{Annotations: map[string]any{"readOnlyHint": true}}},
+	}
+	for _, q := range filtered {
+		compareWithBleve(t, x, q, ext.Access{All: true}, 60)
+	}
+}
+
+// TestBM25MatchesBleveRestricted compares the scorers where the visibility
+// filter applies.
+func TestBM25MatchesBleveRestricted(t *testing.T) {
+	x := mustBuild(t, restrictedCatalog(t, "testdata/catalog", 2))
+	for _, access := range []ext.Access{{Groups: []string{"team0"}}, {Groups: []string{"team1"}}, {}} {
+		for _, text := range []string{"delete a note", "weather forecast", "notes"} {
+			compareWithBleve(t, x, ext.Query{Kind: ext.KindTool, Text: text}, access, 20)
+		}
+	}
+}
+
+func compareWithBleve(t *testing.T, x *Index, q ext.Query, access ext.Access, n int) {
+	t.Helper()
+	qterms, err := x.resolveTerms(q.Kind, analyze(q.Text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	terms := termStrings(qterms)
+	if len(terms) == 0 {
+		return
+	}
+	bq, err := searchQuery(q, terms, x.manifest.Separator, access.All, access)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours, err := x.bm25Top(context.Background(), q.Kind, bq, n)
+	if err != nil {
+		t.Fatalf("%q: %v", q.Text, err)
+	}
+	req := bleve.NewSearchRequestOptions(bq.bleveQuery(), n, 0, false)
+	req.PreSearchData = map[string]any{search.BM25PreSearchDataKey: x.bm25[q.Kind]}
+	res, err := x.bleve.Search(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ours) != len(res.Hits) {
+		t.Fatalf("%s %q: %d hits, bleve %d", q.Kind, q.Text, len(ours), len(res.Hits))
+	}
+	for i, h := range res.Hits {
+		if !close(ours[i].bm25, h.Score) {
+			t.Fatalf("%s %q: hit %d scores %v, bleve %v", q.Kind, q.Text, i, ours[i].bm25, h.Score)
+		}
+		tied := i > 0 && close(h.Score, res.Hits[i-1].Score) || i+1 < len(res.Hits) && close(h.Score, res.Hits[i+1].Score)
+		if ours[i].id != h.ID && !tied {
+			t.Fatalf("%s %q: hit %d is %s, bleve %s", q.Kind, q.Text, i, ours[i].id, h.ID)
+		}
+	}
+}
+
+func close(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(math.Abs(a), math.Abs(b)) }
