@@ -18,7 +18,9 @@
 // checks every file's hash.
 //
 // *Index implements ext.Catalog. Query text is analysed as plain words and
-// never parsed as bleve query syntax.
+// never parsed as bleve query syntax. Retrieval scores bleve's postings with
+// bleve's BM25 formula but term-at-a-time, outside bleve's query engine
+// (bm25.go); the explain option asks bleve itself for the same scores.
 //
 // Items may be restricted to groups and OAuth scopes ([Visibility]). Every
 // search, list and lookup serves the caller in its context
