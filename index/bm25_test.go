@@ -90,3 +90,36 @@ func compareWithBleve(t *testing.T, x *Index, q ext.Query, access ext.Access, n 
 }
 
 func close(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(math.Abs(a), math.Abs(b)) }
+
+// BenchmarkBM25 retrieves the best 21 tools (the re-ranking window and a
+// page of 10 past it) for each query of the mix, side by side through
+// bleve's query engine and through the term-at-a-time scorer; the ratio of
+// the two is what bm25.go is for.
+func BenchmarkBM25(b *testing.B) {
+	x := defaultIndex(b)
+	queries := make([]bm25Query, len(benchQueries))
+	for i, text := range benchQueries {
+		q := ext.Query{Kind: ext.KindTool, Text: text}
+		var err error
+		if queries[i], err = searchQuery(q, analyze(text), x.manifest.Separator, true, ext.Access{All: true}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	const n = 21
+	b.Run("bleve", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			req := bleve.NewSearchRequestOptions(queries[i%len(queries)].bleveQuery(), n, 0, false)
+			req.PreSearchData = map[string]any{search.BM25PreSearchDataKey: x.bm25[ext.KindTool]}
+			if _, err := x.bleve.Search(req); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("term-at-a-time", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			if _, err := x.bm25Top(context.Background(), ext.KindTool, queries[i%len(queries)], n); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
