@@ -20,7 +20,8 @@ import (
 // only ever invalid params, and the bleve query built from the text holds
 // only term, disjunction, conjunction and match-none clauses (no
 // wildcard, regexp, fuzzy or query-string clause that could scan the
-// dictionary), no more of them than the words of the text call for.
+// dictionary), no more of them than the words of the text call for. The
+// term-at-a-time scorer ranks as bleve's own engine does (bm25.go).
 func FuzzSearch(f *testing.F) {
 	x := mustBuild(f, "testdata/catalog")
 	for _, seed := range []string{"weather forecast", "*a*", "description:/.*/", "nots~2", "+a -b",
@@ -35,6 +36,7 @@ func FuzzSearch(f *testing.F) {
 			q.Filter = ext.Filter{Servers: []string{server}, Annotations: map[string]any{"readOnlyHint": true}}
 		}
 		checkQueryTree(t, x, q)
+		compareWithBleve(t, x, q, ext.Access{All: true}, 20)
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		start := time.Now()
