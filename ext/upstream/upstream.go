@@ -29,8 +29,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"regexp"
-	"sort"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -44,16 +42,6 @@ const (
 	TransportHTTP  = "streamable-http"
 	TransportStdio = "stdio"
 )
-
-// Config is the "upstream" object of a catalog server file.
-type Config struct {
-	Transport string            `json:"transport"`
-	URL       string            `json:"url,omitempty"`
-	Headers   map[string]string `json:"headers,omitempty"`
-	Command   string            `json:"command,omitempty"`
-	Args      []string          `json:"args,omitempty"`
-	Env       map[string]string `json:"env,omitempty"`
-}
 
 // Options configure a Caller. A nil *Options means the defaults.
 type Options struct {
@@ -125,7 +113,11 @@ func (c *Caller) callStdio(ctx context.Context, cfg *Config, t *ext.Target, meth
 	}
 	e, err := c.stdio.get(ctx, cfg, func(ctx context.Context) (*client.Client, error) {
 		// The process outlives this start: it is ended by the pool.
-		return c.initialize(ctx, context.Background(), transport.NewStdio(cfg.Command, envList(cfg.Env), cfg.Args...))
+		tr, err := cfg.NewTransport(nil)
+		if err != nil {
+			return nil, err
+		}
+		return c.initialize(ctx, context.Background(), tr)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("starting %s: %w", cfg.Command, err)
@@ -148,76 +140,22 @@ func (c *Caller) Close() error {
 	return nil
 }
 
-// ParseConfig decodes and checks an upstream object.
-func ParseConfig(raw json.RawMessage) (*Config, error) {
-	var cfg Config
-	if err := json.Unmarshal(raw, &cfg); err != nil {
-		return nil, fmt.Errorf("catalog upstream is not a valid object: %w", err)
-	}
-	switch cfg.Transport {
-	case TransportHTTP:
-		if cfg.URL == "" {
-			return nil, errors.New("catalog upstream: streamable-http needs a url")
-		}
-	case TransportStdio:
-		if cfg.Command == "" {
-			return nil, errors.New("catalog upstream: stdio needs a command")
-		}
-	default:
-		return nil, fmt.Errorf("catalog upstream: transport %q is not %q or %q", cfg.Transport, TransportHTTP, TransportStdio)
-	}
-	return &cfg, nil
-}
-
-var varRE = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
-
-// expand replaces the ${VAR} references of cfg from the environment.
+// expand replaces the ${VAR} references of cfg from the serving process's
+// environment.
 func (c *Caller) expand(cfg *Config) (*Config, error) {
-	var missing error
-	sub := func(where, s string) string {
-		return varRE.ReplaceAllStringFunc(s, func(ref string) string {
-			name := varRE.FindStringSubmatch(ref)[1]
-			v, ok := c.opts.Getenv(name)
-			if !ok && missing == nil {
-				missing = fmt.Errorf("environment variable %s, used in upstream %s, is not set on this server", name, where)
-			}
-			return v
-		})
+	out, err := cfg.Expand(c.opts.Getenv)
+	var unset *UnsetVarError
+	if errors.As(err, &unset) {
+		return nil, fmt.Errorf("environment variable %s, used in upstream %s, is not set on this server", unset.Var, unset.Field)
 	}
-	out := &Config{Transport: cfg.Transport, URL: sub("url", cfg.URL), Command: sub("command", cfg.Command)}
-	out.Headers = subMap(cfg.Headers, "headers", sub)
-	out.Env = subMap(cfg.Env, "env", sub)
-	for i, a := range cfg.Args {
-		out.Args = append(out.Args, sub(fmt.Sprintf("args[%d]", i), a))
-	}
-	return out, missing
-}
-
-func subMap(m map[string]string, field string, sub func(where, s string) string) map[string]string {
-	if m == nil {
-		return nil
-	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys) // the first missing variable named is always the same
-	out := make(map[string]string, len(m))
-	for _, k := range keys {
-		out[k] = sub(field+"."+k, m[k])
-	}
-	return out
+	return out, err
 }
 
 // connectHTTP starts and initializes a client of a streamable HTTP upstream.
 func (c *Caller) connectHTTP(ctx context.Context, cfg *Config) (*client.Client, error) {
-	opts := []transport.StreamableHTTPCOption{transport.WithHTTPHeaders(cfg.Headers)}
-	if c.opts.HTTPClient != nil {
-		opts = append(opts, transport.WithHTTPBasicClient(c.opts.HTTPClient))
-	}
-	tr, err := transport.NewStreamableHTTP(cfg.URL, opts...)
+	tr, err := cfg.NewTransport(c.opts.HTTPClient)
 	if err != nil {
-		return nil, fmt.Errorf("connecting: %w", err)
+		return nil, err
 	}
 	return c.initialize(ctx, ctx, tr)
 }
@@ -236,15 +174,6 @@ func (c *Caller) initialize(ctx, life context.Context, tr transport.Interface) (
 		return nil, fmt.Errorf("initializing: %w", err)
 	}
 	return cl, nil
-}
-
-func envList(env map[string]string) []string {
-	out := make([]string, 0, len(env))
-	for k, v := range env {
-		out = append(out, k+"="+v)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // send sends the one request of a call, naming the item as the upstream

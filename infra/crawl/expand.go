@@ -1,28 +1,12 @@
 package crawl
 
 import (
+	"errors"
 	"fmt"
 	"os"
-	"slices"
+
+	"github.com/mcpsearch/mcpsearch/ext/upstream"
 )
-
-// expander resolves ${VAR} references, naming the field of the first unset
-// variable.
-type expander struct {
-	lookup func(string) (string, bool)
-	err    error
-}
-
-func (e *expander) expand(field, s string) string {
-	return refRE.ReplaceAllStringFunc(s, func(ref string) string {
-		name := ref[2 : len(ref)-1]
-		v, ok := e.lookup(name)
-		if !ok && e.err == nil {
-			e.err = fmt.Errorf("%s: environment variable %s is not set", field, name)
-		}
-		return v
-	})
-}
 
 // Expand returns s with every ${VAR} reference resolved by lookup
 // (os.LookupEnv if nil). A reference to an unset variable is an error
@@ -31,38 +15,15 @@ func (s *ServerConfig) Expand(lookup func(string) (string, bool)) (*ServerConfig
 	if lookup == nil {
 		lookup = os.LookupEnv
 	}
-	e := &expander{lookup: lookup}
+	cfg, err := s.Config.Expand(lookup)
+	var unset *upstream.UnsetVarError
+	if errors.As(err, &unset) {
+		return nil, fmt.Errorf("%s.%s", s.where, unset)
+	}
+	if err != nil {
+		return nil, err
+	}
 	out := *s
-	out.URL = e.expand(s.where+".url", s.URL)
-	out.Command = e.expand(s.where+".command", s.Command)
-	out.Args = make([]string, len(s.Args))
-	for i, a := range s.Args {
-		out.Args[i] = e.expand(fmt.Sprintf("%s.args[%d]", s.where, i), a)
-	}
-	out.Headers = expandMap(e, s.where+".headers", s.Headers)
-	out.Env = expandMap(e, s.where+".env", s.Env)
-	if e.err != nil {
-		return nil, e.err
-	}
+	out.Config = *cfg
 	return &out, nil
-}
-
-func expandMap(e *expander, path string, m map[string]string) map[string]string {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]string, len(m))
-	for _, k := range sortedKeys(m) {
-		out[k] = e.expand(path+"."+k, m[k])
-	}
-	return out
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

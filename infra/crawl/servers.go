@@ -14,13 +14,14 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/mcpsearch/mcpsearch/ext/upstream"
 	"github.com/mcpsearch/mcpsearch/index"
 )
 
 // Transports a servers file may name.
 const (
-	TransportHTTP  = "streamable-http"
-	TransportStdio = "stdio"
+	TransportHTTP  = upstream.TransportHTTP
+	TransportStdio = upstream.TransportStdio
 )
 
 // Config is a validated servers file.
@@ -29,18 +30,15 @@ type Config struct {
 	Servers []ServerConfig
 }
 
-// ServerConfig is one upstream server of a servers file. String values may
-// hold ${VAR} references, kept as written: Expand resolves them.
+// ServerConfig is one upstream server of a servers file: its name, how to
+// reach it (written into its catalog file as the gateway's "upstream"
+// object) and who may see it. String values may hold ${VAR} references,
+// kept as written: Expand resolves them.
 type ServerConfig struct {
-	Name       string            `json:"-"`
-	Transport  string            `json:"transport"`
-	URL        string            `json:"url,omitempty"`
-	Headers    map[string]string `json:"headers,omitempty"`
-	Command    string            `json:"command,omitempty"`
-	Args       []string          `json:"args,omitempty"`
-	Env        map[string]string `json:"env,omitempty"`
-	Visibility *Visibility       `json:"-"`
-	where      string            // "servers[2]"
+	Name string `json:"-"`
+	upstream.Config
+	Visibility *Visibility `json:"-"`
+	where      string      // "servers[2]"
 }
 
 // Visibility says who may see a server's items: members of its groups and

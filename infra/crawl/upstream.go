@@ -87,23 +87,14 @@ type session struct {
 
 // connect starts the transport of s (already expanded) and initializes.
 func connect(ctx context.Context, s *ServerConfig) (*session, error) {
-	rec := &recorder{results: map[string][]json.RawMessage{}}
-	var c *client.Client
-	switch s.Transport {
-	case TransportHTTP:
-		t, err := transport.NewStreamableHTTP(s.URL, transport.WithHTTPHeaders(s.Headers))
-		if err != nil {
-			return nil, fmt.Errorf("connecting: %w", err)
-		}
-		rec.Interface = t
-		c = client.NewClient(httpRecorder{rec, t})
-	default:
-		env := make([]string, 0, len(s.Env))
-		for _, k := range sortedKeys(s.Env) {
-			env = append(env, k+"="+s.Env[k])
-		}
-		rec.Interface = transport.NewStdio(s.Command, env, s.Args...)
-		c = client.NewClient(rec)
+	tr, err := s.NewTransport(nil)
+	if err != nil {
+		return nil, err
+	}
+	rec := &recorder{Interface: tr, results: map[string][]json.RawMessage{}}
+	c := client.NewClient(rec)
+	if h, ok := tr.(*transport.StreamableHTTP); ok {
+		c = client.NewClient(httpRecorder{rec, h})
 	}
 	if err := c.Start(ctx); err != nil {
 		return nil, fmt.Errorf("starting %s: %w", s.Transport, err)
