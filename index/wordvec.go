@@ -17,7 +17,7 @@ import (
 //go:embed wordvec.bin
 var wordvecTable string
 
-const wordvecMagic = "MCPSWV1\n"
+const wordvecMagic = "MCPSWV2\n"
 
 // wordDims is the number of dimensions of the word vectors.
 const wordDims = 100
@@ -28,7 +28,7 @@ type wordVectors struct {
 	offsets     string // count+1 uint32
 	blob        string
 	ranks       string // count uint32
-	vectors     string // count × dims int8
+	vectors     string // count × dims/2 bytes: two signed 4-bit components a byte, the even one low
 }
 
 var wv = parseWordVectors(wordvecTable)
@@ -46,10 +46,22 @@ func parseWordVectors(t string) *wordVectors {
 	w.blob, t = t[:blobLen], t[blobLen:]
 	w.ranks, t = t[:4*w.count], t[4*w.count:]
 	w.vectors = t
-	if w.dims != wordDims || len(w.vectors) != w.count*w.dims {
+	if w.dims != wordDims || len(w.vectors) != w.count*w.rowBytes() {
 		panic("index: wordvec.bin: truncated")
 	}
 	return w
+}
+
+// rowBytes is the length of one packed vector.
+func (w *wordVectors) rowBytes() int { return (w.dims + 1) / 2 }
+
+// component returns component d of the packed vector row.
+func component(row string, d int) float64 {
+	b := row[d/2]
+	if d%2 == 1 {
+		b >>= 4
+	}
+	return float64(int8(b<<4) >> 4) // sign-extend the nibble
 }
 
 func (w *wordVectors) u32(s string, i int) int {
@@ -110,18 +122,19 @@ func (w *wordVectors) addText(sum []float64, text string, scale float64) int {
 			}
 			n++
 			wt := scale * w.weight(i)
-			vec := w.vectors[i*w.dims : (i+1)*w.dims]
+			row := w.vectors[i*w.rowBytes() : (i+1)*w.rowBytes()]
+			var vec [wordDims]float64
 			norm := 0.0
-			for _, c := range []byte(vec) {
-				x := float64(int8(c))
-				norm += x * x
+			for d := range vec {
+				vec[d] = component(row, d)
+				norm += vec[d] * vec[d]
 			}
 			if norm == 0 {
 				continue
 			}
 			f := wt / math.Sqrt(norm)
-			for d, c := range []byte(vec) {
-				sum[d] += f * float64(int8(c))
+			for d, x := range vec {
+				sum[d] += f * x
 			}
 		}
 	}

