@@ -34,7 +34,10 @@ import (
 //	   the manifest's visibility table (sets and runs per kind).
 //	10: vectors.bin: each item's word-vector mean (int8), grouped in lists
 //	   around k-means centroids, for the dense score.
-const FormatVersion = 10
+//	11: item vectors from the four-bit word table (wordvec.bin version 2);
+//	   objects 16 to 128 a block by the objects' total size (the block
+//	   size is in the store header, as before).
+const FormatVersion = 11
 
 // BleveVersion is the bleve release that writes and reads bundles; go.mod
 // pins it (a test checks), and manifests record it.

@@ -28,6 +28,7 @@ func TestStoreRoundTrip(t *testing.T) {
 		{"zstd, one a block", codecZstd, 1},
 		{"zstd, 16 a block", codecZstd, 16},
 		{"plain, 7 a block", codecNone, 7},
+		{"zstd, 128 a block (past the last record)", codecZstd, 128},
 	} {
 		t.Run(test.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -85,9 +86,26 @@ func TestStoreCompressesObjectsInBlocks(t *testing.T) {
 		}
 		return st.Size()
 	}
-	plain, single, blocks := size(codecNone, 1), size(codecZstd, 1), size(codecZstd, objectsPerBlock)
+	plain, single, blocks := size(codecNone, 1), size(codecZstd, 1), size(codecZstd, objectsPerBlock(0))
 	if !(blocks < single && single < plain) || blocks*4 > plain {
-		t.Errorf("sizes: plain %d, zstd one a block %d, zstd %d a block %d; want blocks far smaller", plain, single, objectsPerBlock, blocks)
+		t.Errorf("sizes: plain %d, zstd one a block %d, zstd %d a block %d; want blocks far smaller", plain, single, objectsPerBlock(0), blocks)
+	}
+}
+
+// TestObjectsPerBlock: blocks double with each doubling of the objects'
+// bytes past smallObjectBytes, from 16 up to 128.
+func TestObjectsPerBlock(t *testing.T) {
+	for _, test := range []struct {
+		bytes int64
+		want  int
+	}{
+		{0, 16}, {10 << 20, 16}, {smallObjectBytes, 16}, {smallObjectBytes + 1, 32},
+		{2 * smallObjectBytes, 32}, {2*smallObjectBytes + 1, 64}, {4*smallObjectBytes + 1, 128},
+		{205 << 20, 128}, {1 << 40, 128},
+	} {
+		if got := objectsPerBlock(test.bytes); got != test.want {
+			t.Errorf("objectsPerBlock(%d) = %d, want %d", test.bytes, got, test.want)
+		}
 	}
 }
 
