@@ -19,6 +19,19 @@ import (
 	"github.com/mcpsearch/mcpsearch/index"
 )
 
+// Lambda's limits on a .zip deployment package, in the bytes its API
+// enforces (its "MB" are MiB): 50 MiB zipped for a direct upload (the API
+// refuses a request of more than 69,905,067 bytes, the base64 of 52,428,800)
+// and 250 MiB unzipped ("Unzipped size must be smaller than 262144000
+// bytes"), which also bounds an upload through S3, as `sam deploy` does.
+const (
+	DirectUploadLimit = 50 << 20
+	UnzippedLimit     = 250 << 20
+)
+
+// MiB is n bytes in mebibytes, the unit of Lambda's limits.
+func MiB(n int64) float64 { return float64(n) / (1 << 20) }
+
 // Options say what to build.
 type Options struct {
 	Catalog string // catalog directory
@@ -139,7 +152,7 @@ func ZipTree(path string, trees ...Tree) (int64, error) {
 	zw := zip.NewWriter(f)
 	// The deflate level is the zip's only knob: the best level costs a few
 	// seconds at 100k tools and keeps the artifact further under Lambda's
-	// 50 MB direct-upload limit.
+	// 50 MiB direct-upload limit.
 	zw.RegisterCompressor(zip.Deflate, func(w io.Writer) (io.WriteCloser, error) {
 		return flate.NewWriter(w, flate.BestCompression)
 	})

@@ -86,7 +86,7 @@ func runBenchSearch(args []string, stdout, stderr io.Writer) error {
 	}
 	defer os.RemoveAll(tmp)
 	// The Lambda artifact is the arm64 bootstrap beside the bundle: its zip
-	// is what the 50 MB direct-upload limit applies to.
+	// is what the 50 MiB direct-upload limit applies to.
 	bootstrap := filepath.Join(tmp, "bootstrap", "bootstrap")
 	if err := artifact.Compile(".", "arm64", "bench", bootstrap); err != nil {
 		return err
@@ -110,8 +110,8 @@ func runBenchSearch(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%.1f MB\t%.1f MB\t%.1f MB\t\n", n, round(r.OpenDuration), round(r.P50), round(r.P99),
-			float64(r.RSSBytes)/(1<<20), float64(disk)/1e6, float64(zipped)/1e6)
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%.1f MiB\t%.1f MiB\t%.1f MiB\t\n", n, round(r.OpenDuration), round(r.P50), round(r.P99),
+			artifact.MiB(r.RSSBytes), artifact.MiB(disk), artifact.MiB(zipped))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcpsearch/mcpsearch/infra/artifact"
 )
 
 func runCLI(args ...string) (code int, stdout, stderr string) {
@@ -128,5 +130,19 @@ func TestSearchAsCaller(t *testing.T) {
 		if code != 0 || strings.Contains(out, "ops__restart_cluster") != test.want || !strings.Contains(out, "open__cluster_status") {
 			t.Errorf("%v: exit %d, got %q, want ops__restart_cluster listed: %v", test.args, code, out, test.want)
 		}
+	}
+}
+
+// TestOverLimit: sizes are told against Lambda's limits in MiB, the unit
+// Lambda enforces them in.
+func TestOverLimit(t *testing.T) {
+	if got, want := overLimit(artifact.DirectUploadLimit, artifact.DirectUploadLimit, "x"), " (limit 50 MiB)"; got != want {
+		t.Errorf("at the limit: %q, want %q", got, want)
+	}
+	if got, want := overLimit(artifact.DirectUploadLimit+1, artifact.DirectUploadLimit, "the direct-upload limit"), " (over the direct-upload limit of 50 MiB)"; got != want {
+		t.Errorf("past the limit: %q, want %q", got, want)
+	}
+	if artifact.DirectUploadLimit != 52_428_800 || artifact.UnzippedLimit != 262_144_000 {
+		t.Errorf("limits %d and %d bytes, want Lambda's 52,428,800 and 262,144,000", artifact.DirectUploadLimit, artifact.UnzippedLimit)
 	}
 }

@@ -27,11 +27,19 @@ func runPackage(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "artifact %s: bootstrap (linux/%s) + index of %d tools, %.1f MB unzipped",
-		opts.Out, opts.Arch, r.Manifest.Counts[ext.KindTool], float64(r.Bytes)/1e6)
+	fmt.Fprintf(stdout, "artifact %s: bootstrap (linux/%s) + index of %d tools, %.1f MiB unzipped%s",
+		opts.Out, opts.Arch, r.Manifest.Counts[ext.KindTool], artifact.MiB(r.Bytes), overLimit(r.Bytes, artifact.UnzippedLimit, "Lambda's limit"))
 	if r.Zip != "" {
-		fmt.Fprintf(stdout, "; %s %.1f MB (direct upload limit 50 MB)", r.Zip, float64(r.ZipBytes)/1e6)
+		fmt.Fprintf(stdout, "; %s %.1f MiB%s", r.Zip, artifact.MiB(r.ZipBytes), overLimit(r.ZipBytes, artifact.DirectUploadLimit, "the direct-upload limit: deploy through S3 (sam deploy does) or split the catalog"))
 	}
 	_, err = fmt.Fprintln(stdout)
 	return err
+}
+
+// overLimit says how n bytes stand against a limit of Lambda's.
+func overLimit(n, limit int64, what string) string {
+	if n > limit {
+		return fmt.Sprintf(" (over %s of %.0f MiB)", what, artifact.MiB(limit))
+	}
+	return fmt.Sprintf(" (limit %.0f MiB)", artifact.MiB(limit))
 }
