@@ -80,9 +80,10 @@ func disjunctions(clauses [][]bm25Leaf) []query.Query {
 
 // scoredLeaf is a leaf with its postings open and its scoring constants.
 type scoredLeaf struct {
-	postings     bindex.TermFieldReader
-	idf, avgLen  float64
-	boost, qnorm float64
+	postings    bindex.TermFieldReader
+	idf, avgLen float64
+	boost       float64
+	queryWeight float64 // boost × idf × the query norm
 }
 
 // bm25Scratch holds the accumulators of one search, sized to the index's
@@ -179,10 +180,10 @@ func openLeaves(r bindex.IndexReader, stats *search.BM25Stats, text [][]bm25Leaf
 		}
 		weights += clauseWeight
 	}
-	qnorm := 1.0 / math.Sqrt(weights)
+	queryNorm := 1.0 / math.Sqrt(weights)
 	for _, clause := range out {
 		for j := range clause {
-			clause[j].qnorm = clause[j].boost * clause[j].idf * qnorm
+			clause[j].queryWeight = clause[j].boost * clause[j].idf * queryNorm
 		}
 	}
 	return out, nil
@@ -350,8 +351,8 @@ func (l *scoredLeaf) score(d *bindex.TermFieldDoc) float64 {
 	} else {
 		score = tf * d.Norm * l.idf
 	}
-	if l.qnorm != 1.0 {
-		score *= l.qnorm
+	if l.queryWeight != 1.0 {
+		score *= l.queryWeight
 	}
 	return score
 }
