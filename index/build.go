@@ -291,6 +291,7 @@ func document(it *Item) map[string]any {
 		field(fieldTitle):       it.Title,
 		field(fieldDescription): it.Description,
 		field(fieldRelated):     relatedWords(it),
+		field(fieldGloss):       itemGloss(it),
 	}
 	if len(it.Params) > 0 {
 		params := make([]string, 0, 2*len(it.Params))
@@ -309,6 +310,16 @@ func document(it *Item) map[string]any {
 		doc[fieldAnnotations] = annotationTerms(it.Annotations)
 	}
 	return doc
+}
+
+// itemGloss is the English gloss of the Chinese words of an item's name,
+// title, description and parameters.
+func itemGloss(it *Item) string {
+	parts := []string{it.Label, it.Title, it.Description}
+	for _, p := range it.Params {
+		parts = append(parts, p.Name, p.Description)
+	}
+	return glossChinese(strings.Join(parts, "\n"))
 }
 
 // relatedWords are the WordNet synonyms of an item's name, title and

@@ -216,6 +216,8 @@ func fieldLabel(field string) string {
 		return "server name"
 	case fieldRelated:
 		return "related words"
+	case fieldGloss:
+		return "English gloss"
 	}
 	return f
 }

@@ -56,6 +56,7 @@ func itemVector(it *Item) []float64 {
 	n := wv.addText(sum, it.Label, 1)
 	n += wv.addText(sum, it.Title, 1)
 	n += wv.addText(sum, it.Description, 1)
+	n += wv.addText(sum, glossChinese(it.Label+"\n"+it.Title+"\n"+it.Description), 1)
 	for _, p := range it.Params {
 		n += wv.addText(sum, p.Name+" "+p.Description, paramVectorWeight)
 	}

@@ -37,7 +37,9 @@ import (
 //	11: item vectors from the four-bit word table (wordvec.bin version 2);
 //	   objects 16 to 128 a block by the objects' total size (the block
 //	   size is in the store header, as before).
-const FormatVersion = 11
+//	12: gloss field ("t_gloss"): English glosses of an item's Chinese
+//	   words (CC-CEDICT), which its vector holds too.
+const FormatVersion = 12
 
 // BleveVersion is the bleve release that writes and reads bundles; go.mod
 // pins it (a test checks), and manifests record it.

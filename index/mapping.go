@@ -37,10 +37,11 @@ const (
 	fieldURI         = "uri"         // text: URI or URI template, MIME type
 	fieldRelated     = "related"     // text: WordNet synonyms of the name, title and description
 	fieldContent     = "content"     // text: a resource's text, when the catalog holds it
+	fieldGloss       = "gloss"       // text: English glosses of the Chinese words of the name, title, description and parameters
 )
 
 // textFields are analysed into words.
-var textFields = []string{fieldServerWords, fieldName, fieldTitle, fieldDescription, fieldParams, fieldURI, fieldRelated, fieldContent}
+var textFields = []string{fieldServerWords, fieldName, fieldTitle, fieldDescription, fieldParams, fieldURI, fieldRelated, fieldContent, fieldGloss}
 
 // keywordFields are indexed whole, as one term a value.
 var keywordFields = map[string]bool{fieldServer: true, fieldAnnotations: true, fieldVisibility: true}

@@ -114,3 +114,26 @@ func TestCJKQueries(t *testing.T) {
 		}
 	}
 }
+
+// TestChineseGlosses: English queries find tools described in Chinese
+// only, and Chinese queries (simplified or traditional) English tools,
+// through the CC-CEDICT glosses (gloss.go).
+func TestChineseGlosses(t *testing.T) {
+	x := mustBuild(t, "testdata/cjk")
+	for _, test := range []struct {
+		query, want string
+		top         int
+	}{
+		{"shopping deals and product recommendations", "hub__get-smzdm-rank", 1},
+		{"popular movies and books right now", "hub__get-douban-rank", 1},
+		{"weather forecast for a city", "hub__tianqi", 2},
+		{"天气预报", "en__forecast", 2},
+		{"天氣預報", "en__forecast", 2}, // traditional characters fold to simplified
+		{"股票", "en__stock_quote", 1},
+	} {
+		got := names(searchHits(t, x, ext.KindTool, test.query, test.top, ext.Filter{}))
+		if !slices.Contains(got, test.want) {
+			t.Errorf("%q: got %v, want %s in the first %d", test.query, got, test.want, test.top)
+		}
+	}
+}

@@ -20,7 +20,7 @@ var fieldBoosts = []struct {
 }{
 	{fieldName, 1.2}, {fieldTitle, 1.0}, {fieldDescription, 1.5},
 	{fieldParams, 0.7}, {fieldServerWords, 0.5}, {fieldURI, 1.0}, {fieldRelated, 0.3},
-	{fieldContent, 0.5},
+	{fieldContent, 0.5}, {fieldGloss, 0.5},
 }
 
 // exactNameBoost lifts an item whose name is the whole query.
@@ -32,7 +32,8 @@ const exactNameBoost = 20
 // see are excluded by the query itself, before ranking and the cut.
 func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error) {
 	defer recoverDamage(x.dir, &err)
-	qterms, err := x.resolveTerms(q.Kind, analyze(q.Text))
+	text := withGlosses(q.Text) // gloss.go: what BM25 and the vectors read
+	qterms, err := x.resolveTerms(q.Kind, analyze(text))
 	if err != nil {
 		return nil, fmt.Errorf("index %s: %w", x.dir, err)
 	}
@@ -52,13 +53,13 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 	if err != nil {
 		return nil, err
 	}
-	cands, window, err := x.addDense(ctx, q, cands)
+	cands, window, err := x.addDense(ctx, q, text, cands)
 	if err != nil {
 		return nil, err
 	}
 	info := newQueryInfo(q.Text, terms)
 	rerank(info, cands, window)
-	if hint, err := x.noMatchHint(q.Kind, qterms, cands); hint != "" || err != nil {
+	if hint, err := x.noMatchHint(q.Kind, ownTerms(qterms, q.Text, text), cands); hint != "" || err != nil {
 		return &ext.Page{Hint: hint}, err
 	}
 	if q.Offset >= len(cands) {
@@ -114,6 +115,19 @@ func (x *Index) noMatchHint(kind ext.Kind, terms []queryTerm, cands []candidate)
 		}
 	}
 	return fmt.Sprintf("no item fits this query well: the best match lacks %s", strings.Join(missing, ", ")), nil
+}
+
+// ownTerms returns the terms of the query's own words, without those of
+// the glosses that text added to it: the glosses of one Chinese word are
+// alternatives, not words an item must hold.
+func ownTerms(terms []queryTerm, own, text string) []queryTerm {
+	if own == text {
+		return terms
+	}
+	words := analyze(own)
+	return slices.DeleteFunc(slices.Clone(terms), func(t queryTerm) bool {
+		return !slices.Contains(words, t.term) && !slices.Contains(words, t.corrected)
+	})
 }
 
 // docCount is the number of items of every kind.
@@ -451,16 +465,16 @@ const (
 // addDense scores the re-ranking window by the cosine of query and item
 // vectors and adds the items nearest by cosine that BM25 did not rank in
 // it; a long query's clauses add theirs too (clauses.go). It returns the candidates and the size of the new window.
-func (x *Index) addDense(ctx context.Context, q ext.Query, cands []candidate) ([]candidate, int, error) {
+func (x *Index) addDense(ctx context.Context, q ext.Query, text string, cands []candidate) ([]candidate, int, error) {
 	window := min(len(cands), rerankWindow)
 	if len(cands) == 0 {
 		return cands, window, nil // nothing shares a word with the query: no items
 	}
-	qv := x.vectors.queryVector(q.Text)
+	qv := x.vectors.queryVector(text)
 	if qv == nil {
 		return cands, window, nil
 	}
-	cvs := x.clauseVectors(q.Text)
+	cvs := x.clauseVectors(text)
 	near, err := x.nearestAll(q.Kind, qv, cvs)
 	if err != nil {
 		return nil, 0, err

@@ -106,10 +106,11 @@ func correct(r bindex.IndexReader, kind ext.Kind, term string) (string, int, boo
 }
 
 // summaryFields are the fields whose words the no-match test counts as an
-// item's own: its name and what describes it. Server names and WordNet's
-// related words are left out (counting related words let more queries
-// about nothing in the catalog through; measured).
-var summaryFields = []string{fieldName, fieldTitle, fieldDescription, fieldParams, fieldURI, fieldContent}
+// item's own: its name and what describes it, and the English glosses of
+// its Chinese words. Server names and WordNet's related words are left out
+// (counting related words let more queries about nothing in the catalog
+// through; measured).
+var summaryFields = []string{fieldName, fieldTitle, fieldDescription, fieldParams, fieldURI, fieldContent, fieldGloss}
 
 // reader opens a reader of the index's postings; the caller closes it.
 func (x *Index) reader() (bindex.IndexReader, error) {

