@@ -3,6 +3,7 @@ package index
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestGlossOf(t *testing.T) {
@@ -28,6 +29,9 @@ func TestGlossOfEveryHeadword(t *testing.T) {
 	}
 	for i, line := range lines {
 		head, want, _ := strings.Cut(line, "\t")
+		if n := utf8.RuneCountInString(head); n > maxGlossChars {
+			t.Fatalf("line %d: %q has %d characters, more than maxGlossChars (%d) looks up", i, head, n, maxGlossChars)
+		}
 		if i > 0 && strings.Split(lines[i-1], "\t")[0] >= head {
 			t.Fatalf("line %d: %q is not after %q", i, head, lines[i-1])
 		}
