@@ -137,3 +137,22 @@ func TestChineseGlosses(t *testing.T) {
 		}
 	}
 }
+
+// TestFilePathsInQueries: a file path in a query stands for a file of its
+// type, not for the words of its directories (paths.go).
+func TestFilePathsInQueries(t *testing.T) {
+	x := mustBuild(t, "testdata/files")
+	for _, test := range []struct {
+		query, want string
+		top         int
+	}{
+		{"summarize the release notes and save them to /root/markdown/notes.md", "files__write_file", 3},
+		{"save the summary in /root/markdown/summary.md", "files__write_file", 1},
+		{`read C:\Users\me\Documents\todo.txt`, "files__read_file", 1},
+	} {
+		got := names(searchHits(t, x, ext.KindTool, test.query, test.top, ext.Filter{}))
+		if !slices.Contains(got, test.want) {
+			t.Errorf("%q: got %v, want %s in the first %d", test.query, got, test.want, test.top)
+		}
+	}
+}

@@ -32,7 +32,7 @@ const exactNameBoost = 20
 // see are excluded by the query itself, before ranking and the cut.
 func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error) {
 	defer recoverDamage(x.dir, &err)
-	text := withGlosses(q.Text) // gloss.go: what BM25 and the vectors read
+	text := withGlosses(withFileWords(q.Text)) // what BM25 and the vectors read: paths.go, gloss.go
 	qterms, err := x.resolveTerms(q.Kind, analyze(text))
 	if err != nil {
 		return nil, fmt.Errorf("index %s: %w", x.dir, err)
@@ -59,7 +59,7 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 	}
 	info := newQueryInfo(q.Text, terms)
 	rerank(info, cands, window)
-	if hint, err := x.noMatchHint(q.Kind, ownTerms(qterms, q.Text, text), cands); hint != "" || err != nil {
+	if hint, err := x.noMatchHint(q.Kind, ownTerms(qterms, filesAsWord(q.Text), text), cands); hint != "" || err != nil {
 		return &ext.Page{Hint: hint}, err
 	}
 	if q.Offset >= len(cands) {
@@ -117,9 +117,10 @@ func (x *Index) noMatchHint(kind ext.Kind, terms []queryTerm, cands []candidate)
 	return fmt.Sprintf("no item fits this query well: the best match lacks %s", strings.Join(missing, ", ")), nil
 }
 
-// ownTerms returns the terms of the query's own words, without those of
-// the glosses that text added to it: the glosses of one Chinese word are
-// alternatives, not words an item must hold.
+// ownTerms returns the terms of the words of own among those of the
+// searched text: not the glosses that text added (the glosses of one
+// Chinese word are alternatives, not words an item must hold), nor the
+// names of the caller's files (filesAsWord).
 func ownTerms(terms []queryTerm, own, text string) []queryTerm {
 	if own == text {
 		return terms
