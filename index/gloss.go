@@ -51,7 +51,7 @@ var glossLines = func() []byte {
 
 // glossOf returns the English words of a simplified Chinese headword.
 func glossOf(head string) (string, bool) {
-	data := glossLines
+	data, want := glossLines, []byte(head)
 	lo, hi := 0, len(data) // the lines that start in [lo, hi) are left
 	for lo < hi {
 		mid := (lo + hi) / 2
@@ -61,7 +61,7 @@ func glossOf(head string) (string, bool) {
 			end = start + i
 		}
 		key, words, _ := bytes.Cut(data[start:end], []byte{'\t'})
-		switch c := strings.Compare(string(key), head); {
+		switch c := bytes.Compare(key, want); {
 		case c == 0:
 			return string(words), true
 		case c < 0:
