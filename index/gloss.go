@@ -21,7 +21,10 @@ import (
 //     and join its vector;
 //   - a query's follow each run of Chinese in its text, so its words, its
 //     vector and its clauses all see them, while its exact-name match and
-//     its grammar (rank.go) read the text as it was written.
+//     its grammar (rank.go) read the text as it was written; the no-match
+//     test weighs each Chinese word of two characters or more as one
+//     concept held by an item that holds any of its English words
+//     (queryConcepts).
 //
 // The table is searched where it is embedded, sorted by headword, by
 // bisection over its lines: it costs nothing at start-up and no memory but
@@ -97,6 +100,24 @@ func glossChinese(text string) string {
 	return strings.Join(out, " ")
 }
 
+// glossedWord is a Chinese word of a text and its English words.
+type glossedWord struct{ word, english string }
+
+// glossWords returns the Chinese words of text that have a gloss, each
+// with its gloss, in order.
+func glossWords(text string) []glossedWord {
+	if !hasHan(text) {
+		return nil
+	}
+	var out []glossedWord
+	forEachHanRun(text, func(run []rune) {
+		forEachGloss(run, func(word []rune, english string) {
+			out = append(out, glossedWord{string(word), english})
+		})
+	})
+	return out
+}
+
 // withGlosses returns text with the English glosses of each run of Chinese
 // after it, or text itself when it holds no Chinese.
 func withGlosses(text string) string {
@@ -119,6 +140,16 @@ func withGlosses(text string) string {
 // glossRun splits a run of Han characters into the longest headwords of
 // the table, from the left, and returns their glosses.
 func glossRun(run []rune) []string {
+	var out []string
+	forEachGloss(run, func(_ []rune, english string) { out = append(out, english) })
+	return out
+}
+
+// forEachGloss splits a run of Han characters into the longest headwords
+// of the table, from the left, after folding it to simplified characters,
+// and calls f with each word (as written) and its English words; characters
+// of no headword are skipped.
+func forEachGloss(run []rune, f func(word []rune, english string)) {
 	folded := make([]rune, len(run))
 	simp := simplified()
 	for i, r := range run {
@@ -127,17 +158,15 @@ func glossRun(run []rune) []string {
 		}
 		folded[i] = r
 	}
-	var out []string
 	for i := 0; i < len(folded); {
 		n, words := longestGloss(folded[i:])
 		if n == 0 {
 			i++
 			continue
 		}
-		out = append(out, words)
+		f(run[i:i+n], words)
 		i += n
 	}
-	return out
 }
 
 // longestGloss returns the length of the longest headword at the start of

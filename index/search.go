@@ -1,11 +1,13 @@
 package index
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
@@ -59,7 +61,7 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 	}
 	info := newQueryInfo(q.Text, terms)
 	rerank(info, cands, window)
-	if hint, err := x.noMatchHint(q.Kind, ownTerms(qterms, filesAsWord(q.Text), text), cands); hint != "" || err != nil {
+	if hint, err := x.noMatchHint(q.Kind, queryConcepts(qterms, filesAsWord(q.Text)), cands); hint != "" || err != nil {
 		return &ext.Page{Hint: hint}, err
 	}
 	if q.Offset >= len(cands) {
@@ -92,43 +94,78 @@ const (
 
 // noMatchHint says why no item fits the query, or returns "" when the best
 // candidate fits well enough.
-func (x *Index) noMatchHint(kind ext.Kind, terms []queryTerm, cands []candidate) (string, error) {
+func (x *Index) noMatchHint(kind ext.Kind, concepts []concept, cands []candidate) (string, error) {
 	if len(cands) == 0 {
 		return "no item matches any word of the query", nil
 	}
-	if len(terms) > shortQueryTerms {
+	if len(concepts) > shortQueryTerms {
 		return "", nil
+	}
+	var terms []queryTerm
+	for _, c := range concepts {
+		terms = append(terms, c.alternatives...)
 	}
 	held, err := x.heldTerms(kind, cands[0].id, terms)
 	if err != nil {
 		return "", err
 	}
-	cov, missing := coverage(terms, held, x.manifest.Counts[kind])
+	cov, missing := coverage(concepts, held, x.manifest.Counts[kind])
 	if cov >= minCoverage {
 		return "", nil
-	}
-	for i, m := range missing { // the caller's own words: a correction may come from items it cannot see
-		for _, t := range terms {
-			if t.term == m && t.corrected != "" {
-				missing[i] = t.corrected
-			}
-		}
 	}
 	return fmt.Sprintf("no item fits this query well: the best match lacks %s", strings.Join(missing, ", ")), nil
 }
 
-// ownTerms returns the terms of the words of own among those of the
-// searched text: not the glosses that text added (the glosses of one
-// Chinese word are alternatives, not words an item must hold), nor the
-// names of the caller's files (filesAsWord).
-func ownTerms(terms []queryTerm, own, text string) []queryTerm {
-	if own == text {
-		return terms
+// concept is one thing the query asks for, as the no-match test weighs it:
+// an analysed word of the query, or a Chinese word of it, held by an item
+// that holds any of the words of its English gloss.
+type concept struct {
+	label        string // what the hint calls it: the caller's own word
+	alternatives []queryTerm
+}
+
+// queryConcepts returns the concepts of own, the caller's text, among the
+// resolved terms of the searched text (own with its file paths' names and
+// its glosses): each word of own is one, and each Chinese word of own with
+// a gloss is one whose alternatives are the gloss's words. File names are
+// none (see filesAsWord); CJK bigrams, never content words, and single
+// Chinese characters, whose glosses are one sense of many, count for
+// nothing.
+func queryConcepts(terms []queryTerm, own string) []concept {
+	byTerm := map[string]queryTerm{}
+	for _, t := range terms {
+		byTerm[t.term] = t
+		if t.corrected != "" {
+			byTerm[t.corrected] = t
+		}
 	}
-	words := analyze(own)
-	return slices.DeleteFunc(slices.Clone(terms), func(t queryTerm) bool {
-		return !slices.Contains(words, t.term) && !slices.Contains(words, t.corrected)
-	})
+	var out []concept
+	for _, w := range analyze(own) {
+		if hasHan(w) {
+			continue // a bigram of Chinese text: its words are concepts below
+		}
+		for _, t := range terms {
+			if t.term == w || t.corrected == w {
+				out = append(out, concept{label: cmp.Or(t.corrected, t.term), alternatives: []queryTerm{t}})
+				break
+			}
+		}
+	}
+	for _, g := range glossWords(own) {
+		if utf8.RuneCountInString(g.word) < 2 {
+			continue // a single character has too many senses to weigh
+		}
+		c := concept{label: g.word}
+		for _, w := range analyze(g.english) {
+			if t, ok := byTerm[w]; ok {
+				c.alternatives = append(c.alternatives, t)
+			}
+		}
+		if len(c.alternatives) > 0 {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // docCount is the number of items of every kind.

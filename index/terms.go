@@ -167,37 +167,49 @@ func fieldHolds(r bindex.IndexReader, field, term string, doc bindex.IndexIntern
 }
 
 // coverage is the share of the query's weight that an item holds (have):
-// each content word weighs its inverse document frequency (scaled down for
-// generic words); identifiers, numbers and one- or two-letter words do not
-// count. It also returns the weighty words the item lacks, heaviest first.
-func coverage(terms []queryTerm, have map[string]bool, docs int) (float64, []string) {
+// each concept weighs the largest inverse document frequency of its
+// content-word alternatives (scaled down for generic words), and an item
+// that holds some of them is credited with the weight of the heaviest it
+// holds (a common sense of a Chinese word is weak evidence); identifiers,
+// numbers and one- or two-letter words do not count. It also returns the
+// labels of the weighty concepts the item lacks, heaviest first.
+func coverage(concepts []concept, have map[string]bool, docs int) (float64, []string) {
 	covered, all := 0.0, 0.0
 	type miss struct {
-		term string
-		w    float64
+		label string
+		w     float64
 	}
 	var missing []miss
-	for _, t := range terms {
-		if !isContentWord(t.term) {
+	for _, c := range concepts {
+		w, held := 0.0, 0.0
+		for _, t := range c.alternatives {
+			if isContentWord(t.term) {
+				tw := idf(t.docFreq, docs) * termWeight(t.term)
+				w = max(w, tw)
+				if have[t.term] {
+					held = max(held, tw)
+				}
+			}
+		}
+
+		if w == 0 {
 			continue
 		}
-		w := idf(t.docFreq, docs) * termWeight(t.term)
 		all += w
-		if have[t.term] {
-			covered += w
-		} else {
-			missing = append(missing, miss{t.term, w})
+		covered += held
+		if held == 0 {
+			missing = append(missing, miss{c.label, w})
 		}
 	}
 	if all == 0 {
 		return 1, nil
 	}
 	slices.SortFunc(missing, func(a, b miss) int { return cmp.Compare(b.w, a.w) })
-	words := make([]string, len(missing))
+	labels := make([]string, len(missing))
 	for i, m := range missing {
-		words[i] = m.term
+		labels[i] = m.label
 	}
-	return covered / all, words
+	return covered / all, labels
 }
 
 // isContentWord reports whether t is a word of three letters or more.

@@ -54,28 +54,36 @@ type Table map[string][]string
 
 // Distil builds the table: every simplified headword of one to
 // MaxHeadword Han characters with the first MaxWords plain words of its
-// first senses (a single character: two words of its first sense, since it
-// has many). Common-noun readings come before proper-noun ones
-// (capitalised pinyin), which are kept up to maxProperChars characters;
-// grammatical characters (functionChars) and senses that only point
-// elsewhere ("variant of", "see", "surname", "used in", measure words) give
-// no words.
+// first senses (a single character: one word of its first sense, since it
+// has many), after the words of softwareSenses for the words of software
+// that CC-CEDICT glosses otherwise (创建: found, establish; create first).
+// Common-noun readings come before proper-noun ones (capitalised pinyin),
+// which are kept up to maxProperChars characters; grammatical characters
+// and words (functionChars) and senses that only point elsewhere ("variant
+// of", "see", "surname", "used in", measure words) give no words.
 func Distil(entries []Entry) Table {
 	ordered := slices.Clone(entries)
 	slices.SortStableFunc(ordered, func(a, b Entry) int { return boolInt(isProper(a)) - boolInt(isProper(b)) })
 	t := Table{}
+	for head, words := range softwareSenses {
+		t[head] = strings.Fields(words)
+	}
 	for _, e := range ordered {
 		head := e.Simplified
 		n := utf8.RuneCountInString(head)
 		if !isHanWord(head) || functionChars[head] || (isProper(e) && n > maxProperChars) {
 			continue
 		}
-		senses := e.English
-		limit := MaxWords
-		if n == 1 && len(senses) > 1 {
-			senses, limit = senses[:1], 1
+		senses, limit := e.English, MaxWords
+		if n == 1 {
+			senses, limit = senses[:min(1, len(senses))], 1
 		}
-		t[head] = appendWords(t[head], senseWords(senses), limit)
+		for i, s := range senses {
+			if i == maxSenses {
+				break
+			}
+			t[head] = appendWords(t[head], plainWords(s), limit)
+		}
 	}
 	for h, w := range t {
 		if len(w) == 0 {
@@ -127,31 +135,53 @@ func appendWords(have, words []string, limit int) []string {
 // Beijing); longer ones are mostly people and places no tool names.
 const maxProperChars = 2
 
-// functionChars are characters that mostly serve grammar: of, and, etc.,
-// to be, this, ...; their dictionary senses would only add noise.
+// functionChars are characters and words that mostly serve grammar: of,
+// and, etc., to be, this, a (一个), what, how, we, because ...; their
+// dictionary senses would only add noise.
 var functionChars = map[string]bool{}
 
 func init() {
-	for _, r := range "的了和及与等或之其也都就而在是有为以将把被从对到由于这那个着过并且但则所该每各些此即已还又再很更最不没吗呢吧啊么们" {
+	for _, r := range "的了和及与等或之其也都就而在是有为以将把被从对到由于这那个着过并且但则所该每各些此即已还又再很更最不没吗呢吧啊么们给我你他她它让请帮" {
 		functionChars[string(r)] = true
 	}
+	for _, w := range strings.Fields(`一个 一些 一下 一种 这个 那个 这些 那些 这样 那样 什么 怎么 怎样 如何
+		为什么 可以 能够 我们 你们 他们 她们 自己 还是 或者 因为 所以 但是 如果 然后 已经 一直 非常`) {
+		functionChars[w] = true
+	}
 }
+
+// softwareSenses are reviewed first words for the Chinese words of
+// software and its tools whose first dictionary senses miss the sense tools
+// use (创建 is "to found; to establish" in CC-CEDICT, "create" in a tool);
+// the dictionary's words follow, up to MaxWords.
+var softwareSenses = map[string]string{
+	"创建": "create", "新建": "create new", "添加": "add", "删除": "delete remove", "移除": "remove",
+	"更新": "update", "修改": "modify update", "编辑": "edit", "查询": "query search", "查找": "find search",
+	"搜索": "search", "检索": "retrieve search", "获取": "get retrieve", "读取": "read", "写入": "write",
+	"保存": "save", "列出": "list", "列表": "list", "查看": "view show", "显示": "show display",
+	"上传": "upload", "下载": "download", "发送": "send", "接收": "receive", "回复": "reply",
+	"运行": "run", "执行": "execute run", "启动": "start launch", "停止": "stop", "重启": "restart",
+	"部署": "deploy", "发布": "publish release", "安装": "install", "卸载": "uninstall", "配置": "configuration configure",
+	"设置": "settings set", "导出": "export", "导入": "import", "同步": "sync synchronize", "备份": "backup",
+	"恢复": "restore recover", "合并": "merge", "提交": "commit submit", "分支": "branch", "仓库": "repository",
+	"代码": "code", "日志": "log", "文件": "file document", "文件夹": "folder", "目录": "directory",
+	"数据库": "database", "数据": "data", "表格": "table spreadsheet", "存储": "storage store", "存储桶": "bucket storage",
+	"用户": "user", "权限": "permission", "账号": "account", "账户": "account", "密码": "password",
+	"消息": "message", "邮件": "email mail", "频道": "channel", "群组": "group", "会议": "meeting",
+	"日历": "calendar", "事件": "event", "任务": "task", "项目": "project", "问题": "issue question problem",
+	"应用": "application app", "服务": "service", "服务器": "server", "实例": "instance", "集群": "cluster",
+	"容器": "container", "镜像": "image", "网页": "web page", "网站": "website", "链接": "link url",
+	"截图": "screenshot", "图片": "image picture", "按钮": "button", "点击": "click", "页面": "page",
+	"接口": "api interface", "请求": "request", "响应": "response", "参数": "parameter", "模板": "template",
+	"报告": "report", "文档": "document doc", "评论": "comment review", "通知": "notification notify", "订阅": "subscribe subscription",
+}
+
+// SoftwareWords is the number of reviewed software senses.
+func SoftwareWords() int { return len(softwareSenses) }
 
 // skippedSenses start senses that name no meaning of their own.
 var skippedSenses = []string{"variant of", "old variant", "archaic variant", "japanese variant", "erhua variant",
 	"see ", "surname ", "used in", "cl:", "abbr. for", "also written", "pr. ", "(onom.)", "interjection", "particle"}
-
-// senseWords returns the plain words of the first senses, in order.
-func senseWords(senses []string) []string {
-	var out []string
-	for i, s := range senses {
-		if i == maxSenses {
-			break
-		}
-		out = append(out, plainWords(s)...)
-	}
-	return out
-}
 
 // plainWords are the lower-case words of one sense, without its bracketed
 // remarks, Chinese and pinyin, articles, "to" of verbs and stop words.

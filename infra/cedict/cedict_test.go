@@ -27,15 +27,19 @@ func TestDistil(t *testing.T) {
 		entry("的士", "的士", "di1 shi4", "taxi (loanword)"),
 		entry("傢", "家", "jia1", "variant of 家[jia1]"),
 		entry("3D打印", "3D打印", "san1 D da3 yin4", "to 3D print"),
+		entry("翻譯", "翻译", "fan1 yi4", "to translate; to interpret", "translator; interpreter"),
+		entry("文件", "文件", "wen2 jian4", "CL:份[fen4]", "document", "file"),
 	}
 	got := Distil(entries)
 	for head, want := range map[string][]string{
-		"新闻": {"news"},                         // a measure-word sense gives nothing
-		"获取": {"obtain", "get", "acquire"},     // "to" dropped, MaxWords
+		"新闻": {"news"},                      // a measure-word sense gives nothing
+		"获取": {"get", "retrieve", "obtain"}, // software senses first, "to" dropped, MaxWords
+		"翻译": {"translate", "interpret", "translator"},
 		"热":  {"warm"},                         // one character: one word of its first sense
 		"王":  {"king"},                         // the common reading before the surname
 		"北京": {"beijing", "capital", "people"}, // a short proper noun is kept
 		"的士": {"taxi"},
+		"文件": {"file", "document"}, // software senses first, no duplicates
 	} {
 		if !slices.Equal(got[head], want) {
 			t.Errorf("%s: got %v, want %v", head, got[head], want)
@@ -82,7 +86,7 @@ func TestTraditionalFolding(t *testing.T) {
 func TestWriteAndRead(t *testing.T) {
 	dir := t.TempDir()
 	src := filepath.Join(dir, "cedict.json")
-	if err := os.WriteFile(src, []byte(`[{"traditional":"新聞","simplified":"新闻","pinyin":"xin1 wen2","english":["news"]},`+
+	if err := os.WriteFile(src, []byte(`[{"traditional":"新聞","simplified":"新闻","pinyin":"xin1 wen2","english":["news","press"]},`+
 		`{"traditional":"天氣","simplified":"天气","pinyin":"tian1 qi4","english":["weather"]}]`), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -91,11 +95,14 @@ func TestWriteAndRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "zhgloss.txt")
-	if err := Distil(entries).Write(out, "line one\nline two"); err != nil {
+	if len(entries) != 2 || entries[1].Simplified != "天气" || !slices.Equal(entries[0].English, []string{"news", "press"}) {
+		t.Fatalf("read %+v", entries)
+	}
+	if err := (Table{"新闻": {"news", "press"}, "天气": {"weather"}}).Write(out, "line one\nline two"); err != nil {
 		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(out)
-	if want := "# line one\n# line two\n天气\tweather\n新闻\tnews\n"; string(data) != want {
+	if want := "# line one\n# line two\n天气\tweather\n新闻\tnews press\n"; string(data) != want {
 		t.Errorf("table:\n%s\nwant:\n%s", data, want)
 	}
 	fold := filepath.Join(dir, "zhtrad.txt")

