@@ -137,7 +137,7 @@ func (x *Index) bm25Top(ctx context.Context, kind ext.Kind, q bm25Query, n int) 
 			return nil, err
 		}
 	}
-	top := s.top(len(leaves), n)
+	top := s.top(len(leaves), n, x.docOrder)
 	return x.candidatesOf(r, top)
 }
 
@@ -371,20 +371,21 @@ func (s *bm25Scratch) reset() {
 // scoredDoc is a document and its final BM25 score.
 type scoredDoc struct {
 	doc   uint32
+	rank  uint32 // position in catalog order, the tie-break (docorder.go)
 	score float64
 }
 
-// before orders by score, then by document number.
+// before orders by score, then by catalog order.
 func (a scoredDoc) before(b scoredDoc) bool {
-	return a.score > b.score || a.score == b.score && a.doc < b.doc
+	return a.score > b.score || a.score == b.score && a.rank < b.rank
 }
 
 // top applies the outer disjunction's share of clauses matched, keeps the
 // n best documents and resets the accumulators.
-func (s *bm25Scratch) top(clauses, n int) []scoredDoc {
+func (s *bm25Scratch) top(clauses, n int, order []byte) []scoredDoc {
 	h := make(docHeap, 0, min(n, len(s.touched)))
 	for _, doc := range s.touched {
-		d := scoredDoc{doc: doc, score: s.textSum[doc] * (float64(s.clauseHits[doc]) / float64(clauses))}
+		d := scoredDoc{doc: doc, rank: docRank(order, doc), score: s.textSum[doc] * (float64(s.clauseHits[doc]) / float64(clauses))}
 		h.offer(d, n)
 	}
 	s.reset()

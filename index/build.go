@@ -82,6 +82,9 @@ func writeBundle(cat *Catalog, dir string, opts *BuildOptions) (*Manifest, error
 	if err != nil {
 		return nil, err
 	}
+	if err := writeDocOrder(filepath.Join(dir, "bleve"), dir, kindBases(itemCounts(cat)), len(cat.Items)); err != nil {
+		return nil, err
+	}
 	if err := writeStores(cat, dir); err != nil {
 		return nil, err
 	}
@@ -181,12 +184,11 @@ func newManifest(cat *Catalog, dir string, opts *BuildOptions) (*Manifest, error
 	rand.Read(key)
 	m := &Manifest{
 		Format: FormatVersion, IndexVersion: cat.Version(), BleveVersion: BleveVersion,
-		BuiltAt: now().UTC().Truncate(time.Second), Separator: cat.separator(), Counts: map[ext.Kind]int{},
+		BuiltAt: now().UTC().Truncate(time.Second), Separator: cat.separator(), Counts: itemCounts(cat),
 		CursorKey: hex.EncodeToString(key), Visibility: visibilityTable(cat),
 	}
 	perServer := map[string]map[ext.Kind]int{}
 	for _, it := range cat.Items {
-		m.Counts[it.Kind]++
 		if perServer[it.Server] == nil {
 			perServer[it.Server] = map[ext.Kind]int{}
 		}
@@ -346,4 +348,13 @@ func annotationTerm(k string, v any) (string, bool) {
 		return strings.ToLower(fmt.Sprintf("%s=%v", k, v)), true
 	}
 	return "", false
+}
+
+// itemCounts counts the catalog's items of each kind.
+func itemCounts(cat *Catalog) map[ext.Kind]int {
+	counts := map[ext.Kind]int{}
+	for _, it := range cat.Items {
+		counts[it.Kind]++
+	}
+	return counts
 }

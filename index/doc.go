@@ -8,6 +8,10 @@
 //
 //	<dir>/manifest.json   format version, index version, counts, file sizes and hashes
 //	<dir>/bleve/          one bleve (scorch) segment, files 0644, directories 0755
+//	<dir>/meta.*          each item's name, server and name words (store.go)
+//	<dir>/objects.*       each item's MCP object, zstd blocks (store.go)
+//	<dir>/vectors.bin     each item's word-vector mean (itemvec.go)
+//	<dir>/docorder.bin    each bleve document's position in catalog order (docorder.go)
 //
 // The index version is the SHA-256 of the canonical catalog (and of the
 // format version), so equal catalogs give equal versions although bleve's

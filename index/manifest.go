@@ -38,7 +38,8 @@ import (
 //	   objects 16 to 128 a block by the objects' total size (the block
 //	   size is in the store header, as before).
 //	12: gloss field ("t_gloss"): English glosses of an item's Chinese
-//	   words (CC-CEDICT), which its vector holds too.
+//	   words (CC-CEDICT), which its vector holds too; docorder.bin: the
+//	   catalog position of each bleve document, BM25's tie-break.
 const FormatVersion = 12
 
 // BleveVersion is the bleve release that writes and reads bundles; go.mod

@@ -30,6 +30,7 @@ type Index struct {
 	uris           uriTable         // resource URIs and templates, read on first use (lookup.go)
 	visibility     *visibilityIndex // nil: every item is public
 	vectors        *itemVectors     // item vectors for the dense score
+	docOrder       []byte           // catalog position of each document (docorder.go)
 }
 
 // bm25Stats gives BM25, for each kind, the number of its items and the
@@ -62,6 +63,10 @@ func Open(dir string) (x *Index, err error) {
 	}
 	if x.bleve, err = bleve.OpenUsing(filepath.Join(dir, "bleve"), map[string]any{"read_only": true}); err != nil {
 		return nil, fmt.Errorf("%s: bleve index: %w", dir, err)
+	}
+	if x.docOrder, err = readDocOrder(dir, x.docCount()); err != nil {
+		x.Close()
+		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
 	if err := x.openStores(); err != nil {
 		x.Close()
