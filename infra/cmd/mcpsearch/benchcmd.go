@@ -55,7 +55,7 @@ type flagSet = flag.FlagSet
 func (b *benchFlags) bundleFor(n int, progress io.Writer) (bundle, catalog string, err error) {
 	catalog = filepath.Join(b.work, fmt.Sprintf("catalog-%d", n))
 	bundle = filepath.Join(b.work, fmt.Sprintf("bundle-%d", n))
-	if m, err := index.Verify(bundle); err == nil && m.Counts[ext.KindTool] == n {
+	if reusable(bundle, n) {
 		return bundle, catalog, nil
 	}
 	os.RemoveAll(catalog)
@@ -66,6 +66,21 @@ func (b *benchFlags) bundleFor(n int, progress io.Writer) (bundle, catalog strin
 	os.RemoveAll(bundle)
 	_, err = index.BuildDir(catalog, bundle, nil)
 	return bundle, catalog, err
+}
+
+// reusable reports whether the bundle left by an earlier run holds n tools
+// and passes both Verify and Open (this build may need files an earlier
+// one did not write).
+func reusable(bundle string, n int) bool {
+	m, err := index.Verify(bundle)
+	if err != nil || m.Counts[ext.KindTool] != n {
+		return false
+	}
+	x, err := index.Open(bundle)
+	if err != nil {
+		return false
+	}
+	return x.Close() == nil
 }
 
 // runBenchSearch measures warm search latency, memory and bundle size at

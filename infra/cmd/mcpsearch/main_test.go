@@ -182,3 +182,21 @@ func TestCedict(t *testing.T) {
 		t.Errorf("no --package: exit %d, %s", code, stderr)
 	}
 }
+
+// TestBenchReusesOnlyOpenableBundles: a bundle an earlier build left is
+// reused only if it holds the size asked for and this build opens it.
+func TestBenchReusesOnlyOpenableBundles(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "bundle")
+	if code, out, errOut := runCLI("build", "--catalog", "../../../index/testdata/catalog", "--out", dir); code != 0 {
+		t.Fatalf("build: exit %d, %s%s", code, out, errOut)
+	}
+	if !reusable(dir, 6) || reusable(dir, 7) {
+		t.Fatalf("reusable(6) = %v, reusable(7) = %v; want true, false", reusable(dir, 6), reusable(dir, 7))
+	}
+	if err := os.Remove(filepath.Join(dir, "docorder.bin")); err != nil {
+		t.Fatal(err)
+	}
+	if reusable(dir, 6) {
+		t.Error("a bundle without a file this build opens was reused")
+	}
+}
