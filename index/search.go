@@ -61,7 +61,7 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 	}
 	info := newQueryInfo(q.Text, terms)
 	rerank(info, cands, window)
-	if hint, err := x.noMatchHint(q.Kind, queryConcepts(qterms, filesAsWord(q.Text)), cands); hint != "" || err != nil {
+	if hint, err := x.noMatchHint(q.Kind, qterms, filesAsWord(q.Text), text, cands); hint != "" || err != nil {
 		return &ext.Page{Hint: hint}, err
 	}
 	if q.Offset >= len(cands) {
@@ -93,19 +93,21 @@ const (
 )
 
 // noMatchHint says why no item fits the query, or returns "" when the best
-// candidate fits well enough.
-func (x *Index) noMatchHint(kind ext.Kind, concepts []concept, cands []candidate) (string, error) {
+// candidate fits well enough. terms are those of the searched text, own
+// the caller's (see queryConcepts).
+func (x *Index) noMatchHint(kind ext.Kind, terms []queryTerm, own, searched string, cands []candidate) (string, error) {
 	if len(cands) == 0 {
 		return "no item matches any word of the query", nil
 	}
+	concepts := queryConcepts(terms, own, searched)
 	if len(concepts) > shortQueryTerms {
 		return "", nil
 	}
-	var terms []queryTerm
+	var alternatives []queryTerm
 	for _, c := range concepts {
-		terms = append(terms, c.alternatives...)
+		alternatives = append(alternatives, c.alternatives...)
 	}
-	held, err := x.heldTerms(kind, cands[0].id, terms)
+	held, err := x.heldTerms(kind, cands[0].id, alternatives)
 	if err != nil {
 		return "", err
 	}
@@ -127,11 +129,19 @@ type concept struct {
 // queryConcepts returns the concepts of own, the caller's text, among the
 // resolved terms of the searched text (own with its file paths' names and
 // its glosses): each word of own is one, and each Chinese word of own with
-// a gloss is one whose alternatives are the gloss's words. File names are
+// a gloss is one whose alternatives are the gloss's words. When own is the
+// searched text, every term is a concept of its own. File names are
 // none (see filesAsWord); CJK bigrams, never content words, and single
 // Chinese characters, whose glosses are one sense of many, count for
 // nothing.
-func queryConcepts(terms []queryTerm, own string) []concept {
+func queryConcepts(terms []queryTerm, own, searched string) []concept {
+	if own == searched {
+		out := make([]concept, len(terms))
+		for i, t := range terms {
+			out[i] = concept{label: cmp.Or(t.corrected, t.term), alternatives: []queryTerm{t}}
+		}
+		return out
+	}
 	byTerm := map[string]queryTerm{}
 	for _, t := range terms {
 		byTerm[t.term] = t
