@@ -191,7 +191,6 @@ func coverage(concepts []concept, have map[string]bool, docs int) (float64, []st
 				}
 			}
 		}
-
 		if w == 0 {
 			continue
 		}
