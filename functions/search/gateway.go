@@ -20,7 +20,12 @@ import (
 // mode.
 func gatewayOptions(idx *index.Index, opts *ext.Options, logger *slog.Logger) (*upstream.Caller, error) {
 	inLambda := os.Getenv("AWS_LAMBDA_RUNTIME_API") != ""
-	caller := upstream.New(&upstream.Options{Getenv: os.LookupEnv, AllowStdio: !inLambda, Version: version})
+	maxResult, err := upstreamMaxBytes()
+	if err != nil {
+		return nil, err
+	}
+	caller := upstream.New(&upstream.Options{Getenv: os.LookupEnv, AllowStdio: !inLambda, Version: version,
+		MaxResultBytes: maxResult, Logger: logger})
 	opts.Caller = caller
 	if s := os.Getenv("MCPSEARCH_UPSTREAM_TIMEOUT"); s != "" {
 		d, err := time.ParseDuration(s)
@@ -43,12 +48,25 @@ func gatewayOptions(idx *index.Index, opts *ext.Options, logger *slog.Logger) (*
 		}
 		meta.ThresholdChars = n
 	}
-	var err error
 	if opts.Meta, err = ext.NewMetaTools(context.Background(), idx, meta); err != nil {
 		return nil, fmt.Errorf("MCPSEARCH_LIST_MODE, MCPSEARCH_ALWAYS_TOOLS: %w", err)
 	}
 	warnUncallable(idx, meta.Always, servers, logger)
 	return caller, nil
+}
+
+// upstreamMaxBytes reads MCPSEARCH_UPSTREAM_MAX_BYTES: the most bytes
+// read of one upstream answer (0: the default).
+func upstreamMaxBytes() (int64, error) {
+	s := os.Getenv("MCPSEARCH_UPSTREAM_MAX_BYTES")
+	if s == "" {
+		return 0, nil
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 1 {
+		return 0, fmt.Errorf("MCPSEARCH_UPSTREAM_MAX_BYTES=%q: want a positive whole number of bytes", s)
+	}
+	return n, nil
 }
 
 // callableServers lists the servers of the index with an upstream this

@@ -33,7 +33,7 @@ type gateway struct {
 // gatewayEnv is the configuration every gateway test starts from.
 var gatewayEnv = map[string]string{
 	"AWS_LAMBDA_RUNTIME_API": "", "MCPSEARCH_PAGE_SIZE": "", "MCPSEARCH_CURSOR_KEY": "",
-	"MCPSEARCH_UPSTREAM_TIMEOUT": "", "MCPSEARCH_LIST_MODE": "", "MCPSEARCH_ALWAYS_TOOLS": "",
+	"MCPSEARCH_UPSTREAM_TIMEOUT": "", "MCPSEARCH_UPSTREAM_MAX_BYTES": "", "MCPSEARCH_LIST_MODE": "", "MCPSEARCH_ALWAYS_TOOLS": "",
 	"MCPSEARCH_META_THRESHOLD_CHARS": "", "MCPSEARCH_TEST_GITLAB_TOKEN": "tok-123", "MCPSEARCH_AUTH": "",
 }
 

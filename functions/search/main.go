@@ -21,6 +21,7 @@
 // resources/read to the upstream a catalog server names:
 //
 //	MCPSEARCH_UPSTREAM_TIMEOUT      bound on one upstream call (default 30s)
+//	MCPSEARCH_UPSTREAM_MAX_BYTES    bound on one upstream answer (default 3000000)
 //	MCPSEARCH_LIST_MODE             full, meta or auto: what tools/list answers (default full)
 //	MCPSEARCH_ALWAYS_TOOLS          meta mode: canonical tool names listed beside the meta tools
 //	MCPSEARCH_META_THRESHOLD_CHARS  auto mode: meta above this many characters of tool JSON (default 50000)
