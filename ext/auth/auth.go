@@ -164,7 +164,7 @@ func bearerToken(r *http.Request) (string, error) {
 	}
 	scheme, token, ok := strings.Cut(h, " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
-		return "", errors.New("Authorization header is not a Bearer token")
+		return "", errors.New("the Authorization header is not a Bearer token")
 	}
 	return strings.TrimSpace(token), nil
 }
