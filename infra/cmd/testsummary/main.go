@@ -66,9 +66,9 @@ type event struct {
 	Action     string
 	Package    string
 	ImportPath string // of build-output and build-fail events
-	Test    string
-	Output  string
-	Elapsed float64
+	Test       string
+	Output     string
+	Elapsed    float64
 }
 
 // summary gathers the counts, the skips and their reasons, and the output
