@@ -187,7 +187,7 @@ func bearerToken(r *http.Request) (string, error) {
 	h := values[0]
 	scheme, token, ok := strings.Cut(h, " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
-		return "", errors.New("Authorization header is not a Bearer token")
+		return "", errors.New("the Authorization header is not a Bearer token")
 	}
 	return strings.TrimSpace(token), nil
 }
