@@ -91,17 +91,13 @@ func TestSecretsNeverLeave(t *testing.T) {
 		files[name+".json"] = leakyServer(name, s.up)
 	}
 	idx := mustGatewayIndex(t, files)
-	for k, v := range gatewayEnv {
-		t.Setenv(k, v)
-	}
-	t.Setenv("MCPSEARCH_TEST_SECRET", testSecret)
-	t.Setenv("MCPSEARCH_LIST_MODE", "meta")
 	var logs lockedBuffer
-	h, err := newHandler(idx, slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	h, err := newGatewayHandlerLogging(t, idx, map[string]string{"MCPSEARCH_TEST_SECRET": testSecret, "MCPSEARCH_LIST_MODE": "meta"},
+		slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
+	defer h.(io.Closer).Close() // ends the stdio upstreams
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 
