@@ -9,7 +9,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/mcpsearch/mcpsearch/ext"
@@ -26,24 +25,6 @@ func TestMain(m *testing.M) {
 // testSecret is the value of MCPSEARCH_TEST_SECRET: every upstream of
 // TestSecretsNeverLeave puts it in its configuration.
 const testSecret = "Sup3r-S3cret_4b9e1d"
-
-// lockedBuffer is a log destination safe for concurrent writes.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf strings.Builder
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // leakyServer is the catalog file of a server whose one tool, prompt and
 // resource fail at upstream, which holds the secret as configured.
@@ -91,7 +72,7 @@ func TestSecretsNeverLeave(t *testing.T) {
 		files[name+".json"] = leakyServer(name, s.up)
 	}
 	idx := mustGatewayIndex(t, files)
-	var logs lockedBuffer
+	var logs syncBuffer
 	h, err := newGatewayHandlerLogging(t, idx, map[string]string{"MCPSEARCH_TEST_SECRET": testSecret, "MCPSEARCH_LIST_MODE": "meta"},
 		slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"strings"
@@ -137,12 +136,5 @@ func StartScripted(tb testing.TB, mode string, status int) string {
 		w.Header().Set("Content-Type", "application/json")
 		answer(w, req.ID, req.Method, mode, echo)
 	})
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	srv := &http.Server{Handler: h}
-	go srv.Serve(l)
-	tb.Cleanup(func() { srv.Close() })
-	return "http://" + l.Addr().String() + "/mcp"
+	return serve(tb, h)
 }
