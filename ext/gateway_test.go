@@ -1,6 +1,7 @@
 package ext
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -182,5 +183,9 @@ func TestMetaToolsList(t *testing.T) {
 	r = call(t, s, "tools/call", map[string]any{"name": "search_tools", "arguments": map[string]any{"query": "deploy", "limit": 99}})
 	if r.Result["isError"] != true {
 		t.Errorf("search_tools with limit 99: got %v, want an isError result", r.Result)
+	}
+	_, out := post(t, s, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_tools","arguments":{"query":"deploy","limit":2.0}}}`)
+	if !bytes.Contains(out, []byte(`"structuredContent"`)) {
+		t.Errorf("search_tools with limit 2.0: got %s, want a result", out)
 	}
 }
