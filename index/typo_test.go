@@ -107,15 +107,6 @@ func mutate(rnd *rand.Rand, word []rune, n int) string {
 	return string(w)
 }
 
-func sortedKeys(m map[string]int) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}
-
 // TestDocFreqMatchesBleve: document frequencies read from the
 // dictionaries are those bleve's term readers count.
 func TestDocFreqMatchesBleve(t *testing.T) {
