@@ -101,6 +101,9 @@ func (s *Server) searchQuery(k Kind, p *SearchParams, a Access) (Query, [8]byte,
 	if p.Filter != nil {
 		filter = normalizeFilter(*p.Filter)
 	}
+	if n := len(filter.Servers); n > MaxFilterServers {
+		return Query{}, [8]byte{}, fmt.Errorf("%w: filter names %d servers, at most %d are allowed", ErrInvalidParams, n, MaxFilterServers)
+	}
 	filterKey, _ := json.Marshal(filter) // maps marshal with sorted keys
 	bind := binding("search", string(k), text, string(filterKey), a.key())
 	explain, err := explainRequested(p.Meta)

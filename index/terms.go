@@ -51,7 +51,7 @@ func (x *Index) resolveTermsCost(kind ext.Kind, terms []string) (out []queryTerm
 		if err != nil {
 			return nil, cost, err
 		}
-		if qt.docFreq == 0 && near != t && df > 0 {
+		if qt.docFreq == 0 && near != "" && near != t && df > 0 {
 			qt = queryTerm{term: near, docFreq: df, corrected: t}
 		}
 		out = append(out, qt)

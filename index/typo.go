@@ -22,10 +22,13 @@ import (
 // kilobyte of transitions per state and about 70 states per character at
 // two edits: 1.3 MB for a word of eight letters, 285 MB for one of 4,096.
 // typoAutomaton computes its states as the walk reaches them, one row of
-// the edit-distance table each (len(word)+1 bytes), and a walk stops after
-// typoWalkSteps steps (transitions tried), the walks of one query after
-// typoQuerySteps in all: later words are not corrected.
-// TestTypoAutomatonMatchesBleve proves it finds what bleve's finds.
+// the edit-distance table each (len(word)+1 bytes, of which the 2×edits+1
+// cells near the diagonal are computed), and a walk stops after
+// typoWalkSteps steps (transitions tried; a walk cut short offers the
+// nearest term it found), the walks of one query after typoQuerySteps in
+// all: later words are not corrected. TestTypoAutomatonMatchesBleve proves
+// it finds what bleve's finds. On the default catalog a walk takes at most
+// about 700 steps; a step costs about 0.1 µs.
 //
 // Which words are walked does not depend on whether the index knows them:
 // every word of a length that may be corrected is walked, its own document
@@ -140,6 +143,7 @@ type typoState struct {
 	npending  uint8 // bytes of a character not yet complete
 }
 
+// deadState is the state no term through which is within the edits.
 const deadState = 0
 
 // reset makes a the automaton of word within edits, allowed steps steps,

@@ -18,15 +18,7 @@ import (
 // finds, for words of the default catalog changed by every kind of edit.
 func TestTypoAutomatonMatchesBleve(t *testing.T) {
 	x := defaultIndex(t)
-	r, err := x.reader()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	d, err := newTermDicts(r, ext.KindTool)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := mustTermDicts(t, x)
 	rnd := rand.New(rand.NewPCG(5, 5))
 	checked := 0
 	for _, field := range typoFields {
@@ -40,7 +32,7 @@ func TestTypoAutomatonMatchesBleve(t *testing.T) {
 				}
 				for _, edits := range []uint8{1, 2} {
 					got := ownWalk(t, d, field, rs, edits)
-					want := bleveWalk(t, r, kindField(ext.KindTool, field), rs, edits)
+					want := bleveWalk(t, d.snap, kindField(ext.KindTool, field), rs, edits)
 					if !slices.Equal(got, want) {
 						t.Fatalf("%s, %q within %d: got %v, want %v", field, w, edits, got, want)
 					}
@@ -111,15 +103,7 @@ func mutate(rnd *rand.Rand, word []rune, n int) string {
 // dictionaries are those bleve's term readers count.
 func TestDocFreqMatchesBleve(t *testing.T) {
 	x := defaultIndex(t)
-	r, err := x.reader()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	d, err := newTermDicts(r, ext.KindTool)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := mustTermDicts(t, x)
 	terms := []string{"nosuchtermanywhere"}
 	for i, term := range sortedKeys(vocabulary(t, x, ext.KindTool, fieldDescription)) {
 		if i%97 == 0 {
@@ -133,7 +117,7 @@ func TestDocFreqMatchesBleve(t *testing.T) {
 		}
 		want := 0
 		for _, f := range textFields {
-			tfr, err := r.TermFieldReader(context.Background(), []byte(term), kindField(ext.KindTool, f), false, false, false)
+			tfr, err := d.snap.TermFieldReader(context.Background(), []byte(term), kindField(ext.KindTool, f), false, false, false)
 			if err != nil {
 				t.Fatal(err)
 			}
