@@ -126,7 +126,8 @@ func invoke(t *testing.T, emu *lambdaemu.Emulator, ev []byte) map[string]any {
 	return msg
 }
 
-// TestLambdaRefusesToStart: a function whose bundle does not open, or
+// TestLambdaRefusesToStart: a function whose bundle does not open (missing,
+// or with a damaged root.bolt, which crashed the process with SIGSEGV), or
 // whose authentication mode is not chosen, exits with the reason on stderr
 // and reports it to the runtime API instead of serving.
 func TestLambdaRefusesToStart(t *testing.T) {
@@ -138,10 +139,34 @@ func TestLambdaRefusesToStart(t *testing.T) {
 		want string
 	}{
 		{"missing bundle", []string{"MCPSEARCH_AUTH=none", "MCPSEARCH_INDEX=" + filepath.Join(root, "missing")}, "does not exist"},
+		{"damaged root.bolt", []string{"MCPSEARCH_AUTH=none", "MCPSEARCH_INDEX=" + damagedBoltCopy(t, filepath.Join(root, "index"))}, "root.bolt has SHA-256"},
 		{"auth mode unset", []string{"MCPSEARCH_AUTH="}, "MCPSEARCH_AUTH is not set"},
 	} {
 		t.Run(test.name, func(t *testing.T) { checkRefusedStart(t, bin, test.env, test.want) })
 	}
+}
+
+// damagedBoltCopy copies the bundle at dir and flips three bytes of its
+// root.bolt that bolt follows unchecked (the first element of a leaf page),
+// and returns the copy.
+func damagedBoltCopy(t *testing.T, dir string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), "bundle")
+	if err := os.CopyFS(dst, os.DirFS(dir)); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dst, "bleve", "store", "root.bolt")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, off := range []int{4*4096 + 22, 4*4096 + 26, 4*4096 + 30} {
+		data[off] ^= 0xff
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dst
 }
 
 func checkRefusedStart(t *testing.T, bin string, env []string, want string) {
@@ -168,9 +193,12 @@ func checkRefusedStart(t *testing.T, bin string, env []string, want string) {
 		cmd.Process.Kill()
 		t.Fatal("the function kept running")
 	}
-	// The runtime API was told why: an invocation fails with the reason.
+	// The runtime API was told why: an invocation fails with the reason (a
+	// process that died untold leaves it waiting).
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
 	var fe *lambdaemu.FunctionError
-	if _, err := emu.Invoke(context.Background(), []byte(`{}`)); !errors.As(err, &fe) || !strings.Contains(fe.Message, want) {
+	if _, err := emu.Invoke(ctx, []byte(`{}`)); !errors.As(err, &fe) || !strings.Contains(fe.Message, want) {
 		t.Errorf("invoke after a failed start: got %v, want the init error %q", err, want)
 	}
 }
