@@ -84,22 +84,21 @@ func (p *itemParser) checkName(it *Item) error {
 // checkText checks one line of text: a title, a resource's name, a MIME
 // type.
 func checkText(s string) error {
-	if err := checkSize(s, MaxTextBytes); err != nil {
-		return err
-	}
-	if i, r, bad := firstBad(s, textRune); bad {
-		return fmt.Errorf("character %U at byte %d: one line of text holds no control, line-breaking or bidirectional-override character", r, i)
-	}
-	return nil
+	return checkChars(s, MaxTextBytes, textRune, "one line of text holds no control, line-breaking or bidirectional-override character")
 }
 
 // checkURI checks a resource URI or URI template.
 func checkURI(s string) error {
-	if err := checkSize(s, MaxURIBytes); err != nil {
+	return checkChars(s, MaxURIBytes, uriRune, "a URI holds no control, format or invalid character")
+}
+
+// checkChars checks s against a size limit and a character rule.
+func checkChars(s string, limit int, ok func(rune) bool, rule string) error {
+	if err := checkSize(s, limit); err != nil {
 		return err
 	}
-	if i, r, bad := firstBad(s, uriRune); bad {
-		return fmt.Errorf("character %U at byte %d: a URI holds no control, format or invalid character", r, i)
+	if i, r, bad := firstBad(s, ok); bad {
+		return fmt.Errorf("character %U at byte %d: %s", r, i, rule)
 	}
 	return nil
 }
