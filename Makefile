@@ -25,7 +25,7 @@ CLI_PKG := ./infra/cmd/mcpsearch
 # FUNCTIONS lists the logical ids that have a CATALOG_<LogicalId>.
 FUNCTIONS := $(patsubst CATALOG_%,%,$(filter CATALOG_%,$(.VARIABLES)))
 
-.PHONY: test lint clean FORCE
+.PHONY: test test-deps lint clean FORCE
 
 # A pattern rule cannot be .PHONY (make skips rule search for phony targets),
 # so FORCE makes build-% run even if a file of that name exists.
@@ -35,8 +35,27 @@ build-%: FORCE
 	@test -d "$(CATALOG_$*)" || { echo "make: catalog directory $(CATALOG_$*) (CATALOG_$*) does not exist" >&2; exit 1; }
 	$(GO) run $(CLI_PKG) package --catalog "$(CATALOG_$*)" --out "$(ARTIFACTS_DIR)" --arch $(ARCH) --zip=false --version "$(VERSION)"
 
-test:
-	$(GO) test ./...
+# The README's test command. It installs the npm packages some tests drive
+# (published MCP servers, other MCP clients, the playground's browser driver)
+# when npm is there, runs every test, and ends with the skipped tests and
+# what each needs, then "tests: N passed, N failed, N skipped".
+NPM_DIRS := infra/fleet infra/interop infra/playground
+
+test: test-deps
+	$(GO) run ./infra/cmd/testsummary ./...
+
+# test-deps runs `npm ci` in each of NPM_DIRS whose node_modules is missing
+# or older than its package-lock.json. Without npm, or when npm fails, the
+# tests that need those packages are skipped (under CI=true they fail).
+test-deps:
+	@if ! command -v npm >/dev/null 2>&1; then \
+	  echo "make: npm is not installed; the tests that need Node packages will be skipped (apt-get install nodejs npm)"; \
+	else for d in $(NPM_DIRS); do \
+	  if [ ! $$d/node_modules/.package-lock.json -nt $$d/package-lock.json ]; then \
+	    echo "npm ci --prefix $$d"; \
+	    npm ci --prefix $$d --no-audit --no-fund --loglevel=error || echo "make: npm ci --prefix $$d failed; the tests that need it will be skipped"; \
+	  fi; \
+	done; fi
 
 lint:
 	$(GO) vet ./...

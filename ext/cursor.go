@@ -16,12 +16,6 @@ import (
 //	base64url( version[8] | binding[8] | offset uvarint | mac[12] )
 //
 // The index of a deployment never changes, so an offset is a stable position.
-type cursor struct {
-	version [8]byte
-	binding [8]byte
-	offset  int
-}
-
 const (
 	cursorMACSize = 12
 	maxCursorLen  = 128 // encoded; far above any cursor we issue

@@ -22,6 +22,10 @@ func FuzzServeHTTP(f *testing.F) {
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"f","version":"1"}}}`,
 		`{"jsonrpc":"2.0","id":1,"method":"resources/templates/search","params":{"query":"file","filter":{"servers":["srv"],"annotations":{"readOnlyHint":true}}}}`,
 		`{`, `null`, `""`,
+		`{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":1e3,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"\ud83d\ude00","version":"1"}}}`,
+		`{"jsonrpc":"2.0","id":"\ud800","method":"tools/search","params":{"query":"a\udc00","limit":1.0}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{}}`,
 	} {
 		f.Add(seed)
 	}
@@ -42,6 +46,7 @@ func FuzzServeHTTP(f *testing.F) {
 		}
 		var msg struct {
 			JSONRPC string          `json:"jsonrpc"`
+			ID      json.RawMessage `json:"id"`
 			Result  json.RawMessage `json:"result"`
 			Error   *Error          `json:"error"`
 		}
@@ -56,6 +61,11 @@ func FuzzServeHTTP(f *testing.F) {
 		}
 		if msg.Error != nil && msg.Error.Code == CodeInternalError {
 			t.Fatalf("internal error for %q: %s", body, rec.Body)
+		}
+		var sent struct{ ID json.RawMessage }
+		json.Unmarshal([]byte(body), &sent)
+		if string(msg.ID) != "null" && string(msg.ID) != string(sent.ID) {
+			t.Fatalf("answer to %q carries id %s, not the request's", body, msg.ID)
 		}
 	})
 }

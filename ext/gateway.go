@@ -50,10 +50,48 @@ type Resolver interface {
 type Caller interface {
 	// Call sends method ("tools/call", "prompts/get" or "resources/read")
 	// with params to t's upstream, naming the item t.UpstreamName, and
-	// returns the upstream's result. A JSON-RPC error from the upstream is
-	// returned as an *Error with the upstream's code and message.
+	// returns the upstream's result. A failure is reported as an
+	// *UpstreamError: the gateway sends and logs no other text of an error
+	// a Caller returns.
 	Call(ctx context.Context, t *Target, method string, params json.RawMessage) (json.RawMessage, error)
 }
+
+// UpstreamError is a failed upstream call as a Caller reports it: the kind
+// of failure and a detail that is safe to send to the client and to log.
+// The Caller that makes it guarantees that the detail holds no value of
+// the upstream's configuration (no expanded ${VAR}, no header value).
+type UpstreamError struct {
+	Kind   UpstreamFailure
+	Detail string
+	// Code is the JSON-RPC error code the upstream answered, if it did.
+	// Only CodeInvalidParams is passed on (the caller's arguments were
+	// wrong); every other failure is CodeUpstreamError.
+	Code int
+}
+
+func (e *UpstreamError) Error() string {
+	if e.Detail == "" {
+		return string(e.Kind)
+	}
+	return string(e.Kind) + ": " + e.Detail
+}
+
+// UpstreamFailure is the kind of an upstream failure.
+type UpstreamFailure string
+
+// The kinds of upstream failure.
+const (
+	UpstreamUnreachable       UpstreamFailure = "unreachable"        // no connection, or the process would not start or died
+	UpstreamTimeout           UpstreamFailure = "timeout"            // no answer within the upstream timeout
+	UpstreamMissingCredential UpstreamFailure = "missing credential" // a ${VAR} the upstream needs is not set here
+	UpstreamCredentialRefused UpstreamFailure = "credential refused" // HTTP 401 or 403
+	UpstreamAnsweredError     UpstreamFailure = "upstream error"     // the upstream answered an error
+	UpstreamTooLarge          UpstreamFailure = "result too large"   // the answer passed the gateway's limit
+	UpstreamProtocolError     UpstreamFailure = "protocol error"     // the answer is not MCP over the configured transport
+	UpstreamUnavailable       UpstreamFailure = "unavailable here"   // not reachable from this process (stdio in Lambda, shutting down)
+	UpstreamMisconfigured     UpstreamFailure = "bad configuration"  // the catalog's upstream object is invalid
+	UpstreamFailed            UpstreamFailure = "failed"             // a Caller's error that is not an *UpstreamError
+)
 
 // ErrNotFound is wrapped by a Resolver that has no item of a name.
 var ErrNotFound = errors.New("no such item")
@@ -218,25 +256,31 @@ func (s *Server) callUpstream(ctx context.Context, t *Target, method string, par
 		return out, nil
 	}
 	if cctx.Err() != nil {
-		err = &Error{Code: CodeUpstreamError, Message: fmt.Sprintf("upstream %q did not answer %s within %s",
-			t.Server, method, time.Since(start).Round(time.Millisecond))}
-	} else {
-		err = upstreamError(t.Server, err)
+		err = &UpstreamError{Kind: UpstreamTimeout, Detail: fmt.Sprintf("did not answer %s within %s", method, time.Since(start).Round(time.Millisecond))}
 	}
-	s.logger.Warn("upstream call failed", "request_id", RequestIDFromContext(ctx), "server", t.Server, "method", method, "item", t.UpstreamName, "err", err)
-	return nil, err
+	wire := upstreamError(t.Server, err)
+	s.logger.Warn("upstream call failed", "request_id", RequestIDFromContext(ctx), "server", t.Server, "method", method, "item", t.UpstreamName, "err", wire)
+	return nil, wire
 }
 
-// upstreamError names the failed upstream. The upstream's own "invalid
+// upstreamError is the one place where an upstream's failure leaves the
+// gateway, to the client and to the log. It names the upstream and passes
+// on only the kind and detail of an *UpstreamError (which its Caller
+// made safe), never the text of another error. The upstream's own "invalid
 // params" stays -32602 (the caller's arguments were wrong); every other
 // failure is CodeUpstreamError.
-func upstreamError(server string, err error) error {
+func upstreamError(server string, err error) *Error {
+	ue := &UpstreamError{Kind: UpstreamFailed}
+	errors.As(err, &ue)
 	code := CodeUpstreamError
-	var e *Error
-	if errors.As(err, &e) && e.Code == CodeInvalidParams {
+	if ue.Code == CodeInvalidParams {
 		code = CodeInvalidParams
 	}
-	return &Error{Code: code, Message: fmt.Sprintf("upstream %q: %s", server, oneLine(err.Error()))}
+	msg := fmt.Sprintf("upstream %q: %s", server, ue.Kind)
+	if ue.Detail != "" {
+		msg += ": " + oneLine(ue.Detail)
+	}
+	return &Error{Code: code, Message: msg}
 }
 
 func oneLine(s string) string {

@@ -1,6 +1,7 @@
 package ext
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -105,24 +106,30 @@ func TestForwardErrors(t *testing.T) {
 		{"no caller", nil, "up__deploy", CodeInvalidParams, `unknown tool "up__deploy"`},
 		{"no upstream", callerFunc(nil), "srv__tool_001", CodeInvalidParams, `unknown tool "srv__tool_001"`},
 		{"transport failure", callerFunc(func(context.Context, *Target, string, json.RawMessage) (json.RawMessage, error) {
-			return nil, errors.New("connection refused")
-		}), "up__deploy", CodeUpstreamError, `upstream "up": connection refused`},
+			return nil, &UpstreamError{Kind: UpstreamUnreachable, Detail: "cannot connect: connection refused"}
+		}), "up__deploy", CodeUpstreamError, `upstream "up": unreachable: cannot connect: connection refused`},
 		{"upstream invalid params", callerFunc(func(context.Context, *Target, string, json.RawMessage) (json.RawMessage, error) {
-			return nil, &Error{Code: CodeInvalidParams, Message: "env must be a string"}
-		}), "up__deploy", CodeInvalidParams, `upstream "up": env must be a string`},
+			return nil, fmt.Errorf("wrapped: %w", &UpstreamError{Kind: UpstreamAnsweredError, Code: CodeInvalidParams, Detail: "env must be a string"})
+		}), "up__deploy", CodeInvalidParams, `upstream "up": upstream error: env must be a string`},
+		{"untyped error", callerFunc(func(context.Context, *Target, string, json.RawMessage) (json.RawMessage, error) {
+			return nil, errors.New("dial https://up.example/mcp?key=s3cret: connection refused")
+		}), "up__deploy", CodeUpstreamError, `upstream "up": failed`},
 		{"not an object", callerFunc(func(context.Context, *Target, string, json.RawMessage) (json.RawMessage, error) {
 			return json.RawMessage(`null`), nil
 		}), "up__deploy", CodeUpstreamError, `upstream "up" answered a result that is not a JSON object`},
 		{"timeout", callerFunc(func(ctx context.Context, _ *Target, _ string, _ json.RawMessage) (json.RawMessage, error) {
 			<-ctx.Done()
 			return nil, ctx.Err()
-		}), "up__deploy", CodeUpstreamError, `upstream "up" did not answer tools/call within`},
+		}), "up__deploy", CodeUpstreamError, `upstream "up": timeout: did not answer tools/call within`},
 	} {
 		t.Run(test.name, func(t *testing.T) {
 			s := newTestServer(t, newResolvingCatalog(), &Options{Caller: test.caller, UpstreamTimeout: 50 * time.Millisecond})
 			r := call(t, s, "tools/call", map[string]any{"name": test.call})
 			if r.Error == nil || r.Error.Code != test.code || !strings.Contains(r.Error.Message, test.message) {
 				t.Errorf("got %+v, want code %d containing %q", r.Error, test.code, test.message)
+			}
+			if r.Error != nil && (strings.Contains(r.Error.Message, "s3cret") || strings.Contains(r.Error.Message, "wrapped")) {
+				t.Errorf("got %q: text of an error that is not an *UpstreamError", r.Error.Message)
 			}
 		})
 	}
@@ -176,5 +183,9 @@ func TestMetaToolsList(t *testing.T) {
 	r = call(t, s, "tools/call", map[string]any{"name": "search_tools", "arguments": map[string]any{"query": "deploy", "limit": 99}})
 	if r.Result["isError"] != true {
 		t.Errorf("search_tools with limit 99: got %v, want an isError result", r.Result)
+	}
+	_, out := post(t, s, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_tools","arguments":{"query":"deploy","limit":2.0}}}`)
+	if !bytes.Contains(out, []byte(`"structuredContent"`)) {
+		t.Errorf("search_tools with limit 2.0: got %s, want a result", out)
 	}
 }

@@ -1,7 +1,6 @@
 package ext
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,24 +13,6 @@ import (
 	"strings"
 	"time"
 )
-
-// request is the envelope of one JSON-RPC message.
-type request struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id,omitempty"`
-	Method  string          `json:"method"`
-	Params  json.RawMessage `json:"params,omitempty"`
-}
-
-func (r *request) isNotification() bool { return len(r.ID) == 0 }
-
-// response is one JSON-RPC response.
-type response struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Result  any             `json:"result,omitempty"`
-	Error   *Error          `json:"error,omitempty"`
-}
 
 // ServeHTTP implements the Streamable HTTP transport, statelessly: POST
 // carries one JSON-RPC message and gets one JSON response (202 and no body
@@ -66,8 +47,13 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	req, err := parseRequest(body)
 	entryOf(r.Context()).method = req.Method
-	if err != nil {
+	if err != nil { // the transport answers input it cannot accept with 400, in every era
 		s.writeError(w, req.ID, err, http.StatusBadRequest)
+		return
+	}
+	if err := req.checkParams(); err != nil && !req.isNotification() {
+		era, _ := detectEra(r.Header, req)
+		s.writeError(w, req.ID, err, era.errorStatus(err))
 		return
 	}
 	if _, ours := methods[req.Method]; ours {
@@ -89,47 +75,6 @@ func (s *Server) writeBodyError(w http.ResponseWriter, err error) {
 		return
 	}
 	s.writeError(w, nil, fmt.Errorf("%w: reading request body: %v", ErrParse, err), http.StatusBadRequest)
-}
-
-// parseRequest decodes one JSON-RPC message. Batches are refused: every
-// protocol revision this server speaks removed them.
-func parseRequest(body []byte) (*request, error) {
-	trimmed := bytes.TrimSpace(body)
-	if len(trimmed) > 0 && trimmed[0] == '[' {
-		return &request{}, fmt.Errorf("%w: JSON-RPC batches are not supported (protocol revisions %s removed batching); send one message per request",
-			ErrInvalidRequest, strings.Join(SupportedProtocolVersions, ", "))
-	}
-	if tooDeep(trimmed, MaxJSONDepth) {
-		return &request{}, fmt.Errorf("%w: JSON nests deeper than %d levels", ErrInvalidRequest, MaxJSONDepth)
-	}
-	req := &request{}
-	if err := json.Unmarshal(trimmed, req); err != nil {
-		var syntaxErr *json.SyntaxError
-		if errors.As(err, &syntaxErr) || len(trimmed) == 0 {
-			return &request{}, fmt.Errorf("%w: body is not valid JSON", ErrParse)
-		}
-		return &request{}, fmt.Errorf("%w: body is not a JSON-RPC message object", ErrInvalidRequest)
-	}
-	if err := req.validate(); err != nil {
-		return req, err
-	}
-	return req, nil
-}
-
-func (r *request) validate() error {
-	if r.JSONRPC != "2.0" {
-		return fmt.Errorf("%w: jsonrpc must be \"2.0\"", ErrInvalidRequest)
-	}
-	if len(r.ID) > 0 {
-		if c := r.ID[0]; c != '"' && c != '-' && (c < '0' || c > '9') {
-			r.ID = nil
-			return fmt.Errorf("%w: id must be a string or a number", ErrInvalidRequest)
-		}
-	}
-	if r.Method == "" && len(r.ID) == 0 {
-		return fmt.Errorf("%w: message has neither method nor id", ErrInvalidRequest)
-	}
-	return nil
 }
 
 // serveMethod answers one of the extension's own methods.

@@ -200,8 +200,8 @@ func (m *MetaTools) call(ctx context.Context, s *Server, name string, args json.
 }
 
 type searchToolsArgs struct {
-	Query string `json:"query"`
-	Limit *int   `json:"limit"`
+	Query string   `json:"query"`
+	Limit *Integer `json:"limit"`
 }
 
 // compactTool is a tool as search_tools returns it.

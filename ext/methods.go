@@ -9,7 +9,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"unicode/utf8"
 )
 
 // method answers one JSON-RPC request from the catalog.
@@ -44,65 +43,31 @@ var SearchMethods = []string{"tools/search", "prompts/search", "resources/search
 // results carry caching hints in protocol 2026-07-28.
 func isListMethod(name string) bool { return strings.HasSuffix(name, "/list") }
 
-// SearchParams are the params of a */search request.
+// SearchParams are the params of a */search request. The extension
+// defines them, so a member it does not know is refused, not ignored.
 type SearchParams struct {
-	Query  string  `json:"query"`
-	Cursor string  `json:"cursor,omitempty"`
-	Limit  *int    `json:"limit,omitempty"`
-	Filter *Filter `json:"filter,omitempty"`
+	Query  string   `json:"query"`
+	Cursor string   `json:"cursor,omitempty"`
+	Limit  *Integer `json:"limit,omitempty"`
+	Filter *Filter  `json:"filter,omitempty"`
 	// Meta is the request's _meta; the extension reads MetaExplain from it.
 	Meta map[string]json.RawMessage `json:"_meta,omitempty"`
 }
+
+// The members of SearchParams and of its filter, as sent.
+var (
+	searchParamsMembers = []string{"query", "limit", "cursor", "filter", "_meta"}
+	filterMembers       = []string{"servers", "annotations"}
+)
 
 // ListParams are the params of a */list request.
 type ListParams struct {
 	Cursor string `json:"cursor,omitempty"`
 }
 
-// decodeParams decodes raw into a P; malformed params wrap ErrInvalidParams.
-func decodeParams[P any](raw json.RawMessage) (*P, error) {
-	p := new(P)
-	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
-		return p, nil
-	}
-	if err := json.Unmarshal(raw, p); err != nil {
-		return nil, fmt.Errorf("%w: %s", ErrInvalidParams, describeJSONError(err))
-	}
-	return p, nil
-}
-
-// describeJSONError names the field a type error is about, without echoing
-// the input.
-func describeJSONError(err error) string {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		if te.Field != "" {
-			return fmt.Sprintf("field %q must be %s, not %s", te.Field, jsonTypeName(te.Type.Kind().String()), te.Value)
-		}
-		return fmt.Sprintf("params must be an object, not %s", te.Value)
-	}
-	return "params are not a valid JSON object"
-}
-
-func jsonTypeName(goKind string) string {
-	switch goKind {
-	case "string":
-		return "a string"
-	case "int", "int64", "float64":
-		return "a number"
-	case "slice":
-		return "an array"
-	case "map", "struct", "ptr":
-		return "an object"
-	case "bool":
-		return "a boolean"
-	}
-	return goKind
-}
-
 func searchMethod(k Kind) method {
 	return func(ctx context.Context, s *Server, raw json.RawMessage) (result, error) {
-		p, err := decodeParams[SearchParams](raw)
+		p, err := decodeSearchParams(raw)
 		if err != nil {
 			return nil, err
 		}
@@ -111,6 +76,9 @@ func searchMethod(k Kind) method {
 			return nil, err
 		}
 		page, err := s.catalog.Search(ctx, q)
+		if errors.Is(err, ErrInvalidParams) {
+			return nil, err // the catalog's refusal of the filter, said to the client as it is
+		}
 		if err != nil {
 			return nil, fmt.Errorf("searching %s: %w", k.ResultKey(), err)
 		}
@@ -157,22 +125,20 @@ func validateQueryText(text string) error {
 		return fmt.Errorf("%w: query is empty", ErrInvalidParams)
 	case len(text) > MaxQueryBytes:
 		return fmt.Errorf("%w: query is %d bytes long, at most %d are allowed", ErrInvalidParams, len(text), MaxQueryBytes)
-	case !utf8.ValidString(text):
-		return fmt.Errorf("%w: query is not valid UTF-8", ErrInvalidParams)
 	case len(strings.Fields(text)) > MaxQueryTerms:
 		return fmt.Errorf("%w: query has %d words, at most %d are allowed", ErrInvalidParams, len(strings.Fields(text)), MaxQueryTerms)
 	}
 	return nil
 }
 
-func validateLimit(limit *int) (int, error) {
+func validateLimit(limit *Integer) (int, error) {
 	if limit == nil {
 		return DefaultLimit, nil
 	}
-	if *limit < 1 || *limit > MaxLimit {
-		return 0, fmt.Errorf("%w: limit %d is not between 1 and %d", ErrInvalidParams, *limit, MaxLimit)
+	if limit.value < 1 || limit.value > MaxLimit {
+		return 0, fmt.Errorf("%w: limit %s is not between 1 and %d", ErrInvalidParams, limit, MaxLimit)
 	}
-	return *limit, nil
+	return int(limit.value), nil
 }
 
 // normalizeFilter sorts and deduplicates the server list so that equal

@@ -81,7 +81,26 @@ func TestErrorCodes(t *testing.T) {
 		{"too many words", rpc("tools/search", `{"query":"`+strings.Repeat("a ", MaxQueryTerms+1)+`"}`), CodeInvalidParams, "words"},
 		{"limit zero", rpc("tools/search", `{"query":"x","limit":0}`), CodeInvalidParams, "limit 0 is not between 1 and 50"},
 		{"limit too big", rpc("tools/search", `{"query":"x","limit":51}`), CodeInvalidParams, "limit 51"},
-		{"limit not a number", rpc("tools/search", `{"query":"x","limit":"ten"}`), CodeInvalidParams, `field "limit"`},
+		{"limit not a number", rpc("tools/search", `{"query":"x","limit":"ten"}`), CodeInvalidParams, `field "limit" must be an integer, not string`},
+		{"limit with a fraction", rpc("tools/search", `{"query":"x","limit":10.5}`), CodeInvalidParams, `field "limit" must be an integer, not number 10.5`},
+		{"limit with a small exponent", rpc("tools/search", `{"query":"x","limit":105e-1}`), CodeInvalidParams, `not number 105e-1`},
+		{"limit past int64", rpc("tools/search", `{"query":"x","limit":1e400}`), CodeInvalidParams, "limit 1e400 is not between 1 and 50"},
+		{"limit below int64", rpc("tools/search", `{"query":"x","limit":-99999999999999999999}`), CodeInvalidParams, "limit -99999999999999999999 is not between"},
+		{"limit a boolean", rpc("prompts/search", `{"query":"x","limit":true}`), CodeInvalidParams, `field "limit" must be an integer, not boolean`},
+		{"unknown params field", rpc("tools/search", `{"query":"x","limt":5}`), CodeInvalidParams, `unknown field "limt" in params (known: query, limit, cursor, filter, _meta)`},
+		{"unknown filter field", rpc("resources/search", `{"query":"x","filter":{"server":["srv"]}}`), CodeInvalidParams, `unknown field "server" in filter (known: servers, annotations)`},
+		{"query: invalid bytes", rpc("tools/search", "{\"query\":\"caf\xe9\"}"), CodeInvalidParams, `field "query" is not valid UTF-8`},
+		{"query: lone high surrogate", rpc("tools/search", `{"query":"a\ud800b"}`), CodeInvalidParams, `field "query" is not valid UTF-8`},
+		{"query: lone low surrogate", rpc("tools/search", `{"query":"\udc00"}`), CodeInvalidParams, `field "query" is not valid UTF-8`},
+		{"query: surrogates reversed", rpc("tools/search", `{"query":"\ude00\ud83d"}`), CodeInvalidParams, `field "query" is not valid UTF-8`},
+		{"cursor: lone surrogate", rpc("tools/list", `{"cursor":"\ud800"}`), CodeInvalidParams, `field "cursor" is not valid UTF-8`},
+		{"filter server: lone surrogate", rpc("tools/search", `{"query":"x","filter":{"servers":["srv","\ud800"]}}`), CodeInvalidParams, `field "filter.servers[1]" is not valid UTF-8`},
+		{"annotation name: invalid bytes", rpc("tools/search", "{\"query\":\"x\",\"filter\":{\"annotations\":{\"\xff\":true}}}"), CodeInvalidParams, `a member name of field "filter.annotations" is not valid UTF-8`},
+		{"call name: lone surrogate", rpc("tools/call", `{"name":"srv__\ud800"}`), CodeInvalidParams, `field "name" is not valid UTF-8`},
+		{"prompt argument: lone surrogate", rpc("prompts/get", `{"name":"srv__summarize","arguments":{"doc":"\udfff"}}`), CodeInvalidParams, `field "arguments.doc" is not valid UTF-8`},
+		{"read uri: invalid bytes", rpc("resources/read", "{\"uri\":\"file:///\xc0\xaf\"}"), CodeInvalidParams, `field "uri" is not valid UTF-8`},
+		{"initialize: lone surrogate", rpc("initialize", `{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"\ud800","version":"1"}}`), CodeInvalidParams, `field "clientInfo.name" is not valid UTF-8`},
+		{"params an array (mcp-go method)", rpc("ping", `[]`), CodeInvalidParams, "params must be an object, not an array"},
 		{"garbled cursor", rpc("tools/search", `{"query":"tool","limit":2,"cursor":"%%%"}`), CodeInvalidParams, "cursor: not a cursor issued by this server"},
 		{"tampered cursor", rpc("tools/search", `{"query":"tool","limit":2,"cursor":"`+string(tampered)+`"}`), CodeInvalidParams, "cursor"},
 		{"cursor of another index", rpc("tools/search", `{"query":"tool","limit":2,"cursor":"`+otherIndexCursor+`"}`), CodeInvalidParams, "another index version"},
@@ -94,7 +113,7 @@ func TestErrorCodes(t *testing.T) {
 		{"nested too deep in a string is fine", rpc("tools/search", `{"query":"x","cursor":"`+strings.Repeat("[", 200)+`"}`), CodeInvalidParams, "cursor longer than"},
 		{"arguments too large", rpc("tools/call", `{"name":"srv__tool_001","arguments":{"a":"`+strings.Repeat("x", MaxArgumentsBytes)+`"}}`), CodeInvalidParams, "at most 262144"},
 		{"bad filter", rpc("tools/search", `{"query":"x","filter":{"servers":"srv"}}`), CodeInvalidParams, `field "filter.servers" must be an array`},
-		{"filter rejected by catalog", rpc("tools/search", `{"query":"x","filter":{"annotations":{"bad":true}}}`), CodeInvalidParams, "filter.annotations.bad"},
+		{"filter rejected by catalog", rpc("tools/search", `{"query":"x","filter":{"annotations":{"bad":true}}}`), CodeInvalidParams, "invalid params: filter.annotations.bad"},
 	} {
 		t.Run(test.name, func(t *testing.T) {
 			_, out := post(t, s, test.body)
@@ -107,6 +126,11 @@ func TestErrorCodes(t *testing.T) {
 			}
 			if r.Error.Code != test.code || !strings.Contains(r.Error.Message, test.message) {
 				t.Errorf("got error %d %q, want %d containing %q", r.Error.Code, r.Error.Message, test.code, test.message)
+			}
+			for _, sentinel := range []*Error{ErrInvalidRequest, ErrInvalidParams} {
+				if r.Error.Code == sentinel.Code && !strings.HasPrefix(r.Error.Message, sentinel.Message+": ") {
+					t.Errorf("got message %q, want it to begin with %q", r.Error.Message, sentinel.Message)
+				}
 			}
 		})
 	}
@@ -204,4 +228,36 @@ func TestHTTPTransport(t *testing.T) {
 func initialize(version string) string {
 	return `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + version +
 		`","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`
+}
+
+// TestParamsAccepted: integers in any JSON spelling, valid UTF-8 in any
+// spelling, _meta, and the members MCP lets standard methods carry are
+// taken.
+func TestParamsAccepted(t *testing.T) {
+	s := newTestServer(t, newMemCatalog("v1", 30), nil)
+	for _, test := range []struct {
+		name, body string
+		items      int // tools in the result
+	}{
+		{"limit 10.0", rpc("tools/search", `{"query":"tool","limit":10.0}`), 10},
+		{"limit 1e1", rpc("tools/search", `{"query":"tool","limit":1e1}`), 10},
+		{"limit 0.3e1", rpc("tools/search", `{"query":"tool","limit":0.3e1}`), 3},
+		{"limit 250E-1", rpc("tools/search", `{"query":"tool","limit":250E-1}`), 25},
+		{"limit null", rpc("tools/search", `{"query":"tool","limit":null}`), DefaultLimit},
+		{"surrogate pair and escapes", rpc("tools/search", `{"query":"tool \ud83d\ude00 \u00e9\n"}`), DefaultLimit},
+		{"raw multi-byte text", rpc("tools/search", `{"query":"tool 😀 é"}`), DefaultLimit},
+		{"_meta", rpc("tools/search", `{"query":"tool","_meta":{"progressToken":1,"x.y/z":"\ud83d\ude00"}}`), DefaultLimit},
+		{"other members of a standard method", rpc("tools/list", `{"cursor":null,"future":1}`), 30},
+	} {
+		t.Run(test.name, func(t *testing.T) {
+			_, out := post(t, s, test.body)
+			var r struct {
+				Result struct{ Tools []json.RawMessage }
+				Error  *Error
+			}
+			if err := json.Unmarshal(out, &r); err != nil || r.Error != nil || len(r.Result.Tools) != test.items {
+				t.Errorf("got %s, want %d tools", out, test.items)
+			}
+		})
+	}
 }

@@ -31,6 +31,7 @@ type Index struct {
 	visibility     *visibilityIndex // nil: every item is public
 	vectors        *itemVectors     // item vectors for the dense score
 	docOrder       []byte           // catalog position of each document (docorder.go)
+	filterNames    filterNames      // servers and annotation names, read on first use (filter.go)
 }
 
 // bm25Stats gives BM25, for each kind, the number of its items and the

@@ -41,12 +41,23 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 	}
 	terms := termStrings(qterms)
 	access := ext.AccessFrom(ctx)
-	bq, err := searchQuery(q, terms, x.manifest.Separator, x.visibility.viewer(access).all(), access)
+	w := x.visibility.viewer(access)
+	if err := x.checkAnnotations(q, w); err != nil {
+		return nil, err
+	}
+	bq, err := searchQuery(q, terms, x.manifest.Separator, w.all(), access)
 	if err != nil {
 		return nil, err
 	}
 	if len(terms) == 0 {
 		return &ext.Page{Hint: "the query has no searchable words"}, nil
+	}
+	unknown, err := x.unknownServers(q, w)
+	if err != nil {
+		return nil, err
+	}
+	if len(unknown) > 0 && len(unknown) == len(q.Filter.Servers) {
+		return &ext.Page{Hint: filterHint(q, unknown, "")}, nil
 	}
 	if q.Limit <= 0 {
 		return &ext.Page{}, nil
@@ -62,7 +73,7 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 	info := newQueryInfo(q.Text, terms)
 	rerank(info, cands, window)
 	if hint, err := x.noMatchHint(q.Kind, qterms, filesAsWord(q.Text), text, cands); hint != "" || err != nil {
-		return &ext.Page{Hint: hint}, err
+		return &ext.Page{Hint: filterHint(q, unknown, hint)}, err
 	}
 	if q.Offset >= len(cands) {
 		return &ext.Page{}, nil
@@ -92,12 +103,15 @@ const (
 	shortQueryTerms = 4
 )
 
+// noWordMatches is the hint of a query none of whose words an item holds.
+const noWordMatches = "no item matches any word of the query"
+
 // noMatchHint says why no item fits the query, or returns "" when the best
 // candidate fits well enough. terms are those of the searched text, own
 // the caller's (see queryConcepts).
 func (x *Index) noMatchHint(kind ext.Kind, terms []queryTerm, own, searched string, cands []candidate) (string, error) {
 	if len(cands) == 0 {
-		return "no item matches any word of the query", nil
+		return noWordMatches, nil
 	}
 	concepts := queryConcepts(terms, own, searched)
 	if len(concepts) > shortQueryTerms {

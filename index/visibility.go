@@ -276,3 +276,22 @@ func (w viewer) all() bool { return w.allowed == nil }
 func (w viewer) sees(k ext.Kind, n int) bool {
 	return w.allowed == nil || w.allowed[w.v.items[k][n]]
 }
+
+// seesAny reports whether w sees items of any of the visibility sets.
+func (w viewer) seesAny(sets []int32) bool {
+	for _, set := range sets {
+		if w.allowed == nil || w.allowed[set] {
+			return true
+		}
+	}
+	return false
+}
+
+// setOf is the visibility set of item n of kind k (0, public, in a
+// catalog without visibility).
+func (v *visibilityIndex) setOf(k ext.Kind, n int) int32 {
+	if v == nil {
+		return 0
+	}
+	return v.items[k][n]
+}

@@ -126,10 +126,12 @@ func invoke(t *testing.T, emu *lambdaemu.Emulator, ev []byte) map[string]any {
 	return msg
 }
 
-// TestLambdaRefusesToStart: a function whose bundle does not open (missing,
-// or with a damaged root.bolt, which crashed the process with SIGSEGV), or
-// whose authentication mode is not chosen, exits with the reason on stderr
-// and reports it to the runtime API instead of serving.
+// TestLambdaRefusesToStart: a function whose bundle does not open
+// (missing, or with a damaged root.bolt, which crashed the process with
+// SIGSEGV), whose authentication mode is not chosen or not one of the
+// modes (white space included), or whose configuration fails against the
+// index, exits with the reason on stderr and reports it to the runtime API
+// instead of serving.
 func TestLambdaRefusesToStart(t *testing.T) {
 	root := t.TempDir()
 	bin := buildArtifact(t, root)
@@ -141,6 +143,11 @@ func TestLambdaRefusesToStart(t *testing.T) {
 		{"missing bundle", []string{"MCPSEARCH_AUTH=none", "MCPSEARCH_INDEX=" + filepath.Join(root, "missing")}, "does not exist"},
 		{"damaged root.bolt", []string{"MCPSEARCH_AUTH=none", "MCPSEARCH_INDEX=" + damagedBoltCopy(t, filepath.Join(root, "index"))}, "root.bolt has SHA-256"},
 		{"auth mode unset", []string{"MCPSEARCH_AUTH="}, "MCPSEARCH_AUTH is not set"},
+		{"auth mode blank", []string{"MCPSEARCH_AUTH= "}, "MCPSEARCH_AUTH is not set"},
+		{"auth mode padded", []string{"MCPSEARCH_AUTH=none\n"}, `MCPSEARCH_AUTH="none\n": white space around the value (want none, bearer, jwt or aws)`},
+		{"auth mode unknown", []string{"MCPSEARCH_AUTH=bogus"}, `MCPSEARCH_AUTH="bogus": want none, bearer, jwt or aws`},
+		{"always-listed tool unknown to the index", []string{"MCPSEARCH_AUTH=none", "MCPSEARCH_LIST_MODE=meta", "MCPSEARCH_ALWAYS_TOOLS=nobody__nothing"},
+			`"nobody__nothing" is not in the catalog`},
 	} {
 		t.Run(test.name, func(t *testing.T) { checkRefusedStart(t, bin, test.env, test.want) })
 	}
@@ -186,16 +193,17 @@ func checkRefusedStart(t *testing.T, bin string, env []string, want string) {
 	go func() { done <- cmd.Wait() }()
 	select {
 	case err := <-done:
-		if err == nil || !strings.Contains(stderr.String(), want) {
+		logged, _ := json.Marshal(want) // the log is JSON: want as a JSON string holds it
+		if err == nil || !strings.Contains(stderr.String(), string(logged[1:len(logged)-1])) {
 			t.Errorf("exit %v, stderr %s: want a failure saying %q", err, stderr.String(), want)
 		}
 	case <-time.After(20 * time.Second):
 		cmd.Process.Kill()
 		t.Fatal("the function kept running")
 	}
-	// The runtime API was told why: an invocation fails with the reason (a
-	// process that died untold leaves it waiting).
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	// The runtime API was told why: an invocation fails with the reason
+	// (without the report it would wait for a function that is gone).
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	var fe *lambdaemu.FunctionError
 	if _, err := emu.Invoke(ctx, []byte(`{}`)); !errors.As(err, &fe) || !strings.Contains(fe.Message, want) {

@@ -67,7 +67,7 @@ func TestLambdaGatewayEndToEnd(t *testing.T) {
 	start := time.Now()
 	hung := invoke(t, emu, event(t, fixture, `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"gitlab__hang"}}`, nil))
 	e, _ := hung["error"].(map[string]any)
-	if elapsed := time.Since(start); e == nil || !strings.Contains(e["message"].(string), `upstream "gitlab" did not answer`) || elapsed > 3*time.Second {
+	if elapsed := time.Since(start); e == nil || !strings.Contains(e["message"].(string), `upstream "gitlab": timeout: did not answer`) || elapsed > 3*time.Second {
 		t.Errorf("hanging upstream: got %v after %s, want an error naming gitlab before the 3s deadline", hung, elapsed)
 	}
 }

@@ -20,7 +20,10 @@
 // A request that fails gets 401 with a WWW-Authenticate: Bearer challenge
 // naming the protected resource metadata (RFC 9728), and error="invalid_token"
 // when a token was presented — nothing more; the reason is logged at debug
-// level. A request that passes carries its [Caller] ([CallerFrom]) and the
+// level. A request that presents more than one credential (two
+// Authorization headers, or one value folded from two) is ambiguous: it
+// gets 400 with error="invalid_request" and the reason (RFC 6750 section
+// 3.1), whichever of its tokens is valid. A request that passes carries its [Caller] ([CallerFrom]) and the
 // matching ext.Access in its context, which the catalog honours.
 package auth
 
@@ -85,6 +88,9 @@ type authenticator func(r *http.Request) (Caller, error)
 // error code (RFC 6750 section 3.1).
 var errNoCredentials = errors.New("no credentials")
 
+// errAmbiguous is a request with more than one credential.
+var errAmbiguous = errors.New("more than one credential: send one Authorization header with one Bearer token")
+
 // New returns the middleware of cfg around next.
 func New(cfg Config, next http.Handler) (http.Handler, error) {
 	var auth authenticator
@@ -113,6 +119,10 @@ func New(cfg Config, next http.Handler) (http.Handler, error) {
 		c, err := auth(r)
 		if err != nil {
 			logger.Debug("request refused", "mode", cfg.Mode, "reason", err.Error())
+			if errors.Is(err, errAmbiguous) {
+				refuseAmbiguous(w, r)
+				return
+			}
 			challenge(w, r, !errors.Is(err, errNoCredentials))
 			return
 		}
@@ -132,6 +142,13 @@ func challenge(w http.ResponseWriter, r *http.Request, invalid bool) {
 	}
 	w.Header().Set("WWW-Authenticate", value)
 	http.Error(w, "unauthorized", http.StatusUnauthorized)
+}
+
+// refuseAmbiguous answers 400 invalid_request to a request with more than
+// one credential.
+func refuseAmbiguous(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("WWW-Authenticate", fmt.Sprintf("Bearer resource_metadata=%q, error=\"invalid_request\", error_description=%q", MetadataURL(r), errAmbiguous.Error()))
+	http.Error(w, errAmbiguous.Error(), http.StatusBadRequest)
 }
 
 // MetadataPath is where [MetadataHandler] serves the protected resource
@@ -156,15 +173,21 @@ func origin(r *http.Request) string {
 	return scheme + "://" + r.Host
 }
 
-// bearerToken returns the token of an Authorization: Bearer header.
+// bearerToken returns the token of an Authorization: Bearer header. Two
+// headers, or a comma in the one (which no Bearer token holds: proxies and
+// Lambda fold repeated headers into one value with commas), are ambiguous.
 func bearerToken(r *http.Request) (string, error) {
-	h := r.Header.Get("Authorization")
-	if h == "" {
+	values := r.Header.Values("Authorization")
+	switch {
+	case len(values) > 1 || len(values) == 1 && strings.Contains(values[0], ","):
+		return "", errAmbiguous
+	case len(values) == 0 || values[0] == "":
 		return "", errNoCredentials
 	}
+	h := values[0]
 	scheme, token, ok := strings.Cut(h, " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
-		return "", errors.New("Authorization header is not a Bearer token")
+		return "", errors.New("the Authorization header is not a Bearer token")
 	}
 	return strings.TrimSpace(token), nil
 }

@@ -342,3 +342,53 @@ func TestAWS(t *testing.T) {
 		})
 	}
 }
+
+// TestAmbiguousAuthorization: a request with more than one credential —
+// two Authorization headers, or one whose value a proxy or Lambda folded
+// from two ("Bearer a, Bearer b") — is refused with 400 invalid_request
+// naming the reason, whichever of them is valid; the handler never runs.
+func TestAmbiguousAuthorization(t *testing.T) {
+	secret := []byte("0123456789abcdef0123456789abcdef-test")
+	v, err := NewJWTVerifier(JWTOptions{Issuer: testIssuer, Audience: testAudience, HS256Secret: secret})
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := "Bearer " + signer{alg: jose.HS256, key: secret}.token(t, claims(nil))
+	tokenSum := sha256.Sum256([]byte("s3cret-token"))
+	for _, test := range []struct {
+		name    string
+		cfg     Config
+		headers []string
+	}{
+		{"bearer: valid then invalid", Config{Mode: ModeBearer, Bearer: mustParseBearer(t, hex.EncodeToString(tokenSum[:]))}, []string{"Bearer s3cret-token", "Bearer other"}},
+		{"bearer: twice the valid token", Config{Mode: ModeBearer, Bearer: mustParseBearer(t, hex.EncodeToString(tokenSum[:]))}, []string{"Bearer s3cret-token", "Bearer s3cret-token"}},
+		{"bearer: folded into one value", Config{Mode: ModeBearer, Bearer: mustParseBearer(t, hex.EncodeToString(tokenSum[:]))}, []string{"Bearer s3cret-token, Bearer other"}},
+		{"jwt: valid then invalid", Config{Mode: ModeJWT, JWT: v}, []string{good, "Bearer not.a.jwt"}},
+		{"jwt: invalid then valid", Config{Mode: ModeJWT, JWT: v}, []string{"Bearer not.a.jwt", good}},
+		{"jwt: folded into one value", Config{Mode: ModeJWT, JWT: v}, []string{good + "," + good}},
+	} {
+		t.Run(test.name, func(t *testing.T) {
+			p := &probe{}
+			h, err := New(test.cfg, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := httptest.NewRequest(http.MethodPost, "http://127.0.0.1:8080/mcp", strings.NewReader(`{}`))
+			for _, v := range test.headers {
+				r.Header.Add("Authorization", v)
+			}
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, r)
+			if w.Code != http.StatusBadRequest || p.calls != 0 {
+				t.Fatalf("got status %d and %d calls, want 400 and none", w.Code, p.calls)
+			}
+			want := challengeBase + `, error="invalid_request", error_description="more than one credential: send one Authorization header with one Bearer token"`
+			if got := w.Header().Get("WWW-Authenticate"); got != want {
+				t.Errorf("got WWW-Authenticate %q, want %q", got, want)
+			}
+			if body := strings.TrimSpace(w.Body.String()); body != "more than one credential: send one Authorization header with one Bearer token" {
+				t.Errorf("got body %q, want the reason", body)
+			}
+		})
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"regexp"
 	"slices"
@@ -21,6 +22,8 @@ type Config struct {
 	Command   string            `json:"command,omitempty"`
 	Args      []string          `json:"args,omitempty"`
 	Env       map[string]string `json:"env,omitempty"`
+
+	redact *redactor // set by Expand: the values to keep out of errors and logs
 }
 
 // ParseConfig decodes and checks an upstream object.
@@ -59,9 +62,11 @@ var varRE = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
 // Expand returns a copy of cfg with every ${VAR} reference resolved by
 // lookup. A reference to an unset variable is an *UnsetVarError, the first
 // in the order url, command, args, headers, env (map keys sorted), so the
-// variable named is always the same; it never holds a value.
+// variable named is always the same; it never holds a value. The copy
+// remembers the values it holds (see [Config.Redact]).
 func (cfg *Config) Expand(lookup func(name string) (string, bool)) (*Config, error) {
 	var unset *UnsetVarError
+	var values []string
 	sub := func(field, s string) string {
 		return varRE.ReplaceAllStringFunc(s, func(ref string) string {
 			name := varRE.FindStringSubmatch(ref)[1]
@@ -69,6 +74,7 @@ func (cfg *Config) Expand(lookup func(name string) (string, bool)) (*Config, err
 			if !ok && unset == nil {
 				unset = &UnsetVarError{Field: field, Var: name}
 			}
+			values = append(values, v)
 			return v
 		})
 	}
@@ -81,8 +87,19 @@ func (cfg *Config) Expand(lookup func(name string) (string, bool)) (*Config, err
 	if unset != nil {
 		return nil, unset
 	}
+	for _, v := range out.Headers {
+		values = append(values, v)
+	}
+	out.redact = newRedactor(values)
 	return out, nil
 }
+
+// Redact returns s with every value that Expand put into cfg removed: the
+// value of each ${VAR} reference and each header value (credentials, even
+// when written literally), in the spellings an error may carry them (see
+// newRedactor). On a Config that was not expanded it returns s unchanged.
+// Every error and log line about an upstream passes through it.
+func (cfg *Config) Redact(s string) string { return cfg.redact.replace(s) }
 
 func subMap(m map[string]string, field string, sub func(field, s string) string) map[string]string {
 	if m == nil {
@@ -104,24 +121,41 @@ func sortedKeys(m map[string]string) []string {
 	return keys
 }
 
-// NewTransport returns the mcp-go transport of an expanded cfg: streamable
-// HTTP with its headers, through httpClient unless it is nil, or a stdio
-// process with its environment (started when the client starts).
-func (cfg *Config) NewTransport(httpClient *http.Client) (transport.Interface, error) {
+// TransportOptions configure the transport of an upstream. A nil
+// *TransportOptions means the defaults.
+type TransportOptions struct {
+	// HTTPClient sends the requests of a streamable HTTP upstream. If nil,
+	// http.DefaultClient; its Transport is wrapped to bound each response
+	// body.
+	HTTPClient *http.Client
+	// MaxMessageBytes bounds what is read of one message from the upstream:
+	// one HTTP response body, or one line of a stdio process. Past it the
+	// request fails with a *TooLargeError. If zero, DefaultMaxMessageBytes.
+	MaxMessageBytes int64
+	// Logger receives the transport's own log lines (mcp-go's), with the
+	// configured values redacted. If nil, they are dropped.
+	Logger *slog.Logger
+}
+
+// NewTransport returns the transport of an expanded cfg: streamable HTTP
+// with its headers, or a stdio process with its environment (started when
+// the client starts). Either reads at most o.MaxMessageBytes of a message
+// and reports its failures as one cause (see [Config.Failure]).
+func (cfg *Config) NewTransport(o *TransportOptions) (transport.Interface, error) {
+	var opts TransportOptions
+	if o != nil {
+		opts = *o
+	}
+	if opts.MaxMessageBytes <= 0 {
+		opts.MaxMessageBytes = DefaultMaxMessageBytes
+	}
+	logger := newRedactingLogger(opts.Logger, cfg)
 	if cfg.Transport == TransportStdio {
-		env := make([]string, 0, len(cfg.Env))
-		for _, k := range sortedKeys(cfg.Env) {
-			env = append(env, k+"="+cfg.Env[k])
-		}
-		return transport.NewStdio(cfg.Command, env, cfg.Args...), nil
+		return &stdioTransport{cfg: cfg, max: opts.MaxMessageBytes, logger: logger}, nil
 	}
-	opts := []transport.StreamableHTTPCOption{transport.WithHTTPHeaders(cfg.Headers)}
-	if httpClient != nil {
-		opts = append(opts, transport.WithHTTPBasicClient(httpClient))
-	}
-	tr, err := transport.NewStreamableHTTP(cfg.URL, opts...)
+	tr, err := newHTTPTransport(cfg, opts.HTTPClient, opts.MaxMessageBytes, logger)
 	if err != nil {
-		return nil, fmt.Errorf("connecting: %w", err)
+		return nil, err
 	}
 	return tr, nil
 }

@@ -20,6 +20,10 @@ func TestExpand(t *testing.T) {
 	want := &Config{Transport: TransportStdio, URL: "https://gitlab.example/mcp", Command: "run-gitlab.example",
 		Args: []string{"--key=k", "plain"}, Headers: map[string]string{"Authorization": "Bearer s3cret"},
 		Env: map[string]string{"API_KEY": "kk"}}
+	if got.redact == nil {
+		t.Error("the expanded config does not know its values")
+	}
+	got.redact = nil
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("expanded to %+v, want %+v", got, want)
 	}

@@ -39,7 +39,7 @@ func (p *pool) get(ctx context.Context, cfg *Config, dial func(context.Context) 
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
-		return nil, errors.New("the gateway is shutting down")
+		return nil, errShuttingDown
 	}
 	e, ok := p.entries[key]
 	if !ok {

@@ -14,6 +14,13 @@
 // client); a reference to an unset variable fails the call with an error
 // that names the variable, not a value.
 //
+// A failed call is an *ext.UpstreamError: the kind of failure and one
+// clean cause, from which every expanded value and every header value is
+// redacted (see [Config.Failure]); mcp-go's own log lines are redacted
+// likewise. What is read from an upstream is bounded: one answer of more
+// than [Options.MaxResultBytes] fails the call with a *TooLargeError
+// having held at most that much of it.
+//
 // A call to a streamable HTTP upstream connects, initializes, sends the
 // one request and closes: nothing depends on an earlier request, so any
 // instance answers any call. Stdio upstreams are refused unless
@@ -28,6 +35,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -57,7 +65,25 @@ type Options struct {
 	// Name and Version identify this gateway to upstreams. If empty,
 	// "mcpsearch" and "dev".
 	Name, Version string
+	// MaxResultBytes bounds what is read of one answer of an upstream (an
+	// HTTP response body, a line of a stdio process) and the size of the
+	// result passed on. If zero, DefaultMaxResultBytes.
+	MaxResultBytes int64
+	// Logger receives mcp-go's log lines about upstream connections, with
+	// configured values redacted. If nil, they are dropped.
+	Logger *slog.Logger
 }
+
+// DefaultMaxResultBytes fits Lambda's 6 MB response limit: the Lambda
+// response carries the JSON-RPC answer as a JSON string, which escapes
+// each '"' and '\\' of the answer, so an answer of 3,000,000 bytes is at
+// most 6,000,000 bytes there, plus the small envelope. Text answers grow
+// far less (a few percent).
+const DefaultMaxResultBytes = 3_000_000
+
+// DefaultMaxMessageBytes bounds a message of an upstream's transport unless
+// TransportOptions say otherwise.
+const DefaultMaxMessageBytes = DefaultMaxResultBytes
 
 // Caller forwards calls to upstream servers. It is safe for concurrent use
 // and keeps no connection between calls.
@@ -83,18 +109,32 @@ func New(opts *Options) *Caller {
 	if c.opts.Version == "" {
 		c.opts.Version = "dev"
 	}
+	if c.opts.MaxResultBytes <= 0 {
+		c.opts.MaxResultBytes = DefaultMaxResultBytes
+	}
 	return c
 }
 
-// Call implements ext.Caller.
+// Call implements ext.Caller. Every error it returns is an
+// *ext.UpstreamError made by [Config.Failure].
 func (c *Caller) Call(ctx context.Context, t *ext.Target, method string, params json.RawMessage) (json.RawMessage, error) {
 	cfg, err := ParseConfig(t.Upstream)
 	if err != nil {
-		return nil, err
+		return nil, &ext.UpstreamError{Kind: ext.UpstreamMisconfigured, Detail: err.Error()}
 	}
-	if cfg, err = c.expand(cfg); err != nil {
-		return nil, err
+	live, err := cfg.Expand(c.opts.Getenv)
+	if err != nil {
+		return nil, cfg.Failure(err)
 	}
+	out, err := c.call(ctx, live, t, method, params)
+	if err != nil {
+		return nil, live.Failure(err)
+	}
+	return out, nil
+}
+
+// call sends the request to the upstream of the expanded cfg.
+func (c *Caller) call(ctx context.Context, cfg *Config, t *ext.Target, method string, params json.RawMessage) (json.RawMessage, error) {
 	if cfg.Transport == TransportStdio {
 		return c.callStdio(ctx, cfg, t, method, params)
 	}
@@ -103,35 +143,45 @@ func (c *Caller) Call(ctx context.Context, t *ext.Target, method string, params 
 		return nil, err
 	}
 	defer func() { go cl.Close() }() // a hung upstream must not hold the answer
-	return result(send(ctx, cl, t, method, params))
+	return c.result(send(ctx, cl, t, method, params))
 }
 
 // callStdio sends the call through the pooled client of a stdio upstream.
 func (c *Caller) callStdio(ctx context.Context, cfg *Config, t *ext.Target, method string, params json.RawMessage) (json.RawMessage, error) {
 	if !c.opts.AllowStdio {
-		return nil, errors.New("stdio upstreams run only when mcpsearch runs locally, not in Lambda")
+		return nil, errStdioRefused
 	}
 	e, err := c.stdio.get(ctx, cfg, func(ctx context.Context) (*client.Client, error) {
 		// The process outlives this start: it is ended by the pool.
-		tr, err := cfg.NewTransport(nil)
+		tr, err := cfg.NewTransport(c.transportOptions())
 		if err != nil {
 			return nil, err
 		}
 		return c.initialize(ctx, context.Background(), tr)
 	})
 	if err != nil {
-		return nil, fmt.Errorf("starting %s: %w", cfg.Command, err)
+		return nil, err
 	}
 	res, err := send(ctx, e.cl, t, method, params)
 	c.stdio.release(cfg, e, ctx, err)
-	return result(res, err)
+	return c.result(res, err)
 }
 
-func result(res any, err error) (json.RawMessage, error) {
+// result is the upstream's result as passed on, refused when its JSON is
+// longer than the limit (escaping can make it longer than what was read).
+func (c *Caller) result(res any, err error) (json.RawMessage, error) {
 	if err != nil {
-		return nil, fromClientError(err)
+		return nil, err
 	}
-	return json.Marshal(res)
+	out, err := json.Marshal(res)
+	if err == nil && int64(len(out)) > c.opts.MaxResultBytes {
+		return nil, &TooLargeError{Limit: c.opts.MaxResultBytes}
+	}
+	return out, err
+}
+
+func (c *Caller) transportOptions() *TransportOptions {
+	return &TransportOptions{HTTPClient: c.opts.HTTPClient, MaxMessageBytes: c.opts.MaxResultBytes, Logger: c.opts.Logger}
 }
 
 // Close ends the processes of stdio upstreams. Calls after Close fail.
@@ -140,20 +190,9 @@ func (c *Caller) Close() error {
 	return nil
 }
 
-// expand replaces the ${VAR} references of cfg from the serving process's
-// environment.
-func (c *Caller) expand(cfg *Config) (*Config, error) {
-	out, err := cfg.Expand(c.opts.Getenv)
-	var unset *UnsetVarError
-	if errors.As(err, &unset) {
-		return nil, fmt.Errorf("environment variable %s, used in upstream %s, is not set on this server", unset.Var, unset.Field)
-	}
-	return out, err
-}
-
 // connectHTTP starts and initializes a client of a streamable HTTP upstream.
 func (c *Caller) connectHTTP(ctx context.Context, cfg *Config) (*client.Client, error) {
-	tr, err := cfg.NewTransport(c.opts.HTTPClient)
+	tr, err := cfg.NewTransport(c.transportOptions())
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +222,7 @@ func send(ctx context.Context, cl *client.Client, t *ext.Target, method string, 
 	case "tools/call":
 		var p struct{ Arguments any }
 		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, fmt.Errorf("%w: arguments: %v", ext.ErrInvalidParams, err)
+			return nil, fmt.Errorf("arguments: %w", err)
 		}
 		req := mcp.CallToolRequest{}
 		req.Params.Name, req.Params.Arguments = t.UpstreamName, p.Arguments
@@ -191,7 +230,7 @@ func send(ctx context.Context, cl *client.Client, t *ext.Target, method string, 
 	case "prompts/get":
 		var p struct{ Arguments map[string]string }
 		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, fmt.Errorf("%w: arguments must map names to strings", ext.ErrInvalidParams)
+			return nil, errors.New("arguments must map names to strings")
 		}
 		req := mcp.GetPromptRequest{}
 		req.Params.Name, req.Params.Arguments = t.UpstreamName, p.Arguments
@@ -202,18 +241,4 @@ func send(ctx context.Context, cl *client.Client, t *ext.Target, method string, 
 		return cl.ReadResource(ctx, req)
 	}
 	return nil, fmt.Errorf("method %q is not forwarded", method)
-}
-
-// fromClientError keeps the code of a JSON-RPC error the upstream sent.
-func fromClientError(err error) error {
-	var coded *ext.Error
-	switch {
-	case errors.As(err, &coded):
-		return err
-	case errors.Is(err, mcp.ErrInvalidParams):
-		return &ext.Error{Code: ext.CodeInvalidParams, Message: err.Error()}
-	case errors.Is(err, mcp.ErrMethodNotFound):
-		return &ext.Error{Code: ext.CodeMethodNotFound, Message: err.Error()}
-	}
-	return err
 }

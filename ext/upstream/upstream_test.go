@@ -11,21 +11,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/server"
-
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/ext/upstream/upstreamtest"
 )
 
-// TestMain doubles as a stdio upstream: started with UPSTREAMTEST_STDIO=1,
-// the test binary serves the test MCP server on stdin and stdout.
+// TestMain doubles as a stdio upstream: started with UPSTREAMTEST_MODE
+// set, the test binary serves on stdin and stdout (see upstreamtest).
 func TestMain(m *testing.M) {
-	if os.Getenv("UPSTREAMTEST_STDIO") == "1" {
-		if err := server.ServeStdio(upstreamtest.NewMCPServer()); err != nil {
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
+	upstreamtest.ServeStdioIfAsked()
 	os.Exit(m.Run())
 }
 
@@ -95,13 +88,13 @@ func TestStdio(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	up := map[string]any{"transport": "stdio", "command": exe, "env": map[string]string{"UPSTREAMTEST_STDIO": "${FLAG}"}}
-	allowed := New(&Options{AllowStdio: true, Getenv: env(map[string]string{"FLAG": "1"})})
+	up := map[string]any{"transport": "stdio", "command": exe, "env": map[string]string{upstreamtest.ModeEnv: "${MODE}"}}
+	allowed := New(&Options{AllowStdio: true, Getenv: env(map[string]string{"MODE": "serve"})})
 	t.Cleanup(func() { allowed.Close() })
 	if got, want := callText(t, allowed, target(up, "create_merge_request"), `{"arguments":{"title":"Via stdio"}}`), "created merge request: Via stdio"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	refused := New(&Options{Getenv: env(map[string]string{"FLAG": "1"})})
+	refused := New(&Options{Getenv: env(map[string]string{"MODE": "serve"})})
 	_, err = refused.Call(context.Background(), target(up, "create_merge_request"), "tools/call", json.RawMessage(`{}`))
 	if err == nil || !strings.Contains(err.Error(), "not in Lambda") {
 		t.Errorf("got %v, want stdio refused", err)
@@ -117,7 +110,7 @@ func TestStdioPool(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := New(&Options{AllowStdio: true})
-	up := map[string]any{"transport": "stdio", "command": exe, "env": map[string]string{"UPSTREAMTEST_STDIO": "1"}}
+	up := map[string]any{"transport": "stdio", "command": exe, "env": map[string]string{upstreamtest.ModeEnv: "serve"}}
 	pid := func() string { return callText(t, c, target(up, "pid"), `{}`) }
 	first := pid()
 	var wg sync.WaitGroup
@@ -164,8 +157,8 @@ func TestUpstreamJSONRPCError(t *testing.T) {
 	url := upstreamtest.Start(t)
 	c := New(nil)
 	_, err := c.Call(context.Background(), target(map[string]any{"transport": "streamable-http", "url": url}, "vanished"), "tools/call", json.RawMessage(`{}`))
-	var coded *ext.Error
-	if !errors.As(err, &coded) || coded.Code != ext.CodeInvalidParams || !strings.Contains(err.Error(), "vanished") {
+	var ue *ext.UpstreamError
+	if !errors.As(err, &ue) || ue.Kind != ext.UpstreamAnsweredError || ue.Code != ext.CodeInvalidParams || !strings.Contains(ue.Detail, "vanished") {
 		t.Errorf("got %v, want the upstream's -32602 naming the tool", err)
 	}
 }

@@ -1,8 +1,12 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -10,46 +14,11 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 )
 
-// TestAuthMode: none is refused on a listener other than loopback and, in
-// Lambda, unless chosen explicitly; aws is refused outside Lambda.
-func TestAuthMode(t *testing.T) {
-	for _, test := range []struct {
-		mode, addr string
-		inLambda   bool
-		want       string // an error containing this, or "" for none
-	}{
-		{"", "127.0.0.1:8080", false, ""},
-		{"none", "localhost:8080", false, ""},
-		{"none", "[::1]:8080", false, ""},
-		{"", "0.0.0.0:8080", false, "not a loopback address"},
-		{"none", ":8080", false, "not a loopback address"},
-		{"none", "[::]:8080", false, "not a loopback address"},
-		{"none", "192.0.2.10:8080", false, "not a loopback address"},
-		{"bearer", "0.0.0.0:8080", false, ""},
-		{"jwt", "0.0.0.0:8080", false, ""},
-		{"", "", true, "MCPSEARCH_AUTH is not set"},
-		{"none", "", true, ""},
-		{"aws", "", true, ""},
-		{"aws", "127.0.0.1:8080", false, "only in Lambda"},
-	} {
-		t.Setenv("MCPSEARCH_AUTH", test.mode)
-		_, err := authMode(test.inLambda, test.addr)
-		if test.want == "" && err != nil || test.want != "" && (err == nil || !strings.Contains(err.Error(), test.want)) {
-			t.Errorf("mode %q on %q (Lambda %v): got %v, want %q", test.mode, test.addr, test.inLambda, err, test.want)
-		}
-	}
-}
-
 // TestRunRefusesOpenListener: the server does not start with no
-// authentication on an address others can reach.
+// authentication on an address others can reach (from the process
+// environment, as main starts).
 func TestRunRefusesOpenListener(t *testing.T) {
-	t.Setenv("AWS_LAMBDA_RUNTIME_API", "")
-	t.Setenv("MCPSEARCH_SECRETS_ARN", "")
-	t.Setenv("MCPSEARCH_AUTH", "")
-	t.Setenv("MCPSEARCH_ADDR", "0.0.0.0:0")
-	if err := run(quiet); err == nil || !strings.Contains(err.Error(), "MCPSEARCH_AUTH=none") {
-		t.Errorf("got %v, want none refused on 0.0.0.0", err)
-	}
+	wantRefused(t, startWith(t, map[string]string{"MCPSEARCH_ADDR": "0.0.0.0:0"}), false, "MCPSEARCH_AUTH=none", "not a loopback address")
 }
 
 // TestAWSModeThroughLambda: in aws mode the identity of a recorded HTTP API
@@ -97,5 +66,49 @@ func TestAWSModeThroughLambda(t *testing.T) {
 		if resp.StatusCode != http.StatusUnauthorized || !strings.HasPrefix(eventHeader(resp, "WWW-Authenticate"), `Bearer resource_metadata="https://`) {
 			t.Errorf("%s without an authorizer: got %d %v, want 401 with a Bearer challenge", name, resp.StatusCode, resp.Headers)
 		}
+	}
+}
+
+// TestTwoAuthorizationHeaders: a request with two credentials is refused
+// 400 with the reason, whichever is valid: over HTTP (two headers) and
+// through the Lambda adapter (where the front end folds them into one
+// value with a comma).
+func TestTwoAuthorizationHeaders(t *testing.T) {
+	sum := sha256.Sum256([]byte("good-token"))
+	h, err := newGatewayHandler(t, mustIndex(t), map[string]string{"MCPSEARCH_AUTH": "bearer", "MCPSEARCH_BEARER_SHA256": hex.EncodeToString(sum[:])})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/search","params":{"query":"screenshot"}}`
+	post := func(auth ...string) (int, string) {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/mcp", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		for _, a := range auth {
+			req.Header.Add("Authorization", a)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, got := post("Bearer good-token"); code != http.StatusOK {
+		t.Fatalf("one valid token: got %d %s, want 200", code, got)
+	}
+	for _, auth := range [][]string{{"Bearer good-token", "Bearer other"}, {"Bearer other", "Bearer good-token"}, {"Bearer good-token", "Bearer good-token"}} {
+		if code, got := post(auth...); code != http.StatusBadRequest || !strings.Contains(got, "more than one credential") {
+			t.Errorf("headers %q over HTTP: got %d %q, want 400 naming more than one credential", auth, code, got)
+		}
+	}
+	ev := loadEvent(t, "function-url-event.json")
+	ev.Body, ev.IsBase64Encoded = body, false
+	delete(ev.Headers, "content-length")
+	ev.Headers["authorization"] = "Bearer good-token,Bearer other"
+	if resp := invoke(t, h, ev); resp.StatusCode != http.StatusBadRequest || !strings.Contains(resp.Body, "more than one credential") {
+		t.Errorf("folded header through Lambda: got %d %q, want 400 naming more than one credential", resp.StatusCode, resp.Body)
 	}
 }

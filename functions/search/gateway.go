@@ -4,47 +4,27 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"os"
 	"slices"
-	"strconv"
-	"strings"
-	"time"
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/ext/upstream"
 	"github.com/mcpsearch/mcpsearch/index"
 )
 
-// gatewayOptions reads the gateway's configuration into opts: the
+// gatewayOptions puts the gateway's configuration into opts: the
 // upstream caller (returned, to be closed) and its timeout, and the list
-// mode.
-func gatewayOptions(idx *index.Index, opts *ext.Options, logger *slog.Logger) (*upstream.Caller, error) {
-	inLambda := os.Getenv("AWS_LAMBDA_RUNTIME_API") != ""
-	caller := upstream.New(&upstream.Options{Getenv: os.LookupEnv, AllowStdio: !inLambda, Version: version})
+// mode, checked against the index.
+func gatewayOptions(cfg *Config, idx *index.Index, opts *ext.Options, logger *slog.Logger) (*upstream.Caller, error) {
+	caller := upstream.New(&upstream.Options{Getenv: cfg.Env, AllowStdio: !cfg.inLambda(), Version: version,
+		MaxResultBytes: cfg.UpstreamMaxBytes, Logger: logger})
 	opts.Caller = caller
-	if s := os.Getenv("MCPSEARCH_UPSTREAM_TIMEOUT"); s != "" {
-		d, err := time.ParseDuration(s)
-		if err != nil || d <= 0 {
-			return nil, fmt.Errorf("MCPSEARCH_UPSTREAM_TIMEOUT=%q: want a positive duration such as 30s", s)
-		}
-		opts.UpstreamTimeout = d
-	}
-	servers := callableServers(idx, inLambda)
-	meta := ext.MetaOptions{
-		Mode:    ext.ListMode(os.Getenv("MCPSEARCH_LIST_MODE")),
-		Always:  splitList(os.Getenv("MCPSEARCH_ALWAYS_TOOLS")),
-		Proxy:   len(servers) > 0,
-		Servers: servers,
-	}
-	if s := os.Getenv("MCPSEARCH_META_THRESHOLD_CHARS"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 {
-			return nil, fmt.Errorf("MCPSEARCH_META_THRESHOLD_CHARS=%q: want a positive whole number", s)
-		}
-		meta.ThresholdChars = n
-	}
+	opts.UpstreamTimeout = cfg.UpstreamTimeout
+	servers := callableServers(idx, cfg.inLambda())
+	meta := ext.MetaOptions{Mode: cfg.ListMode, Always: cfg.AlwaysTools, Proxy: len(servers) > 0, Servers: servers,
+		ThresholdChars: cfg.MetaThresholdChars}
 	var err error
 	if opts.Meta, err = ext.NewMetaTools(context.Background(), idx, meta); err != nil {
+		caller.Close()
 		return nil, fmt.Errorf("MCPSEARCH_LIST_MODE, MCPSEARCH_ALWAYS_TOOLS: %w", err)
 	}
 	warnUncallable(idx, meta.Always, servers, logger)
@@ -76,14 +56,4 @@ func warnUncallable(idx *index.Index, names, callable []string, logger *slog.Log
 			logger.Warn("an always-listed tool cannot be called: its server has no upstream reachable from here", "tool", name, "server", t.Server)
 		}
 	}
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f != "" {
-			out = append(out, f)
-		}
-	}
-	return out
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -30,12 +31,9 @@ type gateway struct {
 	idx *index.Index
 }
 
-// gatewayEnv is the configuration every gateway test starts from.
-var gatewayEnv = map[string]string{
-	"AWS_LAMBDA_RUNTIME_API": "", "MCPSEARCH_PAGE_SIZE": "", "MCPSEARCH_CURSOR_KEY": "",
-	"MCPSEARCH_UPSTREAM_TIMEOUT": "", "MCPSEARCH_LIST_MODE": "", "MCPSEARCH_ALWAYS_TOOLS": "",
-	"MCPSEARCH_META_THRESHOLD_CHARS": "", "MCPSEARCH_TEST_GITLAB_TOKEN": "tok-123", "MCPSEARCH_AUTH": "",
-}
+// gatewayEnv is the environment every gateway test starts from: the
+// credential of the gitlab upstream.
+var gatewayEnv = map[string]string{"MCPSEARCH_TEST_GITLAB_TOKEN": "tok-123"}
 
 func mustGateway(t testing.TB, env map[string]string) *gateway {
 	t.Helper()
@@ -49,16 +47,22 @@ func mustGateway(t testing.TB, env map[string]string) *gateway {
 	return g
 }
 
+// newGatewayHandler serves idx with the configuration of gatewayEnv and
+// env, whose variables also serve as the upstreams' credentials.
 func newGatewayHandler(t testing.TB, idx *index.Index, env map[string]string) (http.Handler, error) {
 	t.Helper()
-	for k, v := range gatewayEnv {
-		t.Setenv(k, v)
+	return newGatewayHandlerLogging(t, idx, env, quiet)
+}
+
+func newGatewayHandlerLogging(t testing.TB, idx *index.Index, env map[string]string, logger *slog.Logger) (http.Handler, error) {
+	t.Helper()
+	all := maps.Clone(gatewayEnv)
+	maps.Copy(all, env)
+	cfg, err := configFrom(all)
+	if err != nil {
+		return nil, err
 	}
-	os.Unsetenv("MCPSEARCH_TEST_UNSET_TOKEN")
-	for k, v := range env {
-		t.Setenv(k, v)
-	}
-	return newHandler(idx, quiet)
+	return newHandler(cfg, idx, logger)
 }
 
 // mustGatewayIndex builds and opens the gateway catalog, plus extra files.
@@ -294,7 +298,7 @@ func TestGatewayStdioRefusedInLambda(t *testing.T) {
 	idx := mustGatewayIndex(t, map[string]string{"local.json": `{"server":"local",
 		"upstream":{"transport":"stdio","command":"mcpsearch-test-command-that-must-not-run"},
 		"tools":[{"name":"run","description":"Run locally","inputSchema":{"type":"object"}}]}`})
-	h, err := newGatewayHandler(t, idx, map[string]string{"AWS_LAMBDA_RUNTIME_API": "127.0.0.1:9"})
+	h, err := newGatewayHandler(t, idx, map[string]string{"AWS_LAMBDA_RUNTIME_API": "127.0.0.1:9", "MCPSEARCH_AUTH": "none"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -378,7 +382,7 @@ func TestListModes(t *testing.T) {
 	}
 	for _, test := range []struct{ env, value, want string }{
 		{"MCPSEARCH_ALWAYS_TOOLS", "gitlab__nope", `"gitlab__nope" is not in the catalog`},
-		{"MCPSEARCH_LIST_MODE", "some", `list mode "some"`},
+		{"MCPSEARCH_LIST_MODE", "some", `MCPSEARCH_LIST_MODE="some": want full, meta or auto`},
 		{"MCPSEARCH_UPSTREAM_TIMEOUT", "soon", "MCPSEARCH_UPSTREAM_TIMEOUT"},
 		{"MCPSEARCH_META_THRESHOLD_CHARS", "-1", "MCPSEARCH_META_THRESHOLD_CHARS"},
 	} {
@@ -388,10 +392,8 @@ func TestListModes(t *testing.T) {
 	}
 
 	var logs strings.Builder
-	if _, err := newGatewayHandler(t, idx, map[string]string{"MCPSEARCH_LIST_MODE": "meta", "MCPSEARCH_ALWAYS_TOOLS": "gitlab__whoami,files__read_file"}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := newHandler(idx, slog.New(slog.NewTextHandler(&logs, nil))); err != nil {
+	if _, err := newGatewayHandlerLogging(t, idx, map[string]string{"MCPSEARCH_LIST_MODE": "meta", "MCPSEARCH_ALWAYS_TOOLS": "gitlab__whoami,files__read_file"},
+		slog.New(slog.NewTextHandler(&logs, nil))); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(logs.String(), "tool=files__read_file") || strings.Contains(logs.String(), "tool=gitlab__whoami") {

@@ -45,8 +45,6 @@ var testCatalog = map[string]string{
 // returns the function's HTTP handler over it.
 func mustHandler(tb testing.TB) http.Handler {
 	tb.Helper()
-	tb.Setenv("MCPSEARCH_PAGE_SIZE", "")
-	tb.Setenv("MCPSEARCH_CURSOR_KEY", "")
 	dir := tb.TempDir()
 	catDir := filepath.Join(dir, "catalog")
 	if err := os.Mkdir(catDir, 0o755); err != nil {
@@ -70,7 +68,7 @@ func mustHandler(tb testing.TB) http.Handler {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { idx.Close() })
-	h, err := newHandler(idx, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	h, err := newHandler(mustConfig(tb, nil), idx, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -3,48 +3,24 @@
 // list requests from it, statelessly.
 //
 // Under Lambda (AWS_LAMBDA_RUNTIME_API set) it serves Function URL and HTTP
-// API (v2) events; elsewhere it serves plain HTTP on MCPSEARCH_ADDR. All
-// configuration is read here, from the environment:
-//
-//	MCPSEARCH_INDEX       bundle directory (Lambda default: $LAMBDA_TASK_ROOT/index)
-//	MCPSEARCH_CATALOG     without MCPSEARCH_INDEX: a catalog directory to build (once,
-//	                      cached) and serve; locally the default is the bundled catalog
-//	MCPSEARCH_CACHE_DIR   where local builds are cached (default: the user cache dir)
-//	MCPSEARCH_ADDR        local listen address (default 127.0.0.1:8080)
-//	MCPSEARCH_PAGE_SIZE   items per list page (default 100)
-//	MCPSEARCH_CURSOR_KEY  hex key that signs cursors (default: the bundle's own key)
-//	MCPSEARCH_LOG_LEVEL   debug, info, warn or error (default info)
-//	MCPSEARCH_PLAYGROUND  on or off: the search playground page at / (default: on
-//	                      locally, off in Lambda)
-//
-// The gateway (see gateway.go) forwards tools/call, prompts/get and
-// resources/read to the upstream a catalog server names:
-//
-//	MCPSEARCH_UPSTREAM_TIMEOUT      bound on one upstream call (default 30s)
-//	MCPSEARCH_LIST_MODE             full, meta or auto: what tools/list answers (default full)
-//	MCPSEARCH_ALWAYS_TOOLS          meta mode: canonical tool names listed beside the meta tools
-//	MCPSEARCH_META_THRESHOLD_CHARS  auto mode: meta above this many characters of tool JSON (default 50000)
-//	MCPSEARCH_SECRETS_ARN           an AWS Secrets Manager secret (a JSON object of strings)
-//	                                loaded into unset environment variables at start
-//	<any variable an upstream names as ${VAR}>  credentials, read at call time
-//
-// Authentication and per-caller visibility: MCPSEARCH_AUTH and the
-// MCPSEARCH_BEARER_* and MCPSEARCH_JWT_* settings, described in auth.go.
+// API (v2) events; elsewhere it serves plain HTTP on MCPSEARCH_ADDR. Its
+// whole configuration comes from the environment, read once and strictly
+// in config.go; the gateway (gateway.go) forwards tools/call, prompts/get
+// and resources/read to the upstream a catalog server names, with the
+// credentials upstreams name as ${VAR} read from the environment at call
+// time.
 package main
 
 import (
-	"cmp"
 	"context"
-	"encoding/hex"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strconv"
 	"syscall"
 	"time"
 
@@ -58,80 +34,108 @@ import (
 var version = "dev"
 
 func main() {
-	logger := newLogger(os.Getenv("MCPSEARCH_LOG_LEVEL"))
-	if err := run(logger); err != nil {
-		logger.Error("mcpsearch stopped", "err", err)
+	if run(os.LookupEnv, os.Stderr) != nil {
 		os.Exit(1)
 	}
 }
 
-func run(logger *slog.Logger) error {
-	runtimeAPI := os.Getenv("AWS_LAMBDA_RUNTIME_API")
-	inLambda := runtimeAPI != ""
-	if err := loadConfiguredSecrets(logger); err != nil {
-		if inLambda {
-			reportInitError(runtimeAPI, err, logger)
-		}
-		return err
+// run starts the function with the environment lookup, logging to w, and
+// serves until stopped. A start that fails is logged and, in Lambda,
+// reported to the runtime API as an init error: every configuration error
+// is found before the function serves.
+func run(lookup lookupFunc, w io.Writer) error {
+	cfg, err := readConfig(lookup)
+	logger := newLogger(cfg.LogLevel, w)
+	var fn *function
+	if err == nil {
+		cfg, fn, err = start(cfg, lookup, logger)
 	}
-	addr := cmp.Or(os.Getenv("MCPSEARCH_ADDR"), "127.0.0.1:8080")
-	if _, err := authMode(inLambda, addr); err != nil {
-		if inLambda {
-			reportInitError(runtimeAPI, err, logger)
-		}
-		return err
-	}
-	idx, err := openIndex(inLambda, logger)
 	if err != nil {
-		if inLambda {
-			reportInitError(runtimeAPI, err, logger)
+		if cfg.inLambda() {
+			reportInitError(cfg.RuntimeAPI, err, logger)
 		}
+		logger.Error("mcpsearch stopped", "err", err)
 		return err
 	}
-	defer idx.Close()
-	handler, err := newHandler(idx, logger)
-	if err != nil {
-		return err
-	}
-	defer handler.Close()
-	if inLambda {
-		lambda.Start(lambdaHandler(handler))
+	defer fn.Close()
+	if cfg.inLambda() {
+		lambda.Start(lambdaHandler(fn.service))
 		return nil
 	}
-	return serveLocal(addr, handler, idx, logger)
+	if err := serveLocal(cfg.Addr, fn.service, fn.idx, logger); err != nil {
+		logger.Error("mcpsearch stopped", "err", err)
+		return err
+	}
+	return nil
 }
 
-// loadConfiguredSecrets loads MCPSEARCH_SECRETS_ARN, if set, into the
-// environment.
-func loadConfiguredSecrets(logger *slog.Logger) error {
-	arn := os.Getenv("MCPSEARCH_SECRETS_ARN")
-	if arn == "" {
-		return nil
+// function is a started function: its index and its handler.
+type function struct {
+	idx     *index.Index
+	service *service
+}
+
+func (f *function) Close() error {
+	f.service.Close()
+	return f.idx.Close()
+}
+
+// start does what comes before serving: it loads the secret (whose
+// entries may set variables, so the configuration is read again), checks
+// the configuration, opens the index and wires the handler.
+func start(cfg *Config, lookup lookupFunc, logger *slog.Logger) (*Config, *function, error) {
+	if cfg.SecretsARN != "" {
+		if err := loadConfiguredSecrets(cfg, logger); err != nil {
+			return cfg, nil, err
+		}
+		var err error
+		if cfg, err = readConfig(lookup); err != nil {
+			return cfg, nil, err
+		}
 	}
+	if err := cfg.check(); err != nil {
+		return cfg, nil, err
+	}
+	idx, err := openIndex(cfg, logger)
+	if err != nil {
+		return cfg, nil, err
+	}
+	svc, err := newHandler(cfg, idx, logger)
+	if err != nil {
+		idx.Close()
+		return cfg, nil, err
+	}
+	return cfg, &function{idx: idx, service: svc}, nil
+}
+
+// loadConfiguredSecrets loads the secret MCPSEARCH_SECRETS_ARN names into
+// the environment, reading it with the function's own credentials.
+func loadConfiguredSecrets(cfg *Config, logger *slog.Logger) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	set, err := loadSecrets(ctx, arn, lambdaSecretsSource())
+	src := secretsSource{creds: cfg.AWS, client: &http.Client{Timeout: 5 * time.Second}}
+	set, err := loadSecrets(ctx, cfg.SecretsARN, src)
 	if err != nil {
 		return err
 	}
-	logger.Info("secrets loaded into the environment", "arn", arn, "variables", set)
+	logger.Info("secrets loaded into the environment", "arn", cfg.SecretsARN, "variables", set)
 	return nil
 }
 
 // openIndex opens the configured bundle; locally, without one, it builds
 // (or reuses) the bundle of a catalog.
-func openIndex(inLambda bool, logger *slog.Logger) (*index.Index, error) {
-	dir, catalog := os.Getenv("MCPSEARCH_INDEX"), os.Getenv("MCPSEARCH_CATALOG")
-	if dir == "" && (!inLambda || catalog != "") {
+func openIndex(cfg *Config, logger *slog.Logger) (*index.Index, error) {
+	dir := cfg.Index
+	if dir == "" && (!cfg.inLambda() || cfg.Catalog != "") {
 		// Build at start-up (cached): the local default, and in Lambda the
 		// slow alternative to a bundled index that bench coldstart measures.
 		var err error
-		if dir, err = cachedBundle(catalog, os.Getenv("MCPSEARCH_CACHE_DIR"), os.Stderr); err != nil {
+		if dir, err = cachedBundle(cfg.Catalog, cfg.CacheDir, os.Stderr); err != nil {
 			return nil, err
 		}
 	}
 	if dir == "" {
-		dir = filepath.Join(cmp.Or(os.Getenv("LAMBDA_TASK_ROOT"), "/var/task"), "index")
+		dir = filepath.Join(cfg.TaskRoot, "index")
 	}
 	start := time.Now()
 	idx, err := index.Open(dir)
@@ -156,23 +160,12 @@ func (s *service) Close() error { return s.caller.Close() }
 
 // newHandler wires the extension server at /mcp and, if on, the playground
 // at /.
-func newHandler(idx *index.Index, logger *slog.Logger) (*service, error) {
-	opts := &ext.Options{Version: version, Logger: logger, CursorKey: idx.CursorKey()}
-	if s := os.Getenv("MCPSEARCH_PAGE_SIZE"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 || n > ext.MaxPageSize {
-			return nil, fmt.Errorf("MCPSEARCH_PAGE_SIZE=%q: want a whole number from 1 to %d", s, ext.MaxPageSize)
-		}
-		opts.PageSize = n
+func newHandler(cfg *Config, idx *index.Index, logger *slog.Logger) (*service, error) {
+	opts := &ext.Options{Version: version, Logger: logger, CursorKey: idx.CursorKey(), PageSize: cfg.PageSize}
+	if cfg.CursorKey != nil {
+		opts.CursorKey = cfg.CursorKey
 	}
-	if s := os.Getenv("MCPSEARCH_CURSOR_KEY"); s != "" {
-		key, err := hex.DecodeString(s)
-		if err != nil || len(key) < 16 {
-			return nil, fmt.Errorf("MCPSEARCH_CURSOR_KEY: want at least 16 bytes in hex")
-		}
-		opts.CursorKey = key
-	}
-	caller, err := gatewayOptions(idx, opts, logger)
+	caller, err := gatewayOptions(cfg, idx, opts, logger)
 	if err != nil {
 		return nil, err
 	}
@@ -180,19 +173,21 @@ func newHandler(idx *index.Index, logger *slog.Logger) (*service, error) {
 		logger.Info("meta-tool mode: tools/list answers search_tools, call_tool and the always-listed tools")
 	}
 	mux := http.NewServeMux()
-	if err := withAuth(mux, "/mcp", ext.NewServer(idx, opts), logger); err != nil {
+	if err := withAuth(mux, "/mcp", ext.NewServer(idx, opts), cfg, logger); err != nil {
 		caller.Close()
 		return nil, err
 	}
-	if err := mountPlayground(mux); err != nil {
-		caller.Close()
-		return nil, err
-	}
+	mountPlayground(mux, cfg.Playground)
 	return &service{ServeMux: mux, caller: caller}, nil
 }
 
-// serveLocal serves plain HTTP until SIGINT or SIGTERM.
+// serveLocal binds addr, then logs that it serves, and serves plain HTTP
+// until SIGINT or SIGTERM.
 func serveLocal(addr string, h http.Handler, idx *index.Index, logger *slog.Logger) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
 	srv := newLocalServer(addr, h)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -202,8 +197,8 @@ func serveLocal(addr string, h http.Handler, idx *index.Index, logger *slog.Logg
 		defer cancel()
 		srv.Shutdown(shutdown)
 	}()
-	logger.Info("serving MCP", "url", "http://"+addr+"/mcp", "index", idx.Version())
-	if err := srv.ListenAndServe(); !errors.Is(err, http.ErrServerClosed) {
+	logger.Info("serving MCP", "url", "http://"+ln.Addr().String()+"/mcp", "index", idx.Version())
+	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	return nil
@@ -218,10 +213,6 @@ func newLocalServer(addr string, h http.Handler) *http.Server {
 		ReadTimeout: localReadTimeout, IdleTimeout: 2 * time.Minute}
 }
 
-func newLogger(level string) *slog.Logger {
-	var l slog.Level
-	if err := l.UnmarshalText([]byte(cmp.Or(level, "info"))); err != nil {
-		l = slog.LevelInfo
-	}
-	return slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: l}))
+func newLogger(level slog.Level, w io.Writer) *slog.Logger {
+	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: level}))
 }

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mcpsearch/mcpsearch/index"
 )
@@ -30,10 +29,9 @@ func writeTestCatalog(t testing.TB) string {
 }
 
 // TestServerRefusesBadBundle: run returns (the server never starts) on a
-// bundle that Open refuses, naming the problem.
+// bundle that Open refuses, naming the problem. It starts from the process
+// environment, as main does.
 func TestServerRefusesBadBundle(t *testing.T) {
-	t.Setenv("AWS_LAMBDA_RUNTIME_API", "")
-	t.Setenv("MCPSEARCH_ADDR", "127.0.0.1:0")
 	good := filepath.Join(t.TempDir(), "bundle")
 	if _, err := index.BuildDir(writeTestCatalog(t), good, nil); err != nil {
 		t.Fatal(err)
@@ -63,34 +61,8 @@ func TestServerRefusesBadBundle(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "bundle")
 			os.CopyFS(dir, os.DirFS(good))
 			test.damage(t, dir)
-			t.Setenv("MCPSEARCH_INDEX", dir)
-			done := make(chan error, 1)
-			go func() { done <- run(quiet) }()
-			select {
-			case err := <-done:
-				if err == nil || !strings.Contains(err.Error(), test.want) {
-					t.Errorf("got %v, want an error containing %q", err, test.want)
-				}
-			case <-time.After(30 * time.Second):
-				t.Fatal("the server started on a damaged bundle")
-			}
+			wantRefused(t, startWith(t, map[string]string{"MCPSEARCH_ADDR": "127.0.0.1:0", "MCPSEARCH_INDEX": dir}), false, test.want)
 		})
-	}
-}
-
-func TestBadConfiguration(t *testing.T) {
-	idx := mustIndex(t)
-	for _, test := range []struct{ env, value, want string }{
-		{"MCPSEARCH_PAGE_SIZE", "0", "MCPSEARCH_PAGE_SIZE"},
-		{"MCPSEARCH_PAGE_SIZE", "many", "MCPSEARCH_PAGE_SIZE"},
-		{"MCPSEARCH_CURSOR_KEY", "zz", "MCPSEARCH_CURSOR_KEY"},
-	} {
-		t.Setenv("MCPSEARCH_PAGE_SIZE", "")
-		t.Setenv("MCPSEARCH_CURSOR_KEY", "")
-		t.Setenv(test.env, test.value)
-		if _, err := newHandler(idx, quiet); err == nil || !strings.Contains(err.Error(), test.want) {
-			t.Errorf("%s=%q: got %v, want an error naming %s", test.env, test.value, err, test.want)
-		}
 	}
 }
 

@@ -26,16 +26,6 @@ type secretsSource struct {
 	client   *http.Client
 }
 
-// lambdaSecretsSource reads with the function's own credentials, which
-// Lambda puts in the environment.
-func lambdaSecretsSource() secretsSource {
-	return secretsSource{
-		creds: aws.Credentials{AccessKeyID: os.Getenv("AWS_ACCESS_KEY_ID"), SecretAccessKey: os.Getenv("AWS_SECRET_ACCESS_KEY"),
-			SessionToken: os.Getenv("AWS_SESSION_TOKEN")},
-		client: &http.Client{Timeout: 5 * time.Second},
-	}
-}
-
 // loadSecrets reads the secret arn (a JSON object of strings) from AWS
 // Secrets Manager and sets each entry as an environment variable, unless
 // the variable is already set: upstream credentials (${VAR}) are then read

@@ -86,9 +86,5 @@ func TestLoadSecretsErrors(t *testing.T) {
 // TestRunRefusesBadSecret: a secret that cannot be loaded stops the
 // server before it serves.
 func TestRunRefusesBadSecret(t *testing.T) {
-	t.Setenv("AWS_LAMBDA_RUNTIME_API", "")
-	t.Setenv("MCPSEARCH_SECRETS_ARN", "arn:aws:s3:::not-a-secret")
-	if err := run(quiet); err == nil || !strings.Contains(err.Error(), "MCPSEARCH_SECRETS_ARN") {
-		t.Errorf("got %v, want the server stopped, naming MCPSEARCH_SECRETS_ARN", err)
-	}
+	wantRefused(t, startWith(t, map[string]string{"MCPSEARCH_SECRETS_ARN": "arn:aws:s3:::not-a-secret"}), false, "MCPSEARCH_SECRETS_ARN")
 }

@@ -183,7 +183,8 @@ func buildAndSearch(t *testing.T, catalog, word, wantURI string) {
 }
 
 // childEnv makes the test binary act as a stdio upstream that never
-// answers ("hang") or dies at once ("exit").
+// answers ("hang"), dies at once ("exit"), or dies at once saying why on
+// stderr, as npx does of a package that does not exist ("npm404").
 const childEnv = "MCPSEARCH_CRAWL_TEST_CHILD"
 
 func TestMain(m *testing.M) {
@@ -192,6 +193,11 @@ func TestMain(m *testing.M) {
 		time.Sleep(time.Hour)
 	case "exit":
 		os.Exit(3)
+	case "npm404": // as npx says of a package that does not exist
+		fmt.Fprintf(os.Stderr, "npm warn Unknown user config \"nodedir\".\nnpm error code E404\n"+
+			"npm error 404 Not Found - GET https://registry.npmjs.org/%s\nnpm error 404\n"+
+			"npm error A complete log of this run can be found in: /root/.npm/_logs/debug-0.log\n", strings.Join(os.Args[1:], " "))
+		os.Exit(1)
 	}
 	os.Exit(m.Run())
 }
@@ -240,10 +246,15 @@ func TestCrawlFailures(t *testing.T) {
 	if want := "6 of 7 servers failed (killed, hanging, dying, unset, stdio-hang, stdio-exit)"; !strings.Contains(err.Error(), want) {
 		t.Errorf("got %q, want it to say %q", err, want)
 	}
-	for _, want := range []string{"hanging: no complete answer within 2s", "stdio-hang: no complete answer within 2s", "unset: servers[4].headers.X-Key: environment variable CRAWL_TEST_UNSET is not set"} {
+	for _, want := range []string{"hanging: no complete answer within 2s", "stdio-hang: no complete answer within 2s", "unset: servers[4].headers.X-Key: environment variable CRAWL_TEST_UNSET is not set",
+		"killed: initializing: unreachable: cannot connect: connection refused\n", "dying: tools/list: unreachable: the connection closed before the answer\n",
+		"stdio-exit: initializing: unreachable: the process exited (exit status 3) and wrote nothing to stderr"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("got %q, want it to say %q", err, want)
 		}
+	}
+	if strings.Contains(err.Error(), "failed to send request") || strings.Contains(err.Error(), "transport error") {
+		t.Errorf("got %q, want one cause a server, without mcp-go's layers", err)
 	}
 	if results[0].Err != nil || results[0].Tools != 4 {
 		t.Errorf("good: got %+v, want 4 tools and no error", results[0])
@@ -263,6 +274,28 @@ func TestCrawlFailures(t *testing.T) {
 	entries, _ := os.ReadDir(out)
 	if len(entries) != 4 {
 		t.Errorf("got %d files in the output, want 4 (no temporary files left)", len(entries))
+	}
+}
+
+// TestCrawlStdioStderr: a stdio server that dies at start is reported with
+// its exit status and the end of its stderr (npm's own message), with the
+// values of ${VAR} references redacted.
+func TestCrawlStdioStderr(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := mustParse(t, fmt.Sprintf("servers:\n  - name: missing\n    transport: stdio\n    command: %q\n"+
+		"    args: [\"@acme/server-${CRAWL_TOKEN}\"]\n    env: {%s: npm404}\n", exe, childEnv))
+	_, err = Run(context.Background(), cfg, t.TempDir(), &Options{Lookup: lookup(map[string]string{"CRAWL_TOKEN": secret})})
+	if err == nil {
+		t.Fatal("got no error, want the server's failure")
+	}
+	want := "missing: initializing: unreachable: the process exited (exit status 1); its stderr ends:\n" +
+		"npm warn Unknown user config \"nodedir\".\nnpm error code E404\n" +
+		"npm error 404 Not Found - GET https://registry.npmjs.org/@acme/server-[redacted]\n"
+	if !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), secret) || strings.Contains(err.Error(), "transport closed") {
+		t.Errorf("got %q, want it to say %q", err, want)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -12,6 +13,8 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpsearch/mcpsearch/ext/upstream"
 )
 
 // recorder is a transport that keeps the raw result of every list
@@ -72,42 +75,63 @@ func (r *recorder) items(method, key string) ([]json.RawMessage, error) {
 // whether the stateless protocol is possible.
 type httpRecorder struct {
 	*recorder
-	http *transport.StreamableHTTP
+	http httpConn
+}
+
+// httpConn is what the client asks of a Streamable HTTP transport.
+type httpConn interface {
+	SetProtocolVersion(v string)
+	RequiresLegacyProtocol() bool
 }
 
 func (r httpRecorder) SetProtocolVersion(v string)  { r.http.SetProtocolVersion(v) }
 func (r httpRecorder) RequiresLegacyProtocol() bool { return r.http.RequiresLegacyProtocol() }
 
+// maxMessageBytes bounds one message of an upstream (a list page, a
+// resource read): far above any real page, it only stops a runaway
+// upstream from exhausting memory.
+const maxMessageBytes = 64 << 20
+
 // session is one connected upstream.
 type session struct {
 	c    *client.Client
+	cfg  *ServerConfig // expanded
 	rec  *recorder
 	init *mcp.InitializeResult
 }
 
 // connect starts the transport of s (already expanded) and initializes.
+// Its errors, and those of the session's requests (see failure), give the
+// kind of failure and one cause, with the values of s redacted.
 func connect(ctx context.Context, s *ServerConfig) (*session, error) {
-	tr, err := s.NewTransport(nil)
+	tr, err := s.NewTransport(&upstream.TransportOptions{MaxMessageBytes: maxMessageBytes})
 	if err != nil {
-		return nil, err
+		return nil, s.Failure(err)
 	}
 	rec := &recorder{Interface: tr, results: map[string][]json.RawMessage{}}
 	c := client.NewClient(rec)
-	if h, ok := tr.(*transport.StreamableHTTP); ok {
+	if h, ok := tr.(httpConn); ok {
 		c = client.NewClient(httpRecorder{rec, h})
 	}
 	if err := c.Start(ctx); err != nil {
-		return nil, fmt.Errorf("starting %s: %w", s.Transport, err)
+		what := s.Transport
+		if s.Command != "" {
+			what = strconv.Quote(s.Redact(s.Command))
+		}
+		return nil, fmt.Errorf("starting %s: %w", what, s.Failure(err))
 	}
 	req := mcp.InitializeRequest{}
 	req.Params.ClientInfo = mcp.Implementation{Name: "mcpsearch-crawl", Version: "1"}
 	init, err := c.Initialize(ctx, req)
 	if err != nil {
 		closeWithin(c, time.Second)
-		return nil, fmt.Errorf("initializing: %w", err)
+		return nil, fmt.Errorf("initializing: %w", s.Failure(err))
 	}
-	return &session{c: c, rec: rec, init: init}, nil
+	return &session{c: c, cfg: s, rec: rec, init: init}, nil
 }
+
+// failure is err of a request of the session, as connect's are.
+func (s *session) failure(err error) error { return s.cfg.Failure(err) }
 
 // closeWithin closes c, giving up waiting after d (a stuck process is
 // killed by its context anyway).
@@ -125,23 +149,23 @@ func (s *session) listAll(ctx context.Context) error {
 	caps := s.init.Capabilities
 	if caps.Tools != nil {
 		if err := drain(s.c.IterTools(ctx, mcp.ListToolsRequest{})); err != nil {
-			return fmt.Errorf("tools/list: %w", err)
+			return fmt.Errorf("tools/list: %w", s.failure(err))
 		}
 	}
 	if caps.Prompts != nil {
 		if err := drain(s.c.IterPrompts(ctx, mcp.ListPromptsRequest{})); err != nil {
-			return fmt.Errorf("prompts/list: %w", err)
+			return fmt.Errorf("prompts/list: %w", s.failure(err))
 		}
 	}
 	if caps.Resources != nil {
 		if err := drain(s.c.IterResources(ctx, mcp.ListResourcesRequest{})); err != nil {
-			return fmt.Errorf("resources/list: %w", err)
+			return fmt.Errorf("resources/list: %w", s.failure(err))
 		}
 		// The resources capability covers templates too, and servers without
 		// any often lack the method: that is an empty list, not a failure.
 		err := drain(s.c.IterResourceTemplates(ctx, mcp.ListResourceTemplatesRequest{}))
 		if err != nil && !errors.Is(err, mcp.ErrMethodNotFound) {
-			return fmt.Errorf("resources/templates/list: %w", err)
+			return fmt.Errorf("resources/templates/list: %w", s.failure(err))
 		}
 	}
 	return nil

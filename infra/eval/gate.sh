@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Retrieval quality on the shared benchmarks, with the CI floors.
+# Retrieval quality on the public benchmarks (infra/eval/testdata), with the CI floors.
 #
-#   bash infra/eval/gate.sh [EVAL_DIR]     (default: ../shared/eval)
+#   bash infra/eval/gate.sh [EVAL_DIR]     (default: infra/eval/testdata)
 #
 # Prints each set's figures (the README's table comes from this output) and
 # exits non-zero when a figure falls below its floor. The floors are the
@@ -10,7 +10,7 @@
 # answers).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-eval_dir=${1:-../shared/eval}
+eval_dir=${1:-infra/eval/testdata}
 negatives=infra/eval/testdata/negatives.jsonl
 if [ ! -d "$eval_dir" ]; then
   echo "gate: no benchmark data at $eval_dir" >&2

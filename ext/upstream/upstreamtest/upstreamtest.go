@@ -84,6 +84,12 @@ func Start(tb testing.TB) string {
 		server.WithHTTPContextFunc(func(ctx context.Context, r *http.Request) context.Context {
 			return context.WithValue(ctx, authKey{}, r.Header.Get("Authorization"))
 		}))
+	return serve(tb, h)
+}
+
+// serve serves h on 127.0.0.1 until tb ends, and returns its MCP URL.
+func serve(tb testing.TB, h http.Handler) string {
+	tb.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		tb.Fatal(err)

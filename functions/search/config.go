@@ -1,0 +1,297 @@
+package main
+
+import (
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"net"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+
+	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/ext/auth"
+)
+
+// The function's configuration: every environment variable it reads is a
+// row of [settings], read once by [readConfig] into a [Config] that the
+// rest of the function takes. The README's Configuration table documents
+// the same rows (TestConfigurationTable keeps the two equal).
+//
+// Reading is strict. An unset or empty variable takes its default; any
+// other value must be exactly one the variable accepts — no white space
+// around it, no other spelling or case — or the start stops with an error
+// naming the variable and what it accepts (in Lambda, reported to the
+// runtime API as an init error). The checks that need several variables
+// (an auth mode and its settings, none on a public address) are made by
+// [Config.check]; the one that needs the index (the always-listed tools)
+// when it opens.
+
+// lookupFunc reads one environment variable, as os.LookupEnv does.
+type lookupFunc func(name string) (string, bool)
+
+// Config is the function's configuration, read by [readConfig].
+type Config struct {
+	// Set by Lambda.
+	RuntimeAPI string          // AWS_LAMBDA_RUNTIME_API: set means the function runs in Lambda
+	TaskRoot   string          // LAMBDA_TASK_ROOT, default /var/task
+	AWS        aws.Credentials // the function's own credentials, which read MCPSEARCH_SECRETS_ARN
+
+	Index, Catalog, CacheDir string // the bundle, or the catalog to build and where
+	Addr                     string // local listen address
+	PageSize                 int    // 0: ext.DefaultPageSize
+	CursorKey                []byte // nil: the bundle's own key
+	LogLevel                 slog.Level
+	Playground               bool
+	UpstreamTimeout          time.Duration // 0: the gateway's default
+	UpstreamMaxBytes         int64         // 0: upstream.DefaultMaxResultBytes
+	ListMode                 ext.ListMode
+	AlwaysTools              []string
+	MetaThresholdChars       int // 0: ext.DefaultMetaThreshold
+	SecretsARN               string
+
+	Auth   auth.Mode // "" when unset: none locally, an error in Lambda
+	Bearer []auth.BearerToken
+	JWT    auth.JWTOptions
+	jwt    *auth.JWTVerifier // made by check in jwt mode
+
+	// Env looks up the variables upstreams name as ${VAR}, at call time.
+	Env lookupFunc
+
+	playground *bool // as set; nil: on locally, off in Lambda
+}
+
+func (c *Config) inLambda() bool { return c.RuntimeAPI != "" }
+
+// setting is one environment variable: what it accepts, and how its value
+// (set, not empty, without surrounding white space) goes into a Config.
+type setting struct {
+	name    string
+	accepts string
+	secret  bool // its value is never quoted in an error
+	parse   func(c *Config, v string) error
+}
+
+// errRefused is a value parse refuses without more to say than what the
+// variable accepts.
+var errRefused = errors.New("refused")
+
+// settings lists every variable the function reads, in the order they are
+// read: the runtime API first, since it decides the defaults of others.
+var settings = []setting{
+	{"AWS_LAMBDA_RUNTIME_API", "host:port (Lambda sets it)", false, func(c *Config, v string) error {
+		_, err := hostPort(v)
+		c.RuntimeAPI = v
+		return err
+	}},
+	{"LAMBDA_TASK_ROOT", "an absolute path (Lambda sets it)", false, func(c *Config, v string) error {
+		c.TaskRoot = v
+		return refuseUnless(filepath.IsAbs(v))
+	}},
+	{"AWS_ACCESS_KEY_ID", "an access key id (Lambda sets it)", true, func(c *Config, v string) error { c.AWS.AccessKeyID = v; return nil }},
+	{"AWS_SECRET_ACCESS_KEY", "a secret access key (Lambda sets it)", true, func(c *Config, v string) error { c.AWS.SecretAccessKey = v; return nil }},
+	{"AWS_SESSION_TOKEN", "a session token (Lambda sets it)", true, func(c *Config, v string) error { c.AWS.SessionToken = v; return nil }},
+	{"MCPSEARCH_INDEX", "a bundle directory", false, func(c *Config, v string) error { c.Index = v; return nil }},
+	{"MCPSEARCH_CATALOG", "a catalog directory", false, func(c *Config, v string) error { c.Catalog = v; return nil }},
+	{"MCPSEARCH_CACHE_DIR", "a directory", false, func(c *Config, v string) error { c.CacheDir = v; return nil }},
+	{"MCPSEARCH_ADDR", "host:port with a port from 0 to 65535, such as 127.0.0.1:8080", false, func(c *Config, v string) error {
+		c.Addr = v
+		_, err := hostPort(v)
+		return err
+	}},
+	{"MCPSEARCH_PAGE_SIZE", fmt.Sprintf("a whole number from 1 to %d", ext.MaxPageSize), false, func(c *Config, v string) (err error) {
+		c.PageSize, err = wholeNumber(v, 1, ext.MaxPageSize)
+		return err
+	}},
+	{"MCPSEARCH_CURSOR_KEY", "at least 16 bytes in hex", true, func(c *Config, v string) (err error) {
+		c.CursorKey, err = hexKey(v, 16)
+		return err
+	}},
+	{"MCPSEARCH_LOG_LEVEL", "debug, info, warn or error", false, func(c *Config, v string) error {
+		level, ok := logLevels[v]
+		c.LogLevel = level
+		return refuseUnless(ok)
+	}},
+	{"MCPSEARCH_PLAYGROUND", "on or off", false, func(c *Config, v string) error {
+		on := v == "on"
+		c.playground = &on
+		return oneOf(v, "on", "off")
+	}},
+	{"MCPSEARCH_UPSTREAM_TIMEOUT", "a positive Go duration such as 30s", false, func(c *Config, v string) error {
+		d, err := time.ParseDuration(v)
+		c.UpstreamTimeout = d
+		return refuseUnless(err == nil && d > 0)
+	}},
+	{"MCPSEARCH_UPSTREAM_MAX_BYTES", "a whole number of bytes of at least 1, such as 3000000", false, func(c *Config, v string) error {
+		n, err := wholeNumber(v, 1, math.MaxInt)
+		c.UpstreamMaxBytes = int64(n)
+		return err
+	}},
+	{"MCPSEARCH_LIST_MODE", "full, meta or auto", false, func(c *Config, v string) error {
+		c.ListMode = ext.ListMode(v)
+		return oneOf(c.ListMode, ext.ListFull, ext.ListMeta, ext.ListAuto)
+	}},
+	{"MCPSEARCH_ALWAYS_TOOLS", "comma-separated canonical tool names (server__tool)", false, func(c *Config, v string) (err error) {
+		c.AlwaysTools, err = nameList(v)
+		return err
+	}},
+	{"MCPSEARCH_META_THRESHOLD_CHARS", "a whole number of at least 1", false, func(c *Config, v string) (err error) {
+		c.MetaThresholdChars, err = wholeNumber(v, 1, 1<<31-1)
+		return err
+	}},
+	{"MCPSEARCH_SECRETS_ARN", "a Secrets Manager secret ARN (arn:aws:secretsmanager:REGION:ACCOUNT:secret:NAME)", false, func(c *Config, v string) error {
+		c.SecretsARN = v
+		_, err := arnRegion(v)
+		return refuseUnless(err == nil)
+	}},
+	{"MCPSEARCH_AUTH", "none, bearer, jwt or aws", false, func(c *Config, v string) error {
+		c.Auth = auth.Mode(v)
+		return oneOf(c.Auth, auth.ModeNone, auth.ModeBearer, auth.ModeJWT, auth.ModeAWS)
+	}},
+	{"MCPSEARCH_BEARER_SHA256", "comma-separated hex SHA-256 of each accepted token, each optionally =group|group", false, func(c *Config, v string) (err error) {
+		c.Bearer, err = auth.ParseBearer(v)
+		return err
+	}},
+	{"MCPSEARCH_JWT_ISSUER", "the iss of accepted tokens", false, func(c *Config, v string) error { c.JWT.Issuer = v; return nil }},
+	{"MCPSEARCH_JWT_AUDIENCE", "the aud of accepted tokens", false, func(c *Config, v string) error { c.JWT.Audience = v; return nil }},
+	{"MCPSEARCH_JWT_JWKS_FILE", "a JSON Web Key Set file (RS256, ES256)", false, func(c *Config, v string) error { c.JWT.JWKSFile = v; return nil }},
+	{"MCPSEARCH_JWT_KEY_FILE", "a PEM public key or certificate file", false, func(c *Config, v string) error { c.JWT.KeyFile = v; return nil }},
+	{"MCPSEARCH_JWT_HS256_SECRET", "a shared secret of at least 32 bytes", true, func(c *Config, v string) error {
+		c.JWT.HS256Secret = []byte(v)
+		return refuseUnless(len(v) >= 32)
+	}},
+	{"MCPSEARCH_JWT_GROUPS_CLAIM", "the name of the claim holding groups", false, func(c *Config, v string) error { c.JWT.GroupsClaim = v; return nil }},
+}
+
+var logLevels = map[string]slog.Level{"debug": slog.LevelDebug, "info": slog.LevelInfo, "warn": slog.LevelWarn, "error": slog.LevelError}
+
+// configVariables lists the names of every variable the function reads.
+func configVariables() []string {
+	names := make([]string, len(settings))
+	for i, s := range settings {
+		names[i] = s.name
+	}
+	return names
+}
+
+// readConfig reads every setting from lookup. It returns the config even
+// with an error (all the refused values, joined), so that the caller knows
+// whether it runs in Lambda and at what log level.
+func readConfig(lookup lookupFunc) (*Config, error) {
+	c := &Config{TaskRoot: "/var/task", Addr: "127.0.0.1:8080", Env: lookup}
+	var errs []error
+	for _, s := range settings {
+		v, _ := lookup(s.name)
+		if v == "" {
+			continue
+		}
+		if err := s.read(c, v); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	c.Playground = !c.inLambda()
+	if c.playground != nil {
+		c.Playground = *c.playground
+	}
+	return c, errors.Join(errs...)
+}
+
+// read parses v into c, or says why not.
+func (s setting) read(c *Config, v string) error {
+	switch trimmed := strings.TrimSpace(v); {
+	case trimmed == "":
+		return fmt.Errorf("%s is not set: its value %s is only white space (want %s)", s.name, s.shown(v), s.accepts)
+	case trimmed != v:
+		return s.refuse(v, errors.New("white space around the value"))
+	}
+	if err := s.parse(c, v); err != nil {
+		return s.refuse(v, err)
+	}
+	return nil
+}
+
+// refuse says why the value v is refused, naming the variable, the value
+// (unless secret) and what the variable accepts.
+func (s setting) refuse(v string, why error) error {
+	if errors.Is(why, errRefused) {
+		return fmt.Errorf("%s=%s: want %s", s.name, s.shown(v), s.accepts)
+	}
+	return fmt.Errorf("%s=%s: %w (want %s)", s.name, s.shown(v), why, s.accepts)
+}
+
+func (s setting) shown(v string) string {
+	if s.secret {
+		return "(value hidden)"
+	}
+	return strconv.Quote(v)
+}
+
+// settingNamed returns the setting of a variable.
+func settingNamed(name string) setting {
+	i := slices.IndexFunc(settings, func(s setting) bool { return s.name == name })
+	return settings[i]
+}
+
+// check makes the checks that need several settings: the auth mode
+// against where the function runs and the mode's own settings.
+func (c *Config) check() error {
+	return c.checkAuth()
+}
+
+func refuseUnless(ok bool) error {
+	if ok {
+		return nil
+	}
+	return errRefused
+}
+
+// hostPort checks a host:port whose port is a number.
+func hostPort(v string) (string, error) {
+	host, port, err := net.SplitHostPort(v)
+	if err != nil {
+		return "", errRefused
+	}
+	_, err = wholeNumber(port, 0, 65535)
+	return host, err
+}
+
+// oneOf accepts v only if it is one of values, exactly.
+func oneOf[S ~string](v S, values ...S) error {
+	return refuseUnless(slices.Contains(values, v))
+}
+
+// wholeNumber accepts digits only (no sign) for a number from lo to hi.
+func wholeNumber(v string, lo, hi int) (int, error) {
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo || n > hi || strings.Trim(v, "0123456789") != "" {
+		return 0, errRefused
+	}
+	return n, nil
+}
+
+func hexKey(v string, minBytes int) ([]byte, error) {
+	key, err := hex.DecodeString(v)
+	if err != nil || len(key) < minBytes {
+		return nil, errRefused
+	}
+	return key, nil
+}
+
+// nameList splits a comma-separated list; white space around a name is
+// allowed, an empty name is not.
+func nameList(v string) ([]string, error) {
+	var out []string
+	for i, f := range strings.Split(v, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			return nil, fmt.Errorf("name %d is empty", i+1)
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}

@@ -1,0 +1,263 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	bindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/mcpsearch/mcpsearch/ext"
+)
+
+// Filter validation. A filter naming an annotation no tool the caller may
+// see carries is refused with -32602 listing the names it may use; a
+// server without items of the searched kind that the caller may see is
+// named in the hint of an empty page, so that the query's words are not
+// blamed. A name that only hidden items carry is treated exactly as one
+// that no item carries: what a caller may not see is never told apart
+// from what does not exist.
+
+// standardAnnotations are the tool annotations MCP defines, as it spells
+// them, with the JSON type of their values.
+var standardAnnotations = []struct{ name, kind string }{
+	{"title", "a string"}, {"readOnlyHint", "a boolean"}, {"destructiveHint", "a boolean"},
+	{"idempotentHint", "a boolean"}, {"openWorldHint", "a boolean"},
+}
+
+// maxListedAnnotations bounds the other annotation names an error lists.
+const maxListedAnnotations = 20
+
+// filterNames are the names filters use, each with the visibility sets of
+// the items that carry it, read from the postings once, on the first
+// filter that needs them.
+type filterNames struct {
+	once        sync.Once
+	err         error
+	servers     map[ext.Kind]map[string][]int32 // kind → server → sets
+	annotations map[string][]int32              // lower-case name of a non-standard annotation → sets
+}
+
+// names returns the filter names of the index, reading them on first use.
+func (x *Index) names() (*filterNames, error) {
+	n := &x.filterNames
+	n.once.Do(func() { n.err = x.readFilterNames() })
+	return n, n.err
+}
+
+func (x *Index) readFilterNames() (err error) {
+	defer wrapf(&err, "index %s: filter names", x.dir)
+	r, err := x.reader()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	n := &x.filterNames
+	n.servers, n.annotations = map[ext.Kind]map[string][]int32{}, map[string][]int32{}
+	err = x.eachTermSets(r, fieldServer, func(server string) string { return server }, func(server string, k ext.Kind, set int32) {
+		if n.servers[k] == nil {
+			n.servers[k] = map[string][]int32{}
+		}
+		n.servers[k][server] = addSet(n.servers[k][server], set)
+	})
+	if err != nil {
+		return err
+	}
+	return x.eachTermSets(r, fieldAnnotations, otherAnnotation, func(name string, _ ext.Kind, set int32) {
+		n.annotations[name] = addSet(n.annotations[name], set)
+	})
+}
+
+// otherAnnotation is the name of the annotation term "name=value", or ""
+// for the standard annotations, which every tool has.
+func otherAnnotation(term string) string {
+	name, _, _ := strings.Cut(term, "=")
+	if standardAnnotation(name) != "" {
+		return ""
+	}
+	return name
+}
+
+// eachTermSets calls fn for each term of field that nameOf names (not "")
+// and each item holding it, with the item's kind and visibility set.
+func (x *Index) eachTermSets(r bindex.IndexReader, field string, nameOf func(term string) string, fn func(name string, k ext.Kind, set int32)) error {
+	dict, err := r.FieldDict(field)
+	if err != nil {
+		return err
+	}
+	defer dict.Close()
+	for {
+		entry, err := dict.Next()
+		if err != nil || entry == nil {
+			return err
+		}
+		name := nameOf(entry.Term)
+		if name == "" {
+			continue
+		}
+		if err := x.eachPosting(r, field, entry.Term, func(k ext.Kind, set int32) { fn(name, k, set) }); err != nil {
+			return err
+		}
+	}
+}
+
+func (x *Index) eachPosting(r bindex.IndexReader, field, term string, fn func(k ext.Kind, set int32)) error {
+	p, err := r.TermFieldReader(context.Background(), []byte(term), field, false, false, false)
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	var tfd bindex.TermFieldDoc
+	for {
+		d, err := p.Next(&tfd)
+		if err != nil || d == nil {
+			return err
+		}
+		k, n, ok := x.itemAt(int(docRank(x.docOrder, uint32(docNumber(d.ID)))))
+		if !ok {
+			return fmt.Errorf("term %q of %s: a document past the catalog", term, field)
+		}
+		fn(k, x.visibility.setOf(k, n))
+	}
+}
+
+// itemAt is the kind and ordinal of the item at a position in catalog
+// order.
+func (x *Index) itemAt(pos int) (ext.Kind, int, bool) {
+	for _, k := range ext.Kinds {
+		if n := pos - x.base[k]; n >= 0 && n < x.manifest.Counts[k] {
+			return k, n, true
+		}
+	}
+	return "", 0, false
+}
+
+func addSet(sets []int32, set int32) []int32 {
+	if slices.Contains(sets, set) {
+		return sets
+	}
+	return append(sets, set)
+}
+
+// standardAnnotation returns the MCP spelling of the standard annotation
+// name (in any case), or "".
+func standardAnnotation(name string) string {
+	for _, a := range standardAnnotations {
+		if strings.EqualFold(a.name, name) {
+			return a.name
+		}
+	}
+	return ""
+}
+
+// checkAnnotations refuses an annotation filter that a caller seeing what
+// w sees cannot use: on items other than tools, with a name none of those
+// tools carries, or with a standard annotation's value of the wrong type.
+func (x *Index) checkAnnotations(q ext.Query, w viewer) error {
+	if len(q.Filter.Annotations) == 0 {
+		return nil
+	}
+	if q.Kind != ext.KindTool {
+		return fmt.Errorf("%w: filter.annotations applies to tools only: %s carry no annotations that can be searched", ext.ErrInvalidParams, q.Kind.ResultKey())
+	}
+	names, err := x.names()
+	if err != nil {
+		return err
+	}
+	for _, name := range sortedKeys(q.Filter.Annotations) {
+		if err := checkAnnotation(name, q.Filter.Annotations[name], names, w); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkAnnotation(name string, value any, names *filterNames, w viewer) error {
+	for _, a := range standardAnnotations {
+		if !strings.EqualFold(a.name, name) {
+			continue
+		}
+		if _, isBool := value.(bool); (a.kind == "a boolean") != isBool {
+			return fmt.Errorf("%w: filter.annotations.%s must be %s", ext.ErrInvalidParams, name, a.kind)
+		}
+		return nil
+	}
+	if w.seesAny(names.annotations[strings.ToLower(name)]) {
+		return nil
+	}
+	return fmt.Errorf("%w: filter.annotations.%s: unknown annotation (known: %s)", ext.ErrInvalidParams, name, knownAnnotations(names, w))
+}
+
+// knownAnnotations lists the annotation names a filter may use: the
+// standard ones, then those of tools w sees.
+func knownAnnotations(names *filterNames, w viewer) string {
+	known := make([]string, 0, len(standardAnnotations))
+	for _, a := range standardAnnotations {
+		known = append(known, a.name)
+	}
+	var others []string
+	for name, sets := range names.annotations {
+		if w.seesAny(sets) {
+			others = append(others, name)
+		}
+	}
+	slices.Sort(others)
+	if len(others) > maxListedAnnotations {
+		others = append(others[:maxListedAnnotations], fmt.Sprintf("and %d more", len(others)-maxListedAnnotations))
+	}
+	return strings.Join(append(known, others...), ", ")
+}
+
+// unknownServers are the servers of q's filter that have no item of q's
+// kind that w sees.
+func (x *Index) unknownServers(q ext.Query, w viewer) ([]string, error) {
+	if len(q.Filter.Servers) == 0 {
+		return nil, nil
+	}
+	names, err := x.names()
+	if err != nil {
+		return nil, err
+	}
+	var unknown []string
+	for _, s := range q.Filter.Servers {
+		if !w.seesAny(names.servers[q.Kind][s]) {
+			unknown = append(unknown, s)
+		}
+	}
+	return unknown, nil
+}
+
+// filterHint is the hint of an empty page of q: the unknown servers of its
+// filter, if any, then why nothing else fits (hint, which blames the
+// query's words only when the filter is not to blame).
+func filterHint(q ext.Query, unknown []string, hint string) string {
+	if hint == noWordMatches && (len(q.Filter.Servers) > 0 || len(q.Filter.Annotations) > 0) {
+		hint = "no item that the filter keeps matches any word of the query"
+	}
+	if len(unknown) == 0 {
+		return hint
+	}
+	quoted := make([]string, len(unknown))
+	for i, s := range unknown {
+		quoted[i] = fmt.Sprintf("%q", s)
+	}
+	out := fmt.Sprintf("filter.servers names an unknown server %s: no server of that name has %s you can search", quoted[0], q.Kind.ResultKey())
+	if len(unknown) > 1 {
+		out = fmt.Sprintf("filter.servers names unknown servers %s: no server of those names has %s you can search", strings.Join(quoted, ", "), q.Kind.ResultKey())
+	}
+	if len(unknown) == len(q.Filter.Servers) || hint == "" {
+		return out
+	}
+	return out + "; " + hint
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

@@ -1,0 +1,121 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/mcpsearch/mcpsearch/ext"
+)
+
+// filterCatalog has a public server with a non-standard annotation, a
+// server only the group ops sees with another, and a server of prompts.
+func filterCatalog(tb testing.TB) *Index {
+	tb.Helper()
+	return mustBuild(tb, writeCatalog(tb, map[string]string{
+		"open.json": `{"server":"open","tools":[
+			{"name":"forecast","description":"Weather forecast for a city","inputSchema":{"type":"object"},"annotations":{"category":"weather","readOnlyHint":true}},
+			{"name":"alerts","description":"Storm alerts for a region","inputSchema":{"type":"object"}}]}`,
+		"secret.json": `{"server":"secret","visibility":{"groups":["ops"]},"tools":[
+			{"name":"launch","description":"Launch the cluster","inputSchema":{"type":"object"},"annotations":{"team":"red"}}]}`,
+		"talk.json": `{"server":"talk","prompts":[{"name":"greet","description":"Greet the weather reader"}]}`,
+	}))
+}
+
+var opsCaller = ext.Access{Groups: []string{"ops"}}
+
+// TestFilterAnnotations: an annotation filter that cannot match by its
+// name or type is -32602 naming it and the names the caller may use; a
+// name only hidden tools carry is refused exactly as an unknown one.
+func TestFilterAnnotations(t *testing.T) {
+	x := filterCatalog(t)
+	const standard = "title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint"
+	for _, test := range []struct {
+		name        string
+		kind        ext.Kind
+		access      ext.Access
+		annotations map[string]any
+		err         string // "" when the filter is accepted
+	}{
+		{"standard", ext.KindTool, ext.Access{}, map[string]any{"readOnlyHint": true}, ""},
+		{"standard in another case", ext.KindTool, ext.Access{}, map[string]any{"READONLYHINT": true}, ""},
+		{"catalog's own", ext.KindTool, ext.Access{}, map[string]any{"category": "weather"}, ""},
+		{"unknown", ext.KindTool, ext.Access{}, map[string]any{"colour": "red"},
+			"filter.annotations.colour: unknown annotation (known: " + standard + ", category)"},
+		{"hidden tools' own", ext.KindTool, ext.Access{}, map[string]any{"team": "red"},
+			"filter.annotations.team: unknown annotation (known: " + standard + ", category)"},
+		{"hidden tools' own, seen", ext.KindTool, opsCaller, map[string]any{"team": "red"}, ""},
+		{"unknown, listing what ops sees", ext.KindTool, opsCaller, map[string]any{"colour": "red"},
+			"(known: " + standard + ", category, team)"},
+		{"hint not a boolean", ext.KindTool, ext.Access{}, map[string]any{"readOnlyHint": "yes"}, "filter.annotations.readOnlyHint must be a boolean"},
+		{"title not a string", ext.KindTool, ext.Access{}, map[string]any{"title": true}, "filter.annotations.title must be a string"},
+		{"prompts have none", ext.KindPrompt, ext.Access{}, map[string]any{"readOnlyHint": true}, "filter.annotations applies to tools only"},
+	} {
+		t.Run(test.name, func(t *testing.T) {
+			ctx := ext.WithAccess(context.Background(), test.access)
+			_, err := x.Search(ctx, ext.Query{Kind: test.kind, Text: "weather", Limit: 5, Filter: ext.Filter{Annotations: test.annotations}})
+			switch {
+			case test.err == "" && err != nil:
+				t.Errorf("got error %v, want the filter accepted", err)
+			case test.err != "" && (!errors.Is(err, ext.ErrInvalidParams) || !strings.Contains(err.Error(), test.err)):
+				t.Errorf("got error %v, want -32602 containing %q", err, test.err)
+			}
+		})
+	}
+}
+
+// TestFilterServersHint: an empty page whose filter names a server without
+// items of the kind (to the caller) says so, instead of blaming the
+// query's words; a server the caller may not see gets the very hint of a
+// server that does not exist.
+func TestFilterServersHint(t *testing.T) {
+	x := filterCatalog(t)
+	for _, test := range []struct {
+		name    string
+		kind    ext.Kind
+		access  ext.Access
+		query   string
+		servers []string
+		hint    string // "" when the page has items
+	}{
+		{"typo", ext.KindTool, ext.Access{}, "forecast", []string{"opne"},
+			`filter.servers names an unknown server "opne": no server of that name has tools you can search`},
+		{"hidden", ext.KindTool, ext.Access{}, "forecast", []string{"secret"},
+			`filter.servers names an unknown server "secret": no server of that name has tools you can search`},
+		{"hidden, seen", ext.KindTool, opsCaller, "launch", []string{"secret"}, ""},
+		{"two unknown", ext.KindTool, ext.Access{}, "forecast", []string{"secret", "opne"},
+			`filter.servers names unknown servers "secret", "opne": no server of those names has tools you can search`},
+		{"no items of the kind", ext.KindTool, ext.Access{}, "greet", []string{"talk"},
+			`filter.servers names an unknown server "talk": no server of that name has tools you can search`},
+		{"of the kind", ext.KindPrompt, ext.Access{}, "greet", []string{"talk"}, ""},
+		{"one known, one not, no word matches", ext.KindTool, ext.Access{}, "launch", []string{"open", "secret"},
+			`filter.servers names an unknown server "secret": no server of that name has tools you can search; no item that the filter keeps matches any word of the query`},
+		{"known server, words elsewhere", ext.KindTool, ext.Access{}, "greet", []string{"open"},
+			"no item that the filter keeps matches any word of the query"},
+		{"no filter, no word", ext.KindTool, ext.Access{}, "greet", nil, "no item matches any word of the query"},
+	} {
+		t.Run(test.name, func(t *testing.T) {
+			ctx := ext.WithAccess(context.Background(), test.access)
+			page, err := x.Search(ctx, ext.Query{Kind: test.kind, Text: test.query, Limit: 5, Filter: ext.Filter{Servers: test.servers}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if page.Hint != test.hint || (test.hint == "") != (len(page.Items) > 0) {
+				t.Errorf("got %d items, hint %q; want hint %q", len(page.Items), page.Hint, test.hint)
+			}
+		})
+	}
+}
+
+// BenchmarkFilterNames measures what the first filter of a process pays to
+// read the filter names, on the default catalog restricted to four groups.
+func BenchmarkFilterNames(b *testing.B) {
+	x := mustBuild(b, restrictedCatalog(b, defaultCatalog, 4))
+	for b.Loop() {
+		x.filterNames = filterNames{}
+		if _, err := x.names(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

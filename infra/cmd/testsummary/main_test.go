@@ -1,0 +1,56 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// A stream as go test -json writes it: one pass, one fail, one skip with a
+// reason, a package line and a package that failed to build.
+const stream = `{"Action":"start","Package":"example/a"}
+{"Action":"run","Package":"example/a","Test":"TestPass"}
+{"Action":"output","Package":"example/a","Test":"TestPass","Output":"=== RUN   TestPass\n"}
+{"Action":"pass","Package":"example/a","Test":"TestPass","Elapsed":0}
+{"Action":"run","Package":"example/a","Test":"TestFail"}
+{"Action":"output","Package":"example/a","Test":"TestFail","Output":"    a_test.go:9: got 1, want 2\n"}
+{"Action":"fail","Package":"example/a","Test":"TestFail","Elapsed":0}
+{"Action":"run","Package":"example/a","Test":"TestNeedsNode"}
+{"Action":"output","Package":"example/a","Test":"TestNeedsNode","Output":"=== RUN   TestNeedsNode\n"}
+{"Action":"output","Package":"example/a","Test":"TestNeedsNode","Output":"    a_test.go:20: node is not installed: run npm ci --prefix infra/interop\n"}
+{"Action":"output","Package":"example/a","Test":"TestNeedsNode","Output":"--- SKIP: TestNeedsNode (0.00s)\n"}
+{"Action":"skip","Package":"example/a","Test":"TestNeedsNode","Elapsed":0}
+{"Action":"output","Package":"example/a","Output":"FAIL\texample/a\t0.01s\n"}
+{"Action":"fail","Package":"example/a","Elapsed":0.01}
+{"ImportPath":"example/b","Action":"build-output","Output":"b.go:3:1: syntax error\n"}
+{"ImportPath":"example/b","Action":"build-fail"}
+`
+
+func TestSummaryCountsAndExplainsSkips(t *testing.T) {
+	s := newSummary()
+	var out strings.Builder
+	if err := s.read(strings.NewReader(stream), &out); err != nil {
+		t.Fatal(err)
+	}
+	s.print(&out)
+	got := out.String()
+	for _, want := range []string{
+		"--- FAIL: TestFail (example/a)\n    a_test.go:9: got 1, want 2",
+		"FAIL\texample/a\t0.01s",
+		"example/a TestNeedsNode\n      a_test.go:20: node is not installed: run npm ci --prefix infra/interop",
+		"b.go:3:1: syntax error",
+		"\ntests: 1 passed, 1 failed, 1 skipped\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("summary lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "=== RUN") {
+		t.Errorf("summary repeats go test's RUN lines:\n%s", got)
+	}
+}
+
+func TestSkipReasonWithoutOutput(t *testing.T) {
+	if got := skipReason([]string{"=== RUN   TestX\n", "--- SKIP: TestX (0.00s)\n"}); got != "(no reason given)" {
+		t.Errorf("skipReason = %q", got)
+	}
+}
