@@ -24,10 +24,12 @@ type BuildOptions struct {
 	Now func() time.Time
 }
 
-// Build writes the bundle of cat to dir. The bundle is built in a temporary
-// directory beside dir and renamed into place once complete, so a failed or
-// interrupted build never leaves a bundle that opens; a previous bundle at
-// dir stays until the new one replaces it. dir must be absent, empty, or a
+// Build writes the bundle of cat to dir. The bundle is built in a folder
+// of the build's own beside dir (.mcpsearch-build-*, see workdir.go) and
+// renamed into place once complete, so a failed or interrupted build never
+// leaves a bundle that opens; a previous bundle at dir stays until the new
+// one replaces it. Build removes the folders that killed builds left beside
+// dir, never one a running build holds. dir must be absent, empty, or a
 // bundle.
 func Build(cat *Catalog, dir string, opts *BuildOptions) (m *Manifest, err error) {
 	defer wrapf(&err, "building index %s", dir)
@@ -38,19 +40,15 @@ func Build(cat *Catalog, dir string, opts *BuildOptions) (m *Manifest, err error
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, err
 	}
-	tmp, err := os.MkdirTemp(parent, ".mcpsearch-build-*")
+	work, err := newWorkDir(parent)
 	if err != nil {
 		return nil, err
 	}
-	defer func() {
-		if err != nil {
-			os.RemoveAll(tmp)
-		}
-	}()
-	if m, err = writeBundle(cat, tmp, opts); err != nil {
+	defer func() { err = errors.Join(err, work.remove()) }()
+	if m, err = writeBundle(cat, work.bundle(), opts); err != nil {
 		return nil, err
 	}
-	return m, replaceDir(tmp, dir)
+	return m, replaceDir(work.bundle(), dir, work.old())
 }
 
 // BuildDir loads the catalog at catalogDir and builds its bundle at dir.
@@ -223,24 +221,21 @@ func listFiles(dir string) ([]FileInfo, error) {
 	return files, err
 }
 
-// replaceDir moves the finished bundle tmp to dir, replacing a previous
-// bundle there.
-func replaceDir(tmp, dir string) error {
-	old := ""
-	if _, err := os.Stat(dir); err == nil {
-		old = tmp + ".old"
+// replaceDir moves the finished bundle tmp to dir, moving a previous
+// bundle there to old first (the caller removes it).
+func replaceDir(tmp, dir, old string) error {
+	_, err := os.Stat(dir)
+	hadBundle := err == nil
+	if hadBundle {
 		if err := os.Rename(dir, old); err != nil {
 			return err
 		}
 	}
 	if err := os.Rename(tmp, dir); err != nil {
-		if old != "" {
+		if hadBundle {
 			os.Rename(old, dir)
 		}
 		return err
-	}
-	if old != "" {
-		return os.RemoveAll(old)
 	}
 	return nil
 }

@@ -111,12 +111,9 @@ func LoadDir(dir string, opts *LoadOptions) (*Catalog, error) {
 
 // LoadFS is LoadDir on the root of fsys; errors name files under label.
 func LoadFS(fsys fs.FS, label string, opts *LoadOptions) (*Catalog, error) {
-	sep := DefaultSeparator
-	if opts != nil && opts.Separator != "" {
-		sep = opts.Separator
-	}
-	if !separatorRE.MatchString(sep) {
-		return nil, fmt.Errorf("name separator %q: want 1 to 8 of the characters _ - . / : (the default __ suits every client)", sep)
+	sep, err := separatorOf(opts)
+	if err != nil {
+		return nil, err
 	}
 	files, err := fs.Glob(fsys, "*.json")
 	if err != nil {
@@ -128,12 +125,7 @@ func LoadFS(fsys fs.FS, label string, opts *LoadOptions) (*Catalog, error) {
 	slices.Sort(files)
 	cat := &Catalog{Sep: sep}
 	for _, name := range files {
-		file := filepath.Join(label, name)
-		data, err := fs.ReadFile(fsys, name)
-		if err != nil {
-			return nil, &LoadError{File: file, Err: err}
-		}
-		srv, items, err := parseServerFile(file, data, sep)
+		srv, items, err := loadFile(fsys, name, filepath.Join(label, name), sep)
 		if err != nil {
 			return nil, err
 		}
@@ -141,6 +133,55 @@ func LoadFS(fsys fs.FS, label string, opts *LoadOptions) (*Catalog, error) {
 		cat.Items = append(cat.Items, items...)
 	}
 	return cat, cat.finish()
+}
+
+// CheckServerFile checks the server file data (named file in errors) as
+// LoadFS checks each of its files, by the same rules and with its names
+// unique, but without the other files of its catalog: the crawler runs it
+// before writing a file, so that an upstream's answer that would not build
+// fails the crawl of that server.
+func CheckServerFile(file string, data []byte, opts *LoadOptions) error {
+	sep, err := separatorOf(opts)
+	if err != nil {
+		return err
+	}
+	if err := checkFileSize(int64(len(data))); err != nil {
+		return &LoadError{File: file, Err: err}
+	}
+	srv, items, err := parseServerFile(file, data, sep)
+	if err != nil {
+		return err
+	}
+	cat := &Catalog{Servers: []Server{srv}, Items: items, Sep: sep}
+	return cat.finish()
+}
+
+func separatorOf(opts *LoadOptions) (string, error) {
+	sep := DefaultSeparator
+	if opts != nil && opts.Separator != "" {
+		sep = opts.Separator
+	}
+	if !separatorRE.MatchString(sep) {
+		return "", fmt.Errorf("name separator %q: want 1 to 8 of the characters _ - . / : (the default __ suits every client)", sep)
+	}
+	return sep, nil
+}
+
+// loadFile reads and parses the server file name of fsys; one over
+// MaxFileBytes is refused before it is read.
+func loadFile(fsys fs.FS, name, file, sep string) (Server, []Item, error) {
+	st, err := fs.Stat(fsys, name)
+	if err != nil {
+		return Server{}, nil, &LoadError{File: file, Err: err}
+	}
+	if err := checkFileSize(st.Size()); err != nil {
+		return Server{}, nil, &LoadError{File: file, Err: err}
+	}
+	data, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return Server{}, nil, &LoadError{File: file, Err: err}
+	}
+	return parseServerFile(file, data, sep)
 }
 
 // serverFile is the on-disk format of one server's catalog.
@@ -172,6 +213,9 @@ var serverNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
 
 func parseServerFile(file string, data []byte, sep string) (Server, []Item, error) {
 	var sf serverFile
+	if err := checkUTF8(data); err != nil {
+		return Server{}, nil, &LoadError{File: file, Err: err}
+	}
 	if err := decodeStrict(data, &sf); err != nil {
 		return Server{}, nil, &LoadError{File: file, Err: err}
 	}
@@ -233,6 +277,8 @@ func attachContents(file string, raws []json.RawMessage, items []Item) error {
 			return fail("uri", fmt.Errorf("%q has contents already", *c.URI))
 		case c.Text == nil:
 			return fail("text", errors.New("missing"))
+		case len(*c.Text) > MaxContentBytes:
+			return fail("text", checkSize(*c.Text, MaxContentBytes))
 		default:
 			seen[*c.URI] = true
 			it.Content = *c.Text

@@ -3,8 +3,11 @@ package index
 import (
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/mcpsearch/mcpsearch/ext"
 )
@@ -126,5 +129,108 @@ func TestDefaultCatalogLoads(t *testing.T) {
 	}
 	if len(cat.Servers) != 67 {
 		t.Errorf("got %d servers, want 67", len(cat.Servers))
+	}
+}
+
+// TestLoadRefusesHostileItems: names clients could not use or would show
+// wrongly, and items past the size limits, are refused with a *LoadError
+// naming the file, the item and the field. (Before the limits, every one of
+// them built, and a 50 MB description took 2.9 GB.)
+func TestLoadRefusesHostileItems(t *testing.T) {
+	tool := func(fields string) string {
+		return `{"server":"s","tools":[{"name":"ok","inputSchema":{}},{` + fields + `}]}`
+	}
+	long := func(n int) string { return strings.Repeat("x", n) }
+	for _, test := range []struct {
+		name, file, item, field string
+	}{
+		{"NUL in a tool name", tool(`"name":"a\u0000b","inputSchema":{}`), `tools[1] "a\x00b"`, "name"},
+		{"right-to-left override in a tool name", tool(`"name":"txt.exe\u202egnp","inputSchema":{}`), `tools[1] "txt.exe\u202egnp"`, "name"},
+		{"space in a tool name", tool(`"name":"delete all","inputSchema":{}`), `tools[1] "delete all"`, "name"},
+		{"newline in a tool name", tool(`"name":"a\nb","inputSchema":{}`), `tools[1] "a\nb"`, "name"},
+		{"zero-width space in a tool name", tool(`"name":"git\u200bhub","inputSchema":{}`), `tools[1] "git\u200bhub"`, "name"},
+		{"lone surrogate in a tool name", tool(`"name":"a\udc00","inputSchema":{}`), "tools[1] \"a\ufffd\"", "name"},
+		{"10,000-character tool name", tool(`"name":"` + long(10000) + `","inputSchema":{}`), `tools[1] "` + long(64) + `"…`, "name"},
+		{"canonical name of 129 characters", tool(`"name":"` + long(126) + `","inputSchema":{}`), `tools[1] "` + long(64) + `"…`, "name"},
+		{"space in a prompt name", `{"server":"s","prompts":[{"name":"p q"}]}`, `prompts[0] "p q"`, "name"},
+		{"newline in a resource URI", `{"server":"s","resources":[{"name":"r","uri":"file:///a\nb"}]}`, `resources[0] "r"`, "uri"},
+		{"resource URI over 2 KiB", `{"server":"s","resources":[{"name":"r","uri":"x://` + long(2048) + `"}]}`, `resources[0] "r"`, "uri"},
+		{"override in a URI template", `{"server":"s","resourceTemplates":[{"name":"t","uriTemplate":"x://{a}\u202e"}]}`, `resourceTemplates[0] "t"`, "uriTemplate"},
+		{"override in a resource name", `{"server":"s","resources":[{"name":"r\u202ex","uri":"x://1"}]}`, `resources[0] "r\u202ex"`, "name"},
+		{"newline in a title", tool(`"name":"t","title":"a\nb","inputSchema":{}`), `tools[1] "t"`, "title"},
+		{"title over 1 KiB", tool(`"name":"t","title":"` + long(1025) + `","inputSchema":{}`), `tools[1] "t"`, "title"},
+		{"control in an annotations title", tool(`"name":"t","annotations":{"title":"a\u0007"},"inputSchema":{}`), `tools[1] "t"`, "annotations.title"},
+		{"control in a MIME type", `{"server":"s","resources":[{"name":"r","uri":"x://1","mimeType":"text/plain\r\nX: y"}]}`, `resources[0] "r"`, "mimeType"},
+		{"description over 256 KiB", tool(`"name":"t","description":"` + long(256<<10+1) + `","inputSchema":{}`), `tools[1] "t"`, "description"},
+		{"item over 1 MiB", tool(`"name":"t","inputSchema":{"properties":{"a":{"description":"` + long(1<<20) + `"}}}`), `tools[1] "t"`, ""},
+		{"resource text over 1 MiB", `{"server":"s","resources":[{"name":"r","uri":"x://1"}],"resourceContents":[{"uri":"x://1","text":"` + long(1<<20+1) + `"}]}`, "resourceContents[0]", "text"},
+	} {
+		t.Run(test.name, func(t *testing.T) {
+			_, err := LoadFS(fstest.MapFS{"s.json": {Data: []byte(test.file)}}, "cat", nil)
+			var le *LoadError
+			if !errors.As(err, &le) {
+				t.Fatalf("got %v, want a *LoadError", err)
+			}
+			if le.File != filepath.Join("cat", "s.json") || le.Item != test.item || le.Field != test.field {
+				t.Errorf("got file %q, item %q, field %q, want %q, %q, %q (%v)", le.File, le.Item, le.Field, "cat/s.json", test.item, test.field, err)
+			}
+			if n := len(err.Error()); n > 400 {
+				t.Errorf("got an error of %d bytes, want a short one: %.400s", n, err)
+			}
+		})
+	}
+}
+
+// TestLoadRefusesHostileFiles: a server file that is not UTF-8, or over
+// 32 MiB (refused before it is read), names the file.
+func TestLoadRefusesHostileFiles(t *testing.T) {
+	_, err := LoadFS(fstest.MapFS{"s.json": {Data: []byte("{\"server\":\"s\",\n\"tools\":[{\"name\":\"t\xff\",\"inputSchema\":{}}]}")}}, "cat", nil)
+	if err == nil || !strings.Contains(err.Error(), "s.json: not valid UTF-8 (line 2)") {
+		t.Errorf("invalid UTF-8: got %v", err)
+	}
+	dir := writeCatalog(t, map[string]string{"s.json": `{"server":"s"}`})
+	if err := os.Truncate(filepath.Join(dir, "s.json"), MaxFileBytes+1); err != nil { // sparse: nothing is written
+		t.Fatal(err)
+	}
+	if _, err := LoadDir(dir, nil); err == nil || !strings.Contains(err.Error(), "over the limit of 32 MiB") {
+		t.Errorf("a file of 32 MiB + 1: got %v", err)
+	}
+}
+
+// TestLoadAcceptsWhatRealServersName: the limits leave room for what
+// published servers and benchmarks use: names outside MCP's recommended
+// characters but printable ('&', '/', letters of other scripts), a
+// canonical name of exactly 128 characters, titles with emoji joiners,
+// URIs with spaces, and the largest sizes allowed.
+func TestLoadAcceptsWhatRealServersName(t *testing.T) {
+	long := func(n int) string { return strings.Repeat("x", n) }
+	file := `{"server":"s","tools":[
+		{"name":"PDF&URLTool","inputSchema":{}},
+		{"name":"user-profile/update","inputSchema":{}},
+		{"name":"获取天气","title":"🧑‍💻 Weather — تقرير","inputSchema":{}},
+		{"name":"` + long(125) + `","description":"` + long(256<<10) + `","inputSchema":{}}],
+	"resources":[{"name":"My Notes","uri":"file:///Users/a/My Notes.txt","mimeType":"text/plain"}],
+	"resourceTemplates":[{"name":"t","uriTemplate":"x://{path*}"}]}`
+	cat, err := LoadFS(fstest.MapFS{"s.json": {Data: []byte(file)}}, "cat", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := cat.Count(ext.KindTool); n != 4 {
+		t.Errorf("got %d tools, want 4", n)
+	}
+}
+
+// TestCheckServerFile: the crawler's check is LoadFS's, names unique
+// within the file included.
+func TestCheckServerFile(t *testing.T) {
+	for _, test := range []struct{ file, want string }{
+		{`{"server":"s","tools":[{"name":"a b","inputSchema":{}}]}`, `out/s.json: tools[0] "a b": field name: character U+0020`},
+		{`{"server":"s","tools":[{"name":"t","inputSchema":{}},{"name":"t","inputSchema":{}}]}`, `duplicate canonical name "s__t"`},
+		{`{"server":"s","tools":[{"name":"t","inputSchema":{}}]}`, ""},
+	} {
+		err := CheckServerFile("out/s.json", []byte(test.file), nil)
+		if test.want == "" && err != nil || test.want != "" && (err == nil || !strings.Contains(err.Error(), test.want)) {
+			t.Errorf("%s: got %v, want %q", test.file, err, test.want)
+		}
 	}
 }

@@ -16,8 +16,9 @@
 // The index version is the SHA-256 of the canonical catalog (and of the
 // format version), so equal catalogs give equal versions although bleve's
 // bytes differ from build to build. [Open] refuses a bundle whose manifest is
-// missing, of another format, or whose files do not have the recorded sizes;
-// it opens the index read-only and writes nothing, so a bundle on a read-only
+// missing, of another format, whose files do not have the recorded sizes,
+// or whose root.bolt does not have the recorded hash (bolt trusts its pages:
+// guard.go); it opens the index read-only and writes nothing, so a bundle on a read-only
 // file system owned by another user (as in Lambda) opens. [Verify] also
 // checks every file's hash.
 //

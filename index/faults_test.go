@@ -1,6 +1,7 @@
 package index
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -8,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -163,4 +165,76 @@ func TestTruncatedBundleFilesFailOpen(t *testing.T) {
 			})
 		}
 	}
+}
+
+// damagedBoltEnv names the bundle whose root.bolt a re-executed test
+// binary damages and opens (see TestMain).
+const damagedBoltEnv = "MCPSEARCH_TEST_DAMAGE_BOLT"
+
+// boltOffsets are offsets into a page of root.bolt that bolt follows
+// without a check: a page header is 16 bytes, and the first element's
+// position and key size lie 20 to 28 bytes in. Flipping one of them on a
+// leaf page made Open read outside the mapping (SIGSEGV, "unexpected
+// fault address"), which killed the process.
+var boltOffsets = []int{22, 26, 30, 34}
+
+// TestDamagedBoltFailsOpen flips one byte at a time across root.bolt (at
+// boltOffsets of each 4 KiB page) and opens the bundle, in a child process
+// since a fault cannot be recovered: every damaged root.bolt is refused by
+// Open with an error naming it, and the process lives.
+func TestDamagedBoltFailsOpen(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "bundle")
+	if _, err := BuildDir("testdata/catalog", dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(self, "-test.run", "^$")
+	cmd.Env = append(os.Environ(), damagedBoltEnv+"="+dir)
+	out, err := cmd.Output()
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if err != nil {
+		t.Fatalf("the process opening damaged bundles died at %q: %v", lines[len(lines)-1], err)
+	}
+	for _, line := range lines {
+		if !strings.Contains(line, "refused: ") || !strings.Contains(line, "root.bolt") {
+			t.Errorf("got %q, want Open to refuse the damaged root.bolt, naming it", line)
+		}
+	}
+	if want := 16 * len(boltOffsets); len(lines) != want {
+		t.Errorf("got %d damaged opens, want %d", len(lines), want)
+	}
+}
+
+// openDamagedBolts is the child of TestDamagedBoltFailsOpen: it prints one
+// line for each damaged root.bolt, the offset first, so that a crash names
+// the offset.
+func openDamagedBolts(dir string) int {
+	path := filepath.Join(dir, "bleve", "store", "root.bolt")
+	pristine, err := os.ReadFile(path)
+	if err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	for page := range len(pristine) / 4096 {
+		for _, d := range boltOffsets {
+			off := page*4096 + d
+			data := bytes.Clone(pristine)
+			data[off] ^= 0xff
+			if err := os.WriteFile(path, data, 0o644); err != nil {
+				fmt.Println(err)
+				return 1
+			}
+			fmt.Printf("offset %d: ", off)
+			if x, err := Open(dir); err != nil {
+				fmt.Printf("refused: %v\n", err)
+			} else {
+				x.Close()
+				fmt.Println("opened")
+			}
+		}
+	}
+	return 0
 }

@@ -7,7 +7,9 @@ import "fmt"
 // size (which Open checks) can make them panic. Open and the methods that
 // read the bundle recover such a panic into an error, so that a damaged
 // bundle fails Open or the one request (-32603 over the protocol), never
-// the process. `mcpsearch verify` finds the damage by hash.
+// the process. bolt alone follows offsets it reads outside the mapping, a
+// fault no recover catches: Open checks root.bolt's hash before bolt maps
+// it (hashedAtOpen). `mcpsearch verify` finds any damage by hash.
 
 // recoverDamage, deferred by a method reading the bundle at dir, turns a
 // panic into *err.

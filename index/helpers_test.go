@@ -58,6 +58,12 @@ func TestMain(m *testing.M) {
 	if dir := os.Getenv(openAsChildEnv); dir != "" {
 		os.Exit(openAsChild(dir))
 	}
+	if dir := os.Getenv(damagedBoltEnv); dir != "" {
+		os.Exit(openDamagedBolts(dir))
+	}
+	if dir := os.Getenv(buildIntoEnv); dir != "" {
+		os.Exit(buildAsChild(dir))
+	}
 	var err error
 	if sharedTemp, err = os.MkdirTemp("", "mcpsearch-index-test-"); err != nil {
 		panic(err)

@@ -53,7 +53,7 @@ func (p *itemParser) parse(k ext.Kind, i int, raw json.RawMessage) (Item, error)
 	if r.Name == nil || *r.Name == "" {
 		return fail("name", errors.New("missing: every item has a name"))
 	}
-	where = fmt.Sprintf("%s %q", where, *r.Name)
+	where = fmt.Sprintf("%s %s", where, clipName(*r.Name))
 	vis, own, raw, field, err := itemVisibility(raw)
 	if err != nil {
 		return fail(field, err)
@@ -97,8 +97,14 @@ func (p *itemParser) parse(k ext.Kind, i int, raw json.RawMessage) (Item, error)
 		}
 		it.URI = *r.URITemplate
 	}
+	if field, err := p.checkFields(&it, &r); err != nil {
+		return fail(field, err)
+	}
 	if it, err = p.name(it, *r.Name, raw); err != nil {
 		return fail("name", err)
+	}
+	if err := checkItemSize(it.Object, r.InputSchema); err != nil {
+		return fail("", err)
 	}
 	return it, nil
 }

@@ -46,8 +46,9 @@ func bm25Stats(m *Manifest) map[ext.Kind]*search.BM25Stats {
 
 var _ ext.Catalog = (*Index)(nil)
 
-// Open opens the bundle at dir read-only, after checking its manifest and
-// the sizes of its files. It writes nothing.
+// Open opens the bundle at dir read-only, after checking its manifest, the
+// sizes of its files and the hash of root.bolt (see hashedAtOpen). It
+// writes nothing.
 func Open(dir string) (x *Index, err error) {
 	defer wrapf(&err, "opening index")
 	defer recoverOpen(dir, &x, &err)

@@ -126,11 +126,12 @@ func invoke(t *testing.T, emu *lambdaemu.Emulator, ev []byte) map[string]any {
 	return msg
 }
 
-// TestLambdaRefusesToStart: a function whose bundle does not open, whose
-// authentication mode is not chosen or not one of the modes (white space
-// included), or whose configuration fails against the index, exits with
-// the reason on stderr and reports it to the runtime API instead of
-// serving.
+// TestLambdaRefusesToStart: a function whose bundle does not open
+// (missing, or with a damaged root.bolt, which crashed the process with
+// SIGSEGV), whose authentication mode is not chosen or not one of the
+// modes (white space included), or whose configuration fails against the
+// index, exits with the reason on stderr and reports it to the runtime API
+// instead of serving.
 func TestLambdaRefusesToStart(t *testing.T) {
 	root := t.TempDir()
 	bin := buildArtifact(t, root)
@@ -140,6 +141,7 @@ func TestLambdaRefusesToStart(t *testing.T) {
 		want string
 	}{
 		{"missing bundle", []string{"MCPSEARCH_AUTH=none", "MCPSEARCH_INDEX=" + filepath.Join(root, "missing")}, "does not exist"},
+		{"damaged root.bolt", []string{"MCPSEARCH_AUTH=none", "MCPSEARCH_INDEX=" + damagedBoltCopy(t, filepath.Join(root, "index"))}, "root.bolt has SHA-256"},
 		{"auth mode unset", []string{"MCPSEARCH_AUTH="}, "MCPSEARCH_AUTH is not set"},
 		{"auth mode blank", []string{"MCPSEARCH_AUTH= "}, "MCPSEARCH_AUTH is not set"},
 		{"auth mode padded", []string{"MCPSEARCH_AUTH=none\n"}, `MCPSEARCH_AUTH="none\n": white space around the value (want none, bearer, jwt or aws)`},
@@ -149,6 +151,29 @@ func TestLambdaRefusesToStart(t *testing.T) {
 	} {
 		t.Run(test.name, func(t *testing.T) { checkRefusedStart(t, bin, test.env, test.want) })
 	}
+}
+
+// damagedBoltCopy copies the bundle at dir and flips three bytes of its
+// root.bolt that bolt follows unchecked (the first element of a leaf page),
+// and returns the copy.
+func damagedBoltCopy(t *testing.T, dir string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), "bundle")
+	if err := os.CopyFS(dst, os.DirFS(dir)); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dst, "bleve", "store", "root.bolt")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, off := range []int{4*4096 + 22, 4*4096 + 26, 4*4096 + 30} {
+		data[off] ^= 0xff
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dst
 }
 
 func checkRefusedStart(t *testing.T, bin string, env []string, want string) {

@@ -53,7 +53,8 @@ type Result struct {
 
 // Build compiles bootstrap for linux/Arch (static, lambda.norpc, without
 // the bundled catalog, stripped), builds the bundle of Catalog into
-// Out/index, makes everything world-readable and, with Zip, zips it.
+// Out/index, makes the artifact's files (Files) world-readable and, with
+// Zip, zips exactly them.
 func Build(opts Options) (*Result, error) {
 	arch := opts.Arch
 	if arch == "" {
@@ -74,7 +75,11 @@ func Build(opts Options) (*Result, error) {
 		return nil, err
 	}
 	r.Manifest = m
-	if r.Bytes, err = readable(opts.Out); err != nil {
+	files, err := Files(opts.Out)
+	if err != nil {
+		return nil, err
+	}
+	if r.Bytes, err = readable(opts.Out, files); err != nil {
 		return nil, err
 	}
 	if opts.Zip {
@@ -106,34 +111,63 @@ func Compile(dir, arch, version, out string) error {
 	return nil
 }
 
-// readable gives files 0644 (bootstrap 0755) and directories 0755, and
-// returns the total size of the files.
-func readable(dir string) (int64, error) {
-	var total int64
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		mode := fs.FileMode(0o644)
-		if d.IsDir() || d.Name() == "bootstrap" {
-			mode = 0o755
-		}
-		if !d.IsDir() {
-			info, err := d.Info()
-			if err != nil {
-				return err
-			}
-			total += info.Size()
-		}
-		return os.Chmod(path, mode)
-	})
-	return total, err
+// Files lists what the artifact at dir holds, as slash paths: bootstrap,
+// and the bundle in index/ as its manifest lists it (manifest.json and
+// every file, checked by hash). Nothing else under dir is packaged: not
+// the folder of a build that was killed, not a stray file.
+func Files(dir string) ([]string, error) {
+	m, err := index.Verify(filepath.Join(dir, "index"))
+	if err != nil {
+		return nil, err
+	}
+	files := []string{"bootstrap", "index/" + index.ManifestFile}
+	for _, f := range m.Files {
+		files = append(files, "index/"+f.Path)
+	}
+	return files, nil
 }
 
-// Zip writes the files of dir into the zip at path, with their modes, and
-// returns its size.
+// readable gives the files (slash paths under dir) 0644, bootstrap 0755,
+// and their directories 0755, and returns the files' total size.
+func readable(dir string, files []string) (int64, error) {
+	var total int64
+	dirs := map[string]bool{}
+	for _, f := range files {
+		path := filepath.Join(dir, filepath.FromSlash(f))
+		info, err := os.Stat(path)
+		if err != nil {
+			return 0, err
+		}
+		total += info.Size()
+		mode := fs.FileMode(0o644)
+		if f == "bootstrap" {
+			mode = 0o755
+		}
+		if err := os.Chmod(path, mode); err != nil {
+			return 0, err
+		}
+		for d := pathpkg.Dir(f); !dirs[d]; d = pathpkg.Dir(d) {
+			dirs[d] = true
+			if err := os.Chmod(filepath.Join(dir, filepath.FromSlash(d)), 0o755); err != nil {
+				return 0, err
+			}
+		}
+	}
+	return total, nil
+}
+
+// Zip writes the artifact at dir (its Files) into the zip at path, with
+// their modes, and returns its size.
 func Zip(dir, path string) (int64, error) {
-	return ZipTree(path, Tree{Dir: dir})
+	files, err := Files(dir)
+	if err != nil {
+		return 0, err
+	}
+	entries := make([]zipEntry, len(files))
+	for i, f := range files {
+		entries[i] = zipEntry{src: filepath.Join(dir, filepath.FromSlash(f)), name: f}
+	}
+	return writeZip(path, entries)
 }
 
 // Tree is a directory to zip under a prefix (a slash path, or "" for the
@@ -144,6 +178,28 @@ type Tree struct{ Dir, Prefix string }
 // modes, and returns its size. Bench uses it to zip a bootstrap and a
 // bundle kept apart as the artifact they would make.
 func ZipTree(path string, trees ...Tree) (int64, error) {
+	var entries []zipEntry
+	for _, t := range trees {
+		err := filepath.WalkDir(t.Dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			rel, _ := filepath.Rel(t.Dir, p)
+			entries = append(entries, zipEntry{src: p, name: pathpkg.Join(t.Prefix, filepath.ToSlash(rel))})
+			return nil
+		})
+		if err != nil {
+			return 0, err
+		}
+	}
+	return writeZip(path, entries)
+}
+
+// zipEntry is a file to zip (src) and its name in the zip.
+type zipEntry struct{ src, name string }
+
+// writeZip writes the entries into the zip at path and returns its size.
+func writeZip(path string, entries []zipEntry) (int64, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return 0, err
@@ -156,14 +212,8 @@ func ZipTree(path string, trees ...Tree) (int64, error) {
 	zw.RegisterCompressor(zip.Deflate, func(w io.Writer) (io.WriteCloser, error) {
 		return flate.NewWriter(w, flate.BestCompression)
 	})
-	for _, t := range trees {
-		err = filepath.WalkDir(t.Dir, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			return addFile(zw, t, p)
-		})
-		if err != nil {
+	for _, e := range entries {
+		if err := addFile(zw, e); err != nil {
 			return 0, err
 		}
 	}
@@ -177,8 +227,8 @@ func ZipTree(path string, trees ...Tree) (int64, error) {
 	return info.Size(), f.Close()
 }
 
-func addFile(zw *zip.Writer, t Tree, path string) error {
-	info, err := os.Stat(path)
+func addFile(zw *zip.Writer, e zipEntry) error {
+	info, err := os.Stat(e.src)
 	if err != nil {
 		return err
 	}
@@ -186,14 +236,13 @@ func addFile(zw *zip.Writer, t Tree, path string) error {
 	if err != nil {
 		return err
 	}
-	rel, _ := filepath.Rel(t.Dir, path)
-	hdr.Name = pathpkg.Join(t.Prefix, filepath.ToSlash(rel))
+	hdr.Name = e.name
 	hdr.Method = zip.Deflate
 	w, err := zw.CreateHeader(hdr)
 	if err != nil {
 		return err
 	}
-	in, err := os.Open(path)
+	in, err := os.Open(e.src)
 	if err != nil {
 		return err
 	}

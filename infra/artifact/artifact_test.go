@@ -13,9 +13,15 @@ import (
 
 // TestBuildArm64 builds the Lambda artifact of the test catalog and checks
 // the binary is a static linux/arm64 executable, the bundle opens, and the
-// zip holds both with the modes Lambda needs.
+// zip holds both with the modes Lambda needs, and nothing else that lay in
+// the artifact's directory (before, the folder of a killed build was
+// zipped).
 func TestBuildArm64(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "artifact")
+	for _, stray := range []string{".mcpsearch-build-123/bundle/objects.bin", "notes.txt"} {
+		os.MkdirAll(filepath.Dir(filepath.Join(out, stray)), 0o755)
+		os.WriteFile(filepath.Join(out, stray), []byte("not the bundle"), 0o644)
+	}
 	r, err := Build(Options{Catalog: "../../index/testdata/catalog", Out: out, Zip: true, Module: "../.."})
 	if err != nil {
 		t.Fatal(err)
@@ -48,14 +54,25 @@ func TestBuildArm64(t *testing.T) {
 	}
 	defer zr.Close()
 	modes := map[string]uint32{}
+	var names []string
+	var unzipped uint64
 	for _, f := range zr.File {
 		modes[f.Name] = uint32(f.Mode().Perm())
+		names = append(names, f.Name)
+		unzipped += f.UncompressedSize64
 	}
 	if modes["bootstrap"] != 0o755 || modes["index/manifest.json"] != 0o644 || modes["index/objects.bin"] != 0o644 {
 		t.Errorf("zip entries and modes: %v", modes)
 	}
-	if r.ZipBytes <= 0 || r.ZipBytes >= r.Bytes {
-		t.Errorf("zip of %d bytes for %d unzipped", r.ZipBytes, r.Bytes)
+	want := []string{"bootstrap", "index/manifest.json"}
+	for _, f := range r.Manifest.Files {
+		want = append(want, "index/"+f.Path)
+	}
+	if !slices.Equal(names, want) {
+		t.Errorf("zip entries: got %v, want %v", names, want)
+	}
+	if r.ZipBytes <= 0 || r.ZipBytes >= r.Bytes || uint64(r.Bytes) != unzipped {
+		t.Errorf("zip of %d bytes for %d unzipped (entries: %d)", r.ZipBytes, r.Bytes, unzipped)
 	}
 }
 

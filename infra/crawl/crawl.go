@@ -13,8 +13,10 @@
 // it.
 //
 // A server that fails — unreachable, hanging past the timeout, dying
-// mid-list, an unset variable — gets a failed Result, and its previous
-// catalog file, if any, is left as it was; the others are written anyway.
+// mid-list, an unset variable, an answer the build would refuse (the
+// checks and limits of index.LoadDir, run on each file before it is
+// written) — gets a failed Result, and its previous catalog file, if any,
+// is left as it was; the others are written anyway.
 package crawl
 
 import (
@@ -29,6 +31,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpsearch/mcpsearch/index"
 )
 
 // Defaults of Options.
@@ -51,8 +55,8 @@ type Options struct {
 	// out.
 	ReadResources bool
 	// MaxResourceBytes cuts each resource text to this many bytes (at a
-	// character boundary; Result.Truncated counts them). If zero,
-	// DefaultMaxResourceBytes.
+	// character boundary; Result.Truncated counts them), at most
+	// index.MaxContentBytes. If zero, DefaultMaxResourceBytes.
 	MaxResourceBytes int
 	// Lookup resolves ${VAR} references. If nil, os.LookupEnv.
 	Lookup func(string) (string, bool)
@@ -99,6 +103,9 @@ type Result struct {
 // every failed server (nil if all succeeded).
 func Run(ctx context.Context, cfg *Config, outDir string, opts *Options) ([]Result, error) {
 	o := opts.withDefaults()
+	if o.MaxResourceBytes > index.MaxContentBytes {
+		return nil, fmt.Errorf("resource texts cut at %d bytes: the index takes at most %d", o.MaxResourceBytes, index.MaxContentBytes)
+	}
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return nil, fmt.Errorf("creating %s: %w", outDir, err)
 	}
@@ -229,38 +236,50 @@ func newCatalogFile(s *ServerConfig, sess *session) (*catalogFile, error) {
 	return f, nil
 }
 
-// writeCatalog writes f to dir/<server>.json through a temporary file in
-// dir and a rename, so the file is either the old one or the whole new one.
+// writeCatalog writes f to dir/<server>.json once the build's own checks
+// (index.CheckServerFile) pass, so that an upstream whose answer would not
+// build (a name clients cannot use, an item past the limits) fails here,
+// named, and its previous file stays.
 func writeCatalog(dir string, f *catalogFile) (path string, err error) {
 	path = filepath.Join(dir, f.Server+".json")
+	data, err := json.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return "", fmt.Errorf("encoding %s: %w", path, err)
+	}
+	data = append(data, '\n')
+	if err := index.CheckServerFile(path, data, nil); err != nil {
+		return "", fmt.Errorf("the upstream's answer would not build: %w", err)
+	}
+	return path, replaceFile(dir, path, data)
+}
+
+// replaceFile writes data to path through a temporary file in dir and a
+// rename, so the file is either the old one or the whole new one.
+func replaceFile(dir, path string, data []byte) (err error) {
 	defer func() {
 		if err != nil {
 			err = fmt.Errorf("writing %s: %w", path, err)
 		}
 	}()
-	data, err := json.MarshalIndent(f, "", "  ")
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
-		return "", err
-	}
-	tmp, err := os.CreateTemp(dir, "."+f.Server+".json.tmp-*")
-	if err != nil {
-		return "", err
+		return err
 	}
 	defer os.Remove(tmp.Name()) // a no-op once renamed
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
+	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
-		return "", err
+		return err
 	}
 	if err := tmp.Chmod(0o644); err != nil {
 		tmp.Close()
-		return "", err
+		return err
 	}
 	if err := tmp.Sync(); err != nil {
 		tmp.Close()
-		return "", err
+		return err
 	}
 	if err := tmp.Close(); err != nil {
-		return "", err
+		return err
 	}
-	return path, os.Rename(tmp.Name(), path)
+	return os.Rename(tmp.Name(), path)
 }

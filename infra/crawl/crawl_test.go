@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
+
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index"
 	"github.com/mcpsearch/mcpsearch/infra/fleet"
@@ -416,5 +418,41 @@ func BenchmarkCrawlFleet(b *testing.B) {
 		if _, err := Run(context.Background(), cfg, out, nil); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestCrawlRefusesWhatWouldNotBuild: an upstream listing a tool whose name
+// the build refuses (here a right-to-left override) fails its crawl with
+// the build's error, naming the server, the file, the item and the field;
+// its previous file stays and the other servers are written. (Before, the
+// file was written and the next build failed on it.) Resource texts cut
+// past the index's limit are refused before anything is crawled.
+func TestCrawlRefusesWhatWouldNotBuild(t *testing.T) {
+	good := fleet.Start(t, "good", fleet.Spec{Tools: 2})
+	hostile := fleet.Start(t, "hostile", fleet.Spec{Tools: 2})
+	hostile.Server.AddTool(mcp.NewTool("txt.exe\u202egnp"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("x"), nil
+	})
+	cfg := mustParse(t, "servers:\n"+httpServer("good", good.URL)+httpServer("hostile", hostile.URL))
+	out := t.TempDir()
+	previous := []byte(`{"server":"hostile"}`)
+	os.WriteFile(filepath.Join(out, "hostile.json"), previous, 0o644)
+	results, err := Run(context.Background(), cfg, out, nil)
+	want := `1 of 2 servers failed (hostile)`
+	detail := `hostile: the upstream's answer would not build: ` + filepath.Join(out, "hostile.json") + `: tools[2] "txt.exe\u202egnp": field name: character U+202E`
+	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), detail) {
+		t.Errorf("got %v, want it to say %q and %q", err, want, detail)
+	}
+	if results[0].Err != nil || results[1].Err == nil {
+		t.Errorf("got %v and %v, want good to pass and hostile to fail", results[0].Err, results[1].Err)
+	}
+	if got := mustRead(t, filepath.Join(out, "hostile.json")); !bytes.Equal(got, previous) {
+		t.Errorf("hostile.json: got %s, want the previous file", got)
+	}
+	if _, err := index.LoadDir(out, nil); err != nil {
+		t.Errorf("the catalog left by the crawl does not load: %v", err)
+	}
+	if _, err := Run(context.Background(), cfg, out, &Options{MaxResourceBytes: index.MaxContentBytes + 1}); err == nil || !strings.Contains(err.Error(), "the index takes at most") {
+		t.Errorf("cut past the index's limit: got %v", err)
 	}
 }

@@ -1,13 +1,15 @@
 // Package eval measures retrieval quality on tool-retrieval benchmarks in the
 // shared format: tools.jsonl ({"id","name","description","input_schema",
 // "server","category"} a line), queries.jsonl ({"qid","query","relevant",
-// "relevant_groups","split"}) and optionally negatives.jsonl ({"qid","query"}
-// that no tool answers).
+// "relevant_groups","split"}, optionally "lang", "typo" and "domain") and
+// optionally negatives.jsonl ({"qid","query"} that no tool answers, with the
+// same optional fields).
 //
 // The tools are turned into a catalog (one server file per server, the
 // category as the tool's "category" annotation) and built with index.Build,
-// the production path; queries are answered by index.Search as the server
-// answers tools/search.
+// the production path; a catalog directory (BuildCatalog) is built as it is,
+// its gold ids being canonical tool names. Queries are answered by
+// index.Search as the server answers tools/search.
 package eval
 
 import (
@@ -36,6 +38,14 @@ type Query struct {
 	Relevant       []string   `json:"relevant"`
 	RelevantGroups [][]string `json:"relevant_groups"`
 	Split          *string    `json:"split"`
+	// Lang is the language of the query ("en", "de", "zh" …); empty when
+	// the set does not say.
+	Lang string `json:"lang,omitempty"`
+	// Typo marks a query written with the misspellings people make.
+	Typo bool `json:"typo,omitempty"`
+	// Domain is what the request is about ("calendar", "kubernetes" …),
+	// the stratum its split was drawn in.
+	Domain string `json:"domain,omitempty"`
 }
 
 // readJSONL decodes every non-empty line of path into a T, naming the line

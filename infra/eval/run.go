@@ -24,8 +24,45 @@ type Set struct {
 }
 
 // Build writes the tools as a catalog under a temporary directory, builds
-// and opens its bundle. Close removes both.
-func Build(tools []Tool) (s *Set, err error) {
+// and opens its bundle. Close removes the bundle.
+func Build(tools []Tool) (*Set, error) {
+	dir, err := os.MkdirTemp("", "mcpsearch-eval-catalog-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	ids, err := writeCatalog(tools, dir)
+	if err != nil {
+		return nil, err
+	}
+	cat, err := index.LoadDir(dir, nil)
+	if err != nil {
+		return nil, err
+	}
+	return openBundle(cat, ids)
+}
+
+// BuildCatalog loads the catalog directory dir as the server does
+// (index.LoadDir), builds and opens its bundle. Its tools are known by their
+// canonical names (<server>__<tool>), which are the gold ids of its queries.
+// Close removes the bundle.
+func BuildCatalog(dir string) (*Set, error) {
+	cat, err := index.LoadDir(dir, nil)
+	if err != nil {
+		return nil, err
+	}
+	ids := map[string]string{}
+	for _, it := range cat.Items {
+		if it.Kind == ext.KindTool {
+			ids[it.Name] = it.Name
+		}
+	}
+	return openBundle(cat, ids)
+}
+
+// openBundle builds cat into a temporary bundle with index.Build, the
+// production path, and opens it; ids maps canonical tool names to gold ids.
+func openBundle(cat *index.Catalog, ids map[string]string) (s *Set, err error) {
 	dir, err := os.MkdirTemp("", "mcpsearch-eval-")
 	if err != nil {
 		return nil, err
@@ -35,18 +72,36 @@ func Build(tools []Tool) (s *Set, err error) {
 			os.RemoveAll(dir)
 		}
 	}()
-	ids, err := writeCatalog(tools, filepath.Join(dir, "catalog"))
+	bundle := filepath.Join(dir, "bundle")
+	if _, err := index.Build(cat, bundle, nil); err != nil {
+		return nil, err
+	}
+	x, err := index.Open(bundle)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("opening %s: %w", bundle, err)
 	}
-	if _, err := index.BuildDir(filepath.Join(dir, "catalog"), filepath.Join(dir, "bundle"), nil); err != nil {
-		return nil, err
+	return &Set{idx: x, ids: ids, dir: dir, Size: len(ids)}, nil
+}
+
+// CheckGold fails naming the first query whose gold (relevant or
+// relevant_groups) holds an id that is no tool of the set: such a query
+// could never be answered, and its figures would measure the typo in its
+// gold.
+func (s *Set) CheckGold(queries []Query) error {
+	known := make(map[string]bool, len(s.ids))
+	for _, id := range s.ids {
+		known[id] = true
 	}
-	x, err := index.Open(filepath.Join(dir, "bundle"))
-	if err != nil {
-		return nil, err
+	for _, q := range queries {
+		for _, group := range append([][]string{q.Relevant}, q.RelevantGroups...) {
+			for _, id := range group {
+				if !known[id] {
+					return fmt.Errorf("query %s: gold id %q is not a tool of the catalog", q.QID, id)
+				}
+			}
+		}
 	}
-	return &Set{idx: x, ids: ids, dir: dir, Size: len(tools)}, nil
+	return nil
 }
 
 // Close releases the index and removes its files.
@@ -77,9 +132,6 @@ func writeCatalog(tools []Tool, dir string) (map[string]string, error) {
 			return nil, fmt.Errorf("tools %s and %s both become %s", prev, t.ID, canonical)
 		}
 		ids[canonical] = t.ID
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
 	}
 	for server, list := range byServer {
 		data, err := json.Marshal(map[string]any{"server": server, "tools": list})
@@ -138,6 +190,10 @@ type Metrics struct {
 	Recall  map[int]float64 // k → share of relevant groups in the top k
 	NDCG10  float64
 	MRR     float64
+	// Empty is the share of queries that got no items: the no-match rate
+	// of queries no tool answers, the emptied rate of queries some tool
+	// does.
+	Empty float64
 }
 
 // Score computes the metrics of results at the cut-offs ks.
@@ -152,6 +208,9 @@ func Score(results []Result, ks []int) Metrics {
 		}
 		m.NDCG10 += ndcgAt(r, 10)
 		m.MRR += reciprocalRank(r, 10)
+		if len(r.Ranked) == 0 {
+			m.Empty++
+		}
 	}
 	n := float64(len(results))
 	for _, k := range ks {
@@ -159,6 +218,7 @@ func Score(results []Result, ks []int) Metrics {
 	}
 	m.NDCG10 /= n
 	m.MRR /= n
+	m.Empty /= n
 	return m
 }
 

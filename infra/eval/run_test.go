@@ -32,6 +32,15 @@ func TestScore(t *testing.T) {
 	}
 }
 
+// TestScoreEmpty: Empty is the share of queries that got no items.
+func TestScoreEmpty(t *testing.T) {
+	q := Query{QID: "q", Relevant: []string{"a"}}
+	m := Score([]Result{{Query: q, Ranked: []string{"a"}}, {Query: q}, {Query: q}, {Query: q, Ranked: []string{"b"}}}, []int{1})
+	if !near(m.Empty, 0.5) {
+		t.Errorf("Empty %v, want 0.5", m.Empty)
+	}
+}
+
 func TestBuildAndSearch(t *testing.T) {
 	server := "My Server"
 	tools := []Tool{

@@ -19,7 +19,7 @@ func runCrawl(args []string, stdout, stderr io.Writer) error {
 	concurrency := fs.Int("concurrency", crawl.DefaultConcurrency, "servers crawled at once")
 	timeout := fs.Duration("timeout", crawl.DefaultTimeout, "time allowed for each server's whole crawl")
 	read := fs.Bool("read-resources", false, "read text resources (resources/read) into the catalog, to search their content")
-	maxBytes := fs.Int("max-resource-bytes", crawl.DefaultMaxResourceBytes, "with --read-resources: cut each text to this many bytes")
+	maxBytes := fs.Int("max-resource-bytes", crawl.DefaultMaxResourceBytes, "with --read-resources: cut each text to this many bytes (at most 1 MiB, the index's limit)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

@@ -1,11 +1,12 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,18 +19,23 @@ import (
 func runEval(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("eval", stderr)
 	tools := fs.String("tools", "", "tools.jsonl of the benchmark")
+	catalog := fs.String("catalog", "", "a catalog directory instead of --tools, built as `mcpsearch build` does; gold ids are canonical tool names (<server>__<tool>)")
 	queries := fs.String("queries", "", "queries.jsonl of the benchmark")
 	negatives := fs.String("negatives", "", "optional negatives.jsonl: queries no tool answers")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of tables")
 	kList := fs.String("k", "1,5,10", "recall cut-offs, comma-separated")
 	sample := fs.String("sample", "", "N:R keeps the query lines whose 0-based index i has i % N == R")
 	misses := fs.Int("misses", 0, "print up to this many queries whose first result is not relevant")
-	floors := fs.String("min", "", "floors, e.g. recall@1=0.75,ndcg@10=0.86: exit 1 naming each figure below its floor")
+	floors := fs.String("min", "", "floors, e.g. recall@1=0.75,splits.test.ndcg@10=0.86: exit 1 naming each figure below its floor (keys of the --json output, nested ones joined by dots)")
+	ceilings := fs.String("max", "", "ceilings, e.g. emptied_rate=0.03: exit 1 naming each figure above its ceiling")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if err := required(map[string]string{"tools": *tools, "queries": *queries}); err != nil {
+	if err := required(map[string]string{"queries": *queries}); err != nil {
 		return err
+	}
+	if (*tools == "") == (*catalog == "") {
+		return fmt.Errorf("%w: give one of --tools and --catalog", errUsage)
 	}
 	ks, err := parseKs(*kList)
 	if err != nil {
@@ -39,7 +45,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	rep, err := evaluate(*tools, *queries, *negatives, ks, every, offset)
+	rep, err := evaluate(benchmark{*tools, *catalog, *queries, *negatives}, ks, every, offset)
 	if err != nil {
 		return err
 	}
@@ -52,7 +58,8 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return checkFloors(rep.jsonObject(ks), *floors)
+	obj := rep.jsonObject(ks)
+	return errors.Join(checkFloors(obj, *floors), checkCeilings(obj, *ceilings))
 }
 
 func parseKs(s string) ([]int, error) {
@@ -81,68 +88,116 @@ func parseSample(s string) (every, offset int, err error) {
 	return every, offset, nil
 }
 
-// report is the outcome of one evaluation.
-type report struct {
-	tools     int
-	all       eval.Metrics
-	splits    map[string]eval.Metrics
-	negatives int
-	noMatch   float64
-	p50, p99  time.Duration
-	results   []eval.Result
+// benchmark names the files of one evaluation: the tools (a tools.jsonl or
+// a catalog directory), the queries and the optional negatives.
+type benchmark struct {
+	tools, catalog, queries, negatives string
 }
 
-func evaluate(toolsPath, queriesPath, negativesPath string, ks []int, every, offset int) (*report, error) {
-	tools, err := eval.LoadTools(toolsPath)
+// open builds the benchmark's tools.
+func (b benchmark) open() (*eval.Set, error) {
+	if b.catalog != "" {
+		return eval.BuildCatalog(b.catalog)
+	}
+	tools, err := eval.LoadTools(b.tools)
 	if err != nil {
 		return nil, err
 	}
-	queries, err := eval.LoadQueries(queriesPath, every, offset)
+	return eval.Build(tools)
+}
+
+// report is the outcome of one evaluation.
+type report struct {
+	tools    int
+	all      eval.Metrics
+	splits   map[string]eval.Metrics // by split
+	langs    map[string]eval.Metrics // by language, when the queries say
+	typo     map[string]eval.Metrics // "typo": the queries with typos
+	negs     negativeSet
+	p50, p99 time.Duration
+	results  []eval.Result
+}
+
+// negativeSet holds the figures of the queries no tool answers.
+type negativeSet struct {
+	all           eval.Metrics
+	splits, langs map[string]eval.Metrics
+}
+
+func evaluate(b benchmark, ks []int, every, offset int) (*report, error) {
+	queries, err := eval.LoadQueries(b.queries, every, offset)
 	if err != nil {
 		return nil, err
 	}
-	set, err := eval.Build(tools)
+	set, err := b.open()
 	if err != nil {
 		return nil, err
 	}
 	defer set.Close()
+	if err := set.CheckGold(queries); err != nil {
+		return nil, fmt.Errorf("%s: %w", b.queries, err)
+	}
 	depth := max(10, ks[len(ks)-1])
 	results, latencies, err := searchAll(set, queries, depth)
 	if err != nil {
 		return nil, err
 	}
-	rep := &report{tools: len(tools), all: eval.Score(results, ks), splits: map[string]eval.Metrics{}, results: results}
-	bySplit := map[string][]eval.Result{}
-	for _, r := range results {
-		if r.Query.Split != nil {
-			bySplit[*r.Query.Split] = append(bySplit[*r.Query.Split], r)
-		}
-	}
-	for name, rs := range bySplit {
-		rep.splits[name] = eval.Score(rs, ks)
-	}
-	if negativesPath != "" {
-		negs, err := eval.LoadQueries(negativesPath, 0, 0)
-		if err != nil {
-			return nil, err
-		}
-		negResults, negLatencies, err := searchAll(set, negs, depth)
-		if err != nil {
+	rep := &report{tools: set.Size, all: eval.Score(results, ks), results: results,
+		splits: scoreBy(results, ks, splitOf), langs: scoreBy(results, ks, langOf), typo: scoreBy(results, ks, typoOf)}
+	if b.negatives != "" {
+		var negLatencies []time.Duration
+		if rep.negs, negLatencies, err = evaluateNegatives(set, b.negatives, ks, depth); err != nil {
 			return nil, err
 		}
 		latencies = append(latencies, negLatencies...)
-		rep.negatives = len(negs)
-		for _, r := range negResults {
-			if len(r.Ranked) == 0 {
-				rep.noMatch++
-			}
-		}
-		if len(negs) > 0 {
-			rep.noMatch /= float64(len(negs))
-		}
 	}
 	rep.p50, rep.p99 = percentile(latencies, 0.50), percentile(latencies, 0.99)
 	return rep, nil
+}
+
+// evaluateNegatives searches the queries of path, which no tool answers.
+func evaluateNegatives(set *eval.Set, path string, ks []int, depth int) (negativeSet, []time.Duration, error) {
+	negs, err := eval.LoadQueries(path, 0, 0)
+	if err != nil {
+		return negativeSet{}, nil, err
+	}
+	results, latencies, err := searchAll(set, negs, depth)
+	if err != nil {
+		return negativeSet{}, nil, err
+	}
+	return negativeSet{all: eval.Score(results, ks), splits: scoreBy(results, ks, splitOf), langs: scoreBy(results, ks, langOf)}, latencies, nil
+}
+
+func splitOf(q eval.Query) string {
+	if q.Split == nil {
+		return ""
+	}
+	return *q.Split
+}
+
+func langOf(q eval.Query) string { return q.Lang }
+
+func typoOf(q eval.Query) string {
+	if q.Typo {
+		return "typo"
+	}
+	return ""
+}
+
+// scoreBy scores the results of each subset that key names; results whose
+// key is empty belong to none.
+func scoreBy(results []eval.Result, ks []int, key func(eval.Query) string) map[string]eval.Metrics {
+	subsets := map[string][]eval.Result{}
+	for _, r := range results {
+		if k := key(r.Query); k != "" {
+			subsets[k] = append(subsets[k], r)
+		}
+	}
+	out := make(map[string]eval.Metrics, len(subsets))
+	for k, rs := range subsets {
+		out[k] = eval.Score(rs, ks)
+	}
+	return out
 }
 
 func searchAll(set *eval.Set, queries []eval.Query, depth int) ([]eval.Result, []time.Duration, error) {
@@ -173,52 +228,76 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 func round4(f float64) float64 { return float64(int64(f*10000+0.5)) / 10000 }
 
 func (r *report) jsonObject(ks []int) map[string]any {
-	obj := map[string]any{
-		"queries": r.all.Queries, "ndcg@10": round4(r.all.NDCG10), "mrr": round4(r.all.MRR),
-		"negatives": r.negatives, "no_match_rate": round4(r.noMatch),
+	obj := answeredFigures(r.all, ks)
+	maps.Copy(obj, map[string]any{
+		"negatives": r.negs.all.Queries, "no_match_rate": round4(r.negs.all.Empty),
 		"p50_ms": ms(r.p50), "p99_ms": ms(r.p99),
-	}
-	for _, k := range ks {
-		obj[fmt.Sprintf("recall@%d", k)] = round4(r.all.Recall[k])
-	}
-	if len(r.splits) > 0 {
-		splits := map[string]any{}
-		for name, m := range r.splits {
-			s := map[string]any{"queries": m.Queries, "ndcg@10": round4(m.NDCG10), "mrr": round4(m.MRR)}
-			for _, k := range ks {
-				s[fmt.Sprintf("recall@%d", k)] = round4(m.Recall[k])
-			}
-			splits[name] = s
+	})
+	for name, subsets := range map[string]map[string]eval.Metrics{"splits": r.splits, "langs": r.langs} {
+		if len(subsets) > 0 {
+			obj[name] = subsetFigures(subsets, func(m eval.Metrics) map[string]any { return answeredFigures(m, ks) })
 		}
-		obj["splits"] = splits
+	}
+	if m, ok := r.typo["typo"]; ok {
+		obj["typo"] = answeredFigures(m, ks)
+	}
+	for name, subsets := range map[string]map[string]eval.Metrics{"negative_splits": r.negs.splits, "negative_langs": r.negs.langs} {
+		if len(subsets) > 0 {
+			obj[name] = subsetFigures(subsets, negativeFigures)
+		}
 	}
 	return obj
 }
 
+// answeredFigures are the JSON figures of queries some tool answers.
+func answeredFigures(m eval.Metrics, ks []int) map[string]any {
+	obj := map[string]any{"queries": m.Queries, "ndcg@10": round4(m.NDCG10), "mrr": round4(m.MRR), "emptied_rate": round4(m.Empty)}
+	for _, k := range ks {
+		obj[fmt.Sprintf("recall@%d", k)] = round4(m.Recall[k])
+	}
+	return obj
+}
+
+// negativeFigures are the JSON figures of queries no tool answers.
+func negativeFigures(m eval.Metrics) map[string]any {
+	return map[string]any{"negatives": m.Queries, "no_match_rate": round4(m.Empty)}
+}
+
+func subsetFigures(subsets map[string]eval.Metrics, f func(eval.Metrics) map[string]any) map[string]any {
+	out := make(map[string]any, len(subsets))
+	for name, m := range subsets {
+		out[name] = f(m)
+	}
+	return out
+}
+
 func (r *report) print(w io.Writer, ks []int) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	header := "split\tqueries\t"
+	header := "subset\tqueries\t"
 	for _, k := range ks {
 		header += fmt.Sprintf("R@%d\t", k)
 	}
-	fmt.Fprintln(tw, header+"nDCG@10\tMRR\t")
-	names := make([]string, 0, len(r.splits))
-	for n := range r.splits {
-		names = append(names, n)
-	}
-	slices.SortFunc(names, func(a, b string) int { return cmp.Compare(a, b) })
-	for _, n := range names {
-		printRow(tw, n, r.splits[n], ks)
-	}
+	fmt.Fprintln(tw, header+"nDCG@10\tMRR\tempty\t")
+	printRows(tw, "", r.splits, ks)
 	printRow(tw, "all", r.all, ks)
+	printRows(tw, "lang ", r.langs, ks)
+	printRows(tw, "", r.typo, ks)
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if r.negatives > 0 {
-		fmt.Fprintf(w, "negatives: %d, no-match rate %.3f\n", r.negatives, r.noMatch)
+	if r.negs.all.Queries > 0 {
+		fmt.Fprintf(w, "negatives: %d, no-match rate %.3f%s%s\n", r.negs.all.Queries, r.negs.all.Empty,
+			noMatchBy(r.negs.splits, ""), noMatchBy(r.negs.langs, "lang "))
 	}
 	_, err := fmt.Fprintf(w, "%d tools; search latency p50 %.2f ms, p99 %.2f ms\n", r.tools, ms(r.p50), ms(r.p99))
 	return err
+}
+
+// printRows prints one row per subset, in the order of their names.
+func printRows(w io.Writer, prefix string, subsets map[string]eval.Metrics, ks []int) {
+	for _, name := range slices.Sorted(maps.Keys(subsets)) {
+		printRow(w, prefix+name, subsets[name], ks)
+	}
 }
 
 func printRow(w io.Writer, name string, m eval.Metrics, ks []int) {
@@ -226,7 +305,20 @@ func printRow(w io.Writer, name string, m eval.Metrics, ks []int) {
 	for _, k := range ks {
 		row += fmt.Sprintf("%.3f\t", m.Recall[k])
 	}
-	fmt.Fprintln(w, row+fmt.Sprintf("%.3f\t%.3f\t", m.NDCG10, m.MRR))
+	fmt.Fprintln(w, row+fmt.Sprintf("%.3f\t%.3f\t%.3f\t", m.NDCG10, m.MRR, m.Empty))
+}
+
+// noMatchBy lists the no-match rate of each subset: "; dev .500 of 64, …".
+func noMatchBy(subsets map[string]eval.Metrics, prefix string) string {
+	var parts []string
+	for _, name := range slices.Sorted(maps.Keys(subsets)) {
+		m := subsets[name]
+		parts = append(parts, fmt.Sprintf("%s%s %.3f of %d", prefix, name, m.Empty, m.Queries))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "; " + strings.Join(parts, ", ")
 }
 
 // printMisses lists queries whose first result is not relevant, with what
@@ -244,26 +336,53 @@ func printMisses(w io.Writer, results []eval.Result, n int) {
 	}
 }
 
-// checkFloors compares figures with floors "key=value,…" and fails naming
-// every figure below its floor.
+// checkFloors fails naming every figure below its floor. floors is
+// "key=value,…" with keys of the --json output, nested ones joined by dots
+// ("splits.test.recall@5").
 func checkFloors(figures map[string]any, floors string) error {
-	if floors == "" {
+	return checkBounds(figures, floors, "min", "below its floor", func(got, floor float64) bool { return got < floor })
+}
+
+// checkCeilings fails naming every figure above its ceiling, given as
+// checkFloors takes floors.
+func checkCeilings(figures map[string]any, ceilings string) error {
+	return checkBounds(figures, ceilings, "max", "above its ceiling", func(got, ceiling float64) bool { return got > ceiling })
+}
+
+// checkBounds compares figures with bounds ("key=value,…", the flag
+// --flag) and fails naming every figure that fails its bound.
+func checkBounds(figures map[string]any, bounds, flag, what string, fails func(got, bound float64) bool) error {
+	if bounds == "" {
 		return nil
 	}
-	var below []string
-	for _, kv := range strings.Split(floors, ",") {
+	var out []string
+	for _, kv := range strings.Split(bounds, ",") {
 		key, value, ok := strings.Cut(strings.TrimSpace(kv), "=")
-		floor, err := strconv.ParseFloat(value, 64)
-		got, known := figures[key].(float64)
+		bound, err := strconv.ParseFloat(value, 64)
+		got, known := figure(figures, key)
 		if !ok || err != nil || !known {
-			return fmt.Errorf("%w: --min %q: want key=number with keys of the --json output", errUsage, kv)
+			return fmt.Errorf("%w: --%s %q: want key=number with keys of the --json output, nested ones joined by dots", errUsage, flag, kv)
 		}
-		if got < floor {
-			below = append(below, fmt.Sprintf("%s %.4f is below its floor %.4f", key, got, floor))
+		if fails(got, bound) {
+			out = append(out, fmt.Sprintf("%s %.4f is %s %.4f", key, got, what, bound))
 		}
 	}
-	if len(below) > 0 {
-		return fmt.Errorf("quality gate: %s", strings.Join(below, "; "))
+	if len(out) > 0 {
+		return fmt.Errorf("quality gate: %s", strings.Join(out, "; "))
 	}
 	return nil
+}
+
+// figure looks up a number of the --json output by its dotted key.
+func figure(figures map[string]any, key string) (float64, bool) {
+	var v any = figures
+	for part := range strings.SplitSeq(key, ".") {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return 0, false
+		}
+		v = m[part]
+	}
+	f, ok := v.(float64)
+	return f, ok
 }

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const testCatalog = "../../../index/testdata/catalog"
+
+// TestEvalCatalog: --catalog builds a catalog directory, its gold ids being
+// canonical names; figures come per split, language and typo subset, the
+// negatives' no-match rate per split, and the floors and ceilings take
+// nested keys.
+func TestEvalCatalog(t *testing.T) {
+	dir := t.TempDir()
+	queries := filepath.Join(dir, "queries.jsonl")
+	writeFile(t, queries, `{"qid":"q1","query":"weather forecast for Paris","relevant_groups":[["weather__get_forecast"]],"split":"dev","lang":"en"}
+{"qid":"q2","query":"wetter vorhersage","relevant_groups":[["weather__get_forecast"]],"split":"test","lang":"de","typo":true}
+{"qid":"q3","query":"write a new note","relevant_groups":[["notes__create_note"]],"split":"test","lang":"en"}
+`)
+	negatives := filepath.Join(dir, "negatives.jsonl")
+	writeFile(t, negatives, `{"qid":"n1","query":"bake a chocolate cake","split":"dev","lang":"en"}
+{"qid":"n2","query":"mow the lawn","split":"test","lang":"en"}
+`)
+	code, out, errOut := runCLI("eval", "--catalog", testCatalog, "--queries", queries, "--negatives", negatives, "--json",
+		"--min", "splits.dev.recall@1=1", "--max", "splits.dev.emptied_rate=0")
+	if code != 0 {
+		t.Fatalf("exit %d: %s%s", code, out, errOut)
+	}
+	var got map[string]any
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"splits.dev.recall@1", "splits.test.emptied_rate", "langs.de.ndcg@10", "typo.recall@5",
+		"negative_splits.test.no_match_rate", "negative_langs.en.no_match_rate", "emptied_rate"} {
+		if _, ok := figure(got, key); !ok {
+			t.Errorf("no figure %s in %s", key, out)
+		}
+	}
+	if code, _, errOut := runCLI("eval", "--catalog", testCatalog, "--queries", queries, "--max", "splits.test.recall@1=0"); code != 1 || !strings.Contains(errOut, "splits.test.recall@1") || !strings.Contains(errOut, "above its ceiling") {
+		t.Errorf("--max: got exit %d %q, want the figure above its ceiling named", code, errOut)
+	}
+	code, out, _ = runCLI("eval", "--catalog", testCatalog, "--queries", queries)
+	for _, row := range []string{"dev", "test", "all", "lang de", "typo", "empty"} {
+		if code != 0 || !strings.Contains(out, row) {
+			t.Errorf("table: exit %d, no %q in\n%s", code, row, out)
+		}
+	}
+}
+
+// TestEvalCatalogErrors: gold naming no tool of the catalog fails with the
+// query and the id; --tools and --catalog exclude each other.
+func TestEvalCatalogErrors(t *testing.T) {
+	queries := filepath.Join(t.TempDir(), "queries.jsonl")
+	writeFile(t, queries, `{"qid":"q1","query":"weather","relevant_groups":[["weather__get_forecast"]]}
+{"qid":"q7","query":"radar","relevant_groups":[["weather__get_radar"]]}
+`)
+	for _, test := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--catalog", testCatalog, "--queries", queries}, 1, `query q7: gold id "weather__get_radar" is not a tool of the catalog`},
+		{[]string{"--catalog", testCatalog, "--tools", queries, "--queries", queries}, 2, "one of --tools and --catalog"},
+		{[]string{"--queries", queries}, 2, "one of --tools and --catalog"},
+		{[]string{"--catalog", testCatalog}, 2, "--queries is required"},
+	} {
+		code, _, errOut := runCLI(append([]string{"eval"}, test.args...)...)
+		if code != test.code || !strings.Contains(errOut, test.want) {
+			t.Errorf("%v: got exit %d %q, want %d containing %q", test.args, code, errOut, test.code, test.want)
+		}
+	}
+}
+
+func TestFigureNestedKeys(t *testing.T) {
+	figures := map[string]any{"recall@1": 0.5, "splits": map[string]any{"test": map[string]any{"recall@5": 0.7}}}
+	if err := checkFloors(figures, "splits.test.recall@5=0.6,recall@1=0.5"); err != nil {
+		t.Errorf("figures at or above their floors: %v", err)
+	}
+	if err := checkCeilings(figures, "splits.test.recall@5=0.6"); err == nil || !strings.Contains(err.Error(), "0.7000 is above its ceiling 0.6000") {
+		t.Errorf("got %v, want the figure above its ceiling", err)
+	}
+	if err := checkFloors(figures, "splits.dev.recall@5=0.6"); err == nil || !strings.Contains(err.Error(), "--min") {
+		t.Errorf("unknown key: got %v, want a usage error", err)
+	}
+}
