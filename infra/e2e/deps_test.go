@@ -1,4 +1,4 @@
-package infra
+package e2e
 
 import (
 	"encoding/json"
@@ -22,7 +22,7 @@ type goPackage struct {
 func listPackages(t *testing.T) []goPackage {
 	t.Helper()
 	cmd := exec.Command("go", "list", "-deps=false", "-json", "./...")
-	cmd.Dir = ".."
+	cmd.Dir = repoRoot
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
@@ -44,7 +44,7 @@ func listPackages(t *testing.T) []goPackage {
 	return pkgs
 }
 
-// TestDependencyDirection enforces the rules of DESIGN.md: ext depends on
+// TestDependencyDirection enforces the dependency rules: ext depends on
 // neither bleve nor AWS, index not on AWS, the upstream client
 // (ext/upstream) on mcp-go and ext only, the search client library
 // (ext/searchclient) on mcp-go only, and no package outside functions/

@@ -1,7 +1,7 @@
 // A client of mcpsearch written with the official TypeScript SDK
-// (@modelcontextprotocol/sdk), run by infra/interop_test.go:
+// (@modelcontextprotocol/sdk), run by infra/e2e/interop_test.go:
 //
-//   node infra/interop/ts/client.mjs http://127.0.0.1:PORT/mcp
+//   node infra/testenv/interop/ts/client.mjs http://127.0.0.1:PORT/mcp
 //
 // It connects over Streamable HTTP, reads the capabilities, calls the four
 // search methods through client.request with a result schema, follows

@@ -1,4 +1,4 @@
-package infra
+package e2e
 
 import (
 	"bytes"
@@ -11,7 +11,7 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext/upstream/upstreamtest"
 	"github.com/mcpsearch/mcpsearch/infra/artifact"
-	"github.com/mcpsearch/mcpsearch/infra/lambdaemu"
+	"github.com/mcpsearch/mcpsearch/infra/testenv/lambdaemu"
 )
 
 // TestLambdaGatewayEndToEnd runs the real bootstrap, built with a catalog
@@ -28,7 +28,7 @@ func TestLambdaGatewayEndToEnd(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(catalog, "gitlab.json"), file, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r, err := artifact.Build(artifact.Options{Catalog: catalog, Out: t.TempDir(), Arch: runtime.GOARCH, Module: ".."})
+	r, err := artifact.Build(artifact.Options{Catalog: catalog, Out: t.TempDir(), Arch: runtime.GOARCH, Module: repoRoot})
 	if err != nil {
 		t.Fatal(err)
 	}

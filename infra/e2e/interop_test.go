@@ -1,4 +1,4 @@
-package infra
+package e2e
 
 import (
 	"bytes"
@@ -23,8 +23,8 @@ import (
 )
 
 // interopDir holds the Node clients (package.json, package-lock.json),
-// installed by `npm ci --prefix infra/interop`.
-const interopDir = "interop"
+// installed by `npm ci --prefix infra/testenv/interop`.
+const interopDir = "../testenv/interop"
 
 // catalogServer is a server over a freshly built bundle.
 type catalogServer struct {
@@ -61,14 +61,14 @@ func serve(t *testing.T, idx *index.Index, meta *ext.MetaTools) string {
 	return srv.URL + "/mcp"
 }
 
-// nodeTool returns the path of a file npm installed under infra/interop,
+// nodeTool returns the path of a file npm installed under infra/testenv/interop,
 // skipping the test (failing it under CI, where .ci/run installs them) when
 // node or the install is missing.
 func nodeTool(t *testing.T, rel string) string {
 	t.Helper()
 	missing := func(why string) {
 		t.Helper()
-		missingTool(t, why, "install Node.js ≥ 20 (apt-get install nodejs npm) and run `npm ci --prefix infra/interop`")
+		missingTool(t, why, "install Node.js ≥ 20 (apt-get install nodejs npm) and run `npm ci --prefix infra/testenv/interop`")
 	}
 	if _, err := exec.LookPath("node"); err != nil {
 		missing("node is not on PATH")
@@ -123,7 +123,7 @@ func tail(s string) string {
 // fallback of ext/searchclient, and mcp-remote (the stdio bridge the README
 // gives for Claude Desktop) in meta-tool mode.
 func TestInterop(t *testing.T) {
-	srv := startCatalogServer(t, "../functions/search/catalog")
+	srv := startCatalogServer(t, filepath.Join(repoRoot, "functions", "search", "catalog"))
 	t.Run("TypeScriptSDK", func(t *testing.T) { testTypeScriptSDK(t, srv) })
 	t.Run("InspectorCLI", func(t *testing.T) { testInspectorCLI(t, srv) })
 	t.Run("Conformance", func(t *testing.T) { testConformance(t, srv) })
@@ -183,7 +183,7 @@ func testInspectorCLI(t *testing.T, srv *catalogServer) {
 	cli := nodeTool(t, "node_modules/@modelcontextprotocol/inspector-cli/build/cli.js")
 	// inspector-cli 1.0.3 looks for "../package.json" relative to the
 	// working directory and then imports it relative to its own file: run
-	// it one level below a package.json (infra/interop/ts).
+	// it one level below a package.json (infra/testenv/interop/ts).
 	out := runNode(t, filepath.Join(interopDir, "ts"), "node", cli, "--cli", srv.url, "--transport", "http", "--method", "tools/list")
 	var first struct {
 		Tools      []mcp.Tool `json:"tools"`
@@ -247,7 +247,7 @@ func testConformance(t *testing.T, srv *catalogServer) {
 		}
 	}
 
-	described := startCatalogServer(t, "../index/testdata/catalog")
+	described := startCatalogServer(t, filepath.Join(repoRoot, "index", "testdata", "catalog"))
 	runNode(t, interopDir, node, suite, "server", "--url", described.url, "--scenario", "prompts-list", "-o", t.TempDir())
 }
 
@@ -384,7 +384,7 @@ func testMCPRemote(t *testing.T, srv *catalogServer) {
 // readmeClients is the "Clients" section of the README.
 func readmeClients(t *testing.T) string {
 	t.Helper()
-	data, err := os.ReadFile("../README.md")
+	data, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -416,7 +416,7 @@ func fenced(t *testing.T, s, lang string) string {
 // ExampleClient_Search, which go test runs.
 func testReadmeSnippets(t *testing.T, srv *catalogServer) {
 	section := readmeClients(t)
-	example, err := os.ReadFile("../ext/searchclient/example_test.go")
+	example, err := os.ReadFile(filepath.Join(repoRoot, "ext", "searchclient", "example_test.go"))
 	if err != nil {
 		t.Fatal(err)
 	}

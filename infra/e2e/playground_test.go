@@ -1,4 +1,4 @@
-package infra
+package e2e
 
 import (
 	"bytes"
@@ -19,8 +19,8 @@ import (
 )
 
 // playgroundDir holds the browser driver (drive.mjs, playwright-core),
-// installed by `npm ci --prefix infra/playground`.
-const playgroundDir = "playground"
+// installed by `npm ci --prefix infra/testenv/playground`.
+const playgroundDir = "../testenv/playground"
 
 // chromiumPath is Debian's chromium, which .ci/run installs.
 const chromiumPath = "/usr/bin/chromium"
@@ -56,7 +56,7 @@ type seenHit struct {
 // $MCPSEARCH_TEST_ARTIFACTS (default: a temporary directory).
 func TestPlayground(t *testing.T) {
 	driver := playgroundDriver(t)
-	url := startSearchBinary(t, "../functions/search/catalog")
+	url := startSearchBinary(t, filepath.Join(repoRoot, "functions", "search", "catalog"))
 	shot := filepath.Join(artifactsDir(t), "playground.png")
 	out := runNode(t, playgroundDir, "node", driver, url, shot)
 	var seen playgroundSeen
@@ -144,7 +144,7 @@ func playgroundDriver(t *testing.T) string {
 	t.Helper()
 	missing := func(why string) {
 		t.Helper()
-		missingTool(t, why, "install Node.js ≥ 20 and Chromium (apt-get install nodejs npm chromium) and run `npm ci --prefix infra/playground`")
+		missingTool(t, why, "install Node.js ≥ 20 and Chromium (apt-get install nodejs npm chromium) and run `npm ci --prefix infra/testenv/playground`")
 	}
 	if _, err := exec.LookPath("node"); err != nil {
 		missing("node is not on PATH")
@@ -187,7 +187,8 @@ func startSearchBinary(t *testing.T, catalog string) string {
 		t.Fatal(err)
 	}
 	bin := filepath.Join(dir, "search")
-	build := exec.Command("go", "build", "-o", bin, "../functions/search")
+	build := exec.Command("go", "build", "-o", bin, "./functions/search")
+	build.Dir = repoRoot
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}

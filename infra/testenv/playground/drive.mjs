@@ -1,5 +1,5 @@
 // drive.mjs drives the search playground in headless Chromium and prints
-// what it saw as one JSON object; infra/playground_test.go judges it.
+// what it saw as one JSON object; infra/e2e/playground_test.go judges it.
 //
 //   node drive.mjs <page URL> <screenshot path>
 //

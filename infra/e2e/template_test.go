@@ -1,4 +1,4 @@
-package infra
+package e2e
 
 import (
 	"errors"
@@ -16,8 +16,8 @@ import (
 )
 
 // repoRoot is where template.yaml, the Makefile and samconfig.toml live;
-// tests run in infra/.
-const repoRoot = ".."
+// tests run in infra/e2e.
+const repoRoot = "../.."
 
 // A function is one AWS::Serverless::Function of template.yaml, with the
 // template's Globals.Function merged into its properties as SAM does.

@@ -1,4 +1,4 @@
-package infra
+package e2e
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ import (
 	"github.com/mcpsearch/mcpsearch/index"
 	"github.com/mcpsearch/mcpsearch/infra/artifact"
 	"github.com/mcpsearch/mcpsearch/infra/crawl"
-	"github.com/mcpsearch/mcpsearch/infra/fleet"
+	"github.com/mcpsearch/mcpsearch/infra/testenv/fleet"
 )
 
 // TestPublishedServerThroughTheGateway is the whole gateway path with a
@@ -81,10 +81,10 @@ func crawlEverything(t *testing.T, command string, args []string) string {
 func startLocalServer(t *testing.T, bundle string) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "mcpsearch")
-	if err := artifact.Compile("..", runtime.GOARCH, "test", bin); err != nil {
+	if err := artifact.Compile(repoRoot, runtime.GOARCH, "test", bin); err != nil {
 		t.Fatal(err)
 	}
-	addr := freeLoopbackAddr(t)
+	addr := freeAddr(t)
 	cmd := exec.Command(bin)
 	cmd.Env = append(os.Environ(), "MCPSEARCH_INDEX="+bundle, "MCPSEARCH_AUTH=none", "MCPSEARCH_ADDR="+addr)
 	var stderr bytes.Buffer
@@ -108,16 +108,6 @@ func startLocalServer(t *testing.T, bundle string) string {
 	}
 	t.Fatalf("the server did not listen on %s within 20s", addr)
 	return ""
-}
-
-func freeLoopbackAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
 }
 
 func decode(t *testing.T, data []byte, v any) {
