@@ -1,0 +1,50 @@
+package encoder
+
+import (
+	"strings"
+	"testing"
+)
+
+// benchmarkTexts are a 6-word query and a 60-word tool description.
+var benchmarkTexts = map[string]string{
+	"query6":        "undo my last commit keep changes",
+	"description60": description60,
+}
+
+const description60 = "Search the web with Brave and return the most relevant pages for a query, " +
+	"with titles, links and short snippets. Use it for general questions, news, " +
+	"articles and online sources; set count to limit the results, offset to page " +
+	"through them, and freshness to prefer recent content. Safe search is on by default."
+
+func BenchmarkEncode(b *testing.B) {
+	e := mustLoad(b)
+	for _, name := range []string{"query6", "description60"} {
+		text := benchmarkTexts[name]
+		b.Run(name, func(b *testing.B) {
+			b.ReportMetric(float64(len(e.Tokens(text))), "tokens")
+			dst := make([]float32, 0, Dims)
+			b.ReportAllocs()
+			for b.Loop() {
+				dst = e.AppendEncode(dst[:0], text)
+			}
+		})
+	}
+}
+
+func BenchmarkEncodeWorstCase(b *testing.B) {
+	e := mustLoad(b)
+	text := strings.Repeat("a ", 2048)
+	dst := make([]float32, 0, Dims)
+	b.ReportAllocs()
+	for b.Loop() {
+		dst = e.AppendEncode(dst[:0], text)
+	}
+}
+
+func BenchmarkLoad(b *testing.B) {
+	for b.Loop() {
+		if _, err := parse(weights); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
