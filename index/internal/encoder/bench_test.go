@@ -21,12 +21,12 @@ func BenchmarkEncode(b *testing.B) {
 	for _, name := range []string{"query6", "description60"} {
 		text := benchmarkTexts[name]
 		b.Run(name, func(b *testing.B) {
-			b.ReportMetric(float64(len(e.Tokens(text))), "tokens")
 			dst := make([]float32, 0, Dims)
 			b.ReportAllocs()
 			for b.Loop() {
 				dst = e.AppendEncode(dst[:0], text)
 			}
+			b.ReportMetric(float64(len(e.Tokens(text))), "tokens")
 		})
 	}
 }
@@ -38,6 +38,15 @@ func BenchmarkEncodeWorstCase(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		dst = e.AppendEncode(dst[:0], text)
+	}
+	b.ReportMetric(float64(len(e.Tokens(text))), "tokens")
+}
+
+func BenchmarkTokens(b *testing.B) {
+	e := mustLoad(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		e.Tokens(description60)
 	}
 }
 
