@@ -5,10 +5,12 @@ import (
 	"testing"
 )
 
-// benchmarkTexts are a 6-word query and a 60-word tool description.
+// benchmarkTexts are a 6-word query, a 60-word tool description and a
+// text past MaxTokens.
 var benchmarkTexts = map[string]string{
 	"query6":        "undo my last commit keep changes",
 	"description60": description60,
+	"worst":         strings.Repeat("a ", 2048),
 }
 
 const description60 = "Search the web with Brave and return the most relevant pages for a query, " +
@@ -18,7 +20,7 @@ const description60 = "Search the web with Brave and return the most relevant pa
 
 func BenchmarkEncode(b *testing.B) {
 	e := mustLoad(b)
-	for _, name := range []string{"query6", "description60"} {
+	for _, name := range []string{"query6", "description60", "worst"} {
 		text := benchmarkTexts[name]
 		b.Run(name, func(b *testing.B) {
 			dst := make([]float32, 0, Dims)
@@ -29,17 +31,6 @@ func BenchmarkEncode(b *testing.B) {
 			b.ReportMetric(float64(len(e.Tokens(text))), "tokens")
 		})
 	}
-}
-
-func BenchmarkEncodeWorstCase(b *testing.B) {
-	e := mustLoad(b)
-	text := strings.Repeat("a ", 2048)
-	dst := make([]float32, 0, Dims)
-	b.ReportAllocs()
-	for b.Loop() {
-		dst = e.AppendEncode(dst[:0], text)
-	}
-	b.ReportMetric(float64(len(e.Tokens(text))), "tokens")
 }
 
 func BenchmarkTokens(b *testing.B) {

@@ -7,8 +7,12 @@
 //
 // An embedding has [Dims] components and unit length, so the dot product
 // of two is their cosine. A text is read up to [MaxInputBytes] and
-// [MaxTokens] tokens, which bounds the cost of any text: about that of a
-// 100-word description.
+// [MaxTokens] tokens (the model's own limit), which bounds the cost of any
+// text. On one core of the 2-core development machine a 6-word query (7
+// tokens) takes about 5 ms, a 60-word tool description (75 tokens) about
+// 50 ms, and a text of MaxTokens about 90 ms; Encode allocates only its
+// result, AppendEncode nothing. The embeddings agree with the JavaScript
+// reference to a cosine of 0.998 or more (testdata/parity.json).
 //
 //	enc, err := encoder.Load() // parses the weights on first use
 //	if err != nil { ... }
@@ -39,7 +43,7 @@ type Encoder struct {
 var loadEmbedded = sync.OnceValues(func() (*Encoder, error) { return parse(weights) })
 
 // Load returns the encoder of the embedded weights, parsing them on the
-// first call (tens of milliseconds); later calls return the same encoder
+// first call (about 2 ms); later calls return the same encoder
 // or the same error.
 func Load() (*Encoder, error) { return loadEmbedded() }
 
@@ -92,7 +96,7 @@ func (e *Encoder) AppendEncode(dst []float32, text string) []float32 {
 func (e *Encoder) Tokens(text string) []int32 {
 	s := e.scratch.Get().(*scratch)
 	defer e.scratch.Put(s)
-	return e.tokenizer.tokenize(nil, text, MaxTokens, s)
+	return e.tokenizer.tokenize(make([]int32, 0, MaxTokens), text, MaxTokens, s)
 }
 
 // scratch holds the buffers of one Encode, reused through a sync.Pool.

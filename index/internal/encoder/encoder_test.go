@@ -3,7 +3,9 @@ package encoder
 import (
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -79,6 +81,26 @@ func TestWorstCaseInputs(t *testing.T) {
 			t.Errorf("%s: took %v", name, elapsed)
 		}
 	}
+}
+
+func TestEncodeConcurrently(t *testing.T) {
+	e := mustLoad(t)
+	texts := []string{"schedule a meeting", description60, "会議", "", strings.Repeat("a ", 200)}
+	want := make([][]float32, len(texts))
+	for i, text := range texts {
+		want[i] = e.Encode(text)
+	}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for i, text := range texts {
+				if got := e.Encode(text); !slices.Equal(got, want[i]) {
+					t.Errorf("Encode(%.20q) differs when run concurrently", text)
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
 
 func TestEncodeEmpty(t *testing.T) {

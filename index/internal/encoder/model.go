@@ -1,7 +1,6 @@
 package encoder
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -85,29 +84,33 @@ func (r *reader) u32() int {
 	if s == "" {
 		return 0
 	}
-	return int(binary.LittleEndian.Uint32([]byte(s)))
+	return int(le32(s))
 }
 
+// le32 and le64 decode little-endian integers from the start of s.
+func le32(s string) uint32 {
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
+}
+
+func le64(s string) uint64 { return uint64(le32(s)) | uint64(le32(s[4:]))<<32 }
+
 func (r *reader) f32s(n int) []float32 {
-	s := r.bytes(4 * n)
-	if s == "" && n > 0 {
-		return nil
-	}
-	out := make([]float32, n)
-	for i := range out {
-		out[i] = math.Float32frombits(binary.LittleEndian.Uint32([]byte(s[4*i : 4*i+4])))
-	}
-	return out
+	return readValues(r, n, 4, func(s string) float32 { return math.Float32frombits(le32(s)) })
 }
 
 func (r *reader) f64s(n int) []float64 {
-	s := r.bytes(8 * n)
-	if s == "" && n > 0 {
+	return readValues(r, n, 8, func(s string) float64 { return math.Float64frombits(le64(s)) })
+}
+
+// readValues decodes n values of size bytes each.
+func readValues[T any](r *reader, n, size int, decode func(string) T) []T {
+	s := r.bytes(size * n)
+	if r.err != nil {
 		return nil
 	}
-	out := make([]float64, n)
+	out := make([]T, n)
 	for i := range out {
-		out[i] = math.Float64frombits(binary.LittleEndian.Uint64([]byte(s[8*i : 8*i+8])))
+		out[i] = decode(s[size*i:])
 	}
 	return out
 }
