@@ -254,12 +254,8 @@ func (g *graph) write(buf *bytes.Buffer) error {
 	if err := g.checkConstants(); err != nil {
 		return err
 	}
-	for _, p := range g.pieces {
-		for _, r := range p {
-			if r > 0xFFFF {
-				return fmt.Errorf("piece %q has a character outside the BMP: the reference would step back by its UTF-16 length", p)
-			}
-		}
+	if err := g.checkPieces(); err != nil {
+		return err
 	}
 	buf.WriteString(weightsMagic)
 	le := binary.LittleEndian
@@ -301,6 +297,24 @@ func (g *graph) write(buf *bytes.Buffer) error {
 			buf.Write(le.AppendUint32(nil, uint32(len(values))))
 			for _, v := range values {
 				buf.Write(le.AppendUint32(nil, math.Float32bits(v)))
+			}
+		}
+	}
+	return nil
+}
+
+// checkPieces fails unless the vocabulary has what tokenizer.go relies on.
+func (g *graph) checkPieces() error {
+	if !slices.Contains(g.pieces, string(wordStart)) {
+		return fmt.Errorf("no piece %q: words could not be segmented apart", string(wordStart))
+	}
+	for _, p := range g.pieces {
+		if strings.ContainsRune(strings.TrimPrefix(p, string(wordStart)), wordStart) {
+			return fmt.Errorf("piece %q has %q past its start: words could not be segmented apart", p, string(wordStart))
+		}
+		for _, r := range p {
+			if r > 0xFFFF {
+				return fmt.Errorf("piece %q has a character outside the BMP: the reference would step back by its UTF-16 length", p)
 			}
 		}
 	}
