@@ -47,8 +47,9 @@ func listPackages(t *testing.T) []goPackage {
 // TestDependencyDirection enforces the dependency rules: ext depends on
 // neither bleve nor AWS, index not on AWS, the upstream client
 // (ext/upstream) on mcp-go and ext only, the search client library
-// (ext/searchclient) on mcp-go only, and no package outside functions/
-// and infra/ imports them.
+// (ext/searchclient) on mcp-go only, the sentence encoder
+// (index/internal/encoder) on the standard library and golang.org/x/text
+// only, and no package outside functions/ and infra/ imports them.
 func TestDependencyDirection(t *testing.T) {
 	forbidden := map[string][]string{
 		module + "/ext":   {"github.com/blevesearch/", "github.com/aws/", module + "/"},
@@ -58,6 +59,8 @@ func TestDependencyDirection(t *testing.T) {
 		module + "/ext/upstream/upstreamtest": {"github.com/blevesearch/", "github.com/aws/", module + "/"},
 		// The search client library: the standard library and mcp-go only.
 		module + "/ext/searchclient": {"github.com/blevesearch/", "github.com/aws/", module + "/"},
+		// The sentence encoder: the standard library and golang.org/x/text only.
+		module + "/index/internal/encoder": {"github.com/", "gopkg.in/", module + "/"},
 		// Authentication: ext and the JOSE library, nothing of the index or AWS.
 		module + "/ext/auth": {"github.com/blevesearch/", "github.com/aws/", module + "/index", module + "/functions", module + "/infra"},
 	}
