@@ -16,17 +16,20 @@ import (
 	"testing"
 )
 
-// TestUsefulness measures, once and by hand, what the encoder alone does
+// BenchmarkUsefulness measures, once and by hand, what the encoder alone does
 // on the public eval sets: recall@10 of ranking the tools by cosine, and
 // the AUC of a query's best cosine to any tool in telling the set's
 // queries (answerable) from infra/eval/testdata/negatives.jsonl. A tool
 // is its name split into words, then its description.
 //
-//	MCPSEARCH_ENCODER_EVAL=1 go test ./index/internal/encoder -run TestUsefulness -v -timeout 60m
-func TestUsefulness(t *testing.T) {
-	if os.Getenv("MCPSEARCH_ENCODER_EVAL") == "" {
-		t.Skip("set MCPSEARCH_ENCODER_EVAL=1 to measure the encoder on infra/eval/testdata")
+// It is a benchmark so that the ordinary test run leaves it out:
+//
+//	go test ./index/internal/encoder -run - -bench Usefulness -benchtime 1x -timeout 60m
+func BenchmarkUsefulness(b *testing.B) {
+	if b.N > 1 {
+		b.Skip("run it with -benchtime 1x: it measures once")
 	}
+	t := b
 	e := mustLoad(t)
 	const testdata = "../../../infra/eval/testdata"
 	negatives := encodeAll(e, queryTexts(mustReadJSONL[evalQuery](t, filepath.Join(testdata, "negatives.jsonl"), 0, 0)))
