@@ -1,4 +1,4 @@
-package ext
+package server
 
 import (
 	"encoding/json"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpsearch/mcpsearch/ext"
 )
 
 // FuzzServeHTTP sends arbitrary bodies: every answer comes within seconds
@@ -48,18 +50,18 @@ func FuzzServeHTTP(f *testing.F) {
 			JSONRPC string          `json:"jsonrpc"`
 			ID      json.RawMessage `json:"id"`
 			Result  json.RawMessage `json:"result"`
-			Error   *Error          `json:"error"`
+			Error   *ext.Error      `json:"error"`
 		}
 		if err := json.Unmarshal(rec.Body.Bytes(), &msg); err != nil {
 			if rec.Code >= 400 && strings.HasPrefix(rec.Header().Get("Content-Type"), "text/plain") {
-				return // mcp-go's transport answers some refusals in plain text
+				return // the transport answers some refusals in plain text
 			}
 			t.Fatalf("status %d, body %q is not JSON: %v", rec.Code, rec.Body, err)
 		}
 		if (msg.Result == nil) == (msg.Error == nil) {
 			t.Fatalf("body %q has neither or both of result and error", rec.Body)
 		}
-		if msg.Error != nil && msg.Error.Code == CodeInternalError {
+		if msg.Error != nil && msg.Error.Code == ext.CodeInternalError {
 			t.Fatalf("internal error for %q: %s", body, rec.Body)
 		}
 		var sent struct{ ID json.RawMessage }

@@ -1,16 +1,18 @@
-package ext
+package server
 
 import (
 	"encoding/json"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpsearch/mcpsearch/ext"
 )
 
 func TestExplainOption(t *testing.T) {
 	s := newTestServer(t, newMemCatalog("v1", 12), nil)
 	explain := func(v any) map[string]any {
-		return map[string]any{"query": "screenshot", "limit": 2, "_meta": map[string]any{MetaExplain: v}}
+		return map[string]any{"query": "screenshot", "limit": 2, "_meta": map[string]any{ext.MetaExplain: v}}
 	}
 	for _, test := range []struct {
 		name   string
@@ -34,14 +36,14 @@ func TestExplainOption(t *testing.T) {
 			}
 			for i, tool := range tools {
 				meta, _ := tool.(map[string]any)["_meta"].(map[string]any)
-				e, has := meta[MetaExplain].(map[string]any)
+				e, has := meta[ext.MetaExplain].(map[string]any)
 				if has != test.want {
-					t.Errorf("tool %d: explanation %v, want one: %v", i, meta[MetaExplain], test.want)
+					t.Errorf("tool %d: explanation %v, want one: %v", i, meta[ext.MetaExplain], test.want)
 				}
 				if has && !strings.Contains(e["summary"].(string), "query words") {
 					t.Errorf("tool %d: explanation %v, want the catalog's, unchanged", i, e)
 				}
-				if meta[MetaScore] == nil {
+				if meta[ext.MetaScore] == nil {
 					t.Errorf("tool %d: no score beside the explanation", i)
 				}
 			}
@@ -56,15 +58,15 @@ func TestExplainOptionBadType(t *testing.T) {
 		meta any
 		want string
 	}{
-		{"string", map[string]any{MetaExplain: "yes"}, `_meta["io.github.mcpsearch/explain"] must be a boolean`},
-		{"number", map[string]any{MetaExplain: 1}, "must be a boolean"},
-		{"object", map[string]any{MetaExplain: map[string]any{}}, "must be a boolean"},
+		{"string", map[string]any{ext.MetaExplain: "yes"}, `_meta["io.github.mcpsearch/explain"] must be a boolean`},
+		{"number", map[string]any{ext.MetaExplain: 1}, "must be a boolean"},
+		{"object", map[string]any{ext.MetaExplain: map[string]any{}}, "must be a boolean"},
 		{"_meta not an object", []int{1}, `field "_meta" must be an object`},
 	} {
 		t.Run(test.name, func(t *testing.T) {
 			r := call(t, s, "prompts/search", map[string]any{"query": "summarize", "_meta": test.meta})
-			if r.Error == nil || r.Error.Code != CodeInvalidParams || !strings.Contains(r.Error.Message, test.want) {
-				t.Errorf("got %+v, want %d with %q", r.Error, CodeInvalidParams, test.want)
+			if r.Error == nil || r.Error.Code != ext.CodeInvalidParams || !strings.Contains(r.Error.Message, test.want) {
+				t.Errorf("got %+v, want %d with %q", r.Error, ext.CodeInvalidParams, test.want)
 			}
 		})
 	}
@@ -72,7 +74,7 @@ func TestExplainOptionBadType(t *testing.T) {
 
 func TestExplainKeepsCursors(t *testing.T) {
 	s := newTestServer(t, newMemCatalog("v1", 30), nil)
-	first := call(t, s, "tools/search", map[string]any{"query": "tool", "limit": 2, "_meta": map[string]any{MetaExplain: true}})
+	first := call(t, s, "tools/search", map[string]any{"query": "tool", "limit": 2, "_meta": map[string]any{ext.MetaExplain: true}})
 	next := call(t, s, "tools/search", map[string]any{"query": "tool", "limit": 2, "cursor": nextCursor(t, first)})
 	if next.Error != nil {
 		t.Errorf("a cursor of an explained page, used without explain: got %+v, want the next page", next.Error)
@@ -82,10 +84,10 @@ func TestExplainKeepsCursors(t *testing.T) {
 // describedCatalog is a memCatalog that describes itself.
 type describedCatalog struct{ *memCatalog }
 
-func (describedCatalog) Describe() CatalogInfo {
-	return CatalogInfo{
-		Servers:     []ServerInfo{{Name: "srv", Counts: map[Kind]int{KindTool: 12, KindPrompt: 1}}},
-		Counts:      map[Kind]int{KindTool: 12, KindPrompt: 1},
+func (describedCatalog) Describe() ext.CatalogInfo {
+	return ext.CatalogInfo{
+		Servers:     []ext.ServerInfo{{Name: "srv", Counts: map[ext.Kind]int{ext.KindTool: 12, ext.KindPrompt: 1}}},
+		Counts:      map[ext.Kind]int{ext.KindTool: 12, ext.KindPrompt: 1},
 		BuiltAt:     time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC),
 		BundleBytes: 4096,
 	}
@@ -95,7 +97,7 @@ func TestCapabilityDescribesCatalog(t *testing.T) {
 	s := newTestServer(t, describedCatalog{newMemCatalog("v1", 12)}, nil)
 	r := call(t, s, "initialize", map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{},
 		"clientInfo": map[string]any{"name": "test", "version": "1"}})
-	ext, _ := r.Result["capabilities"].(map[string]any)["extensions"].(map[string]any)[ExtensionID].(map[string]any)
+	ext, _ := r.Result["capabilities"].(map[string]any)["extensions"].(map[string]any)[ext.ExtensionID].(map[string]any)
 	got, _ := json.Marshal(ext["catalog"])
 	want := `{"builtAt":"2026-11-22T12:00:00Z","bundleBytes":4096,"counts":{"prompt":1,"tool":12},"serverCount":1,` +
 		`"servers":[{"counts":{"prompt":1,"tool":12},"name":"srv"}]}`
@@ -106,9 +108,9 @@ func TestCapabilityDescribesCatalog(t *testing.T) {
 
 type restrictedCatalog struct{ *memCatalog }
 
-func (restrictedCatalog) Describe() CatalogInfo {
-	return CatalogInfo{BuiltAt: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC), BundleBytes: 4096, Restricted: true,
-		Servers: []ServerInfo{{Name: "secret-team-server"}}, Counts: map[Kind]int{KindTool: 12}}
+func (restrictedCatalog) Describe() ext.CatalogInfo {
+	return ext.CatalogInfo{BuiltAt: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC), BundleBytes: 4096, Restricted: true,
+		Servers: []ext.ServerInfo{{Name: "secret-team-server"}}, Counts: map[ext.Kind]int{ext.KindTool: 12}}
 }
 
 // TestCapabilityHidesRestrictedCatalog: the capability is the same for
@@ -118,7 +120,7 @@ func TestCapabilityHidesRestrictedCatalog(t *testing.T) {
 	s := newTestServer(t, restrictedCatalog{newMemCatalog("v1", 12)}, nil)
 	r := call(t, s, "initialize", map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{},
 		"clientInfo": map[string]any{"name": "test", "version": "1"}})
-	ext, _ := r.Result["capabilities"].(map[string]any)["extensions"].(map[string]any)[ExtensionID].(map[string]any)
+	ext, _ := r.Result["capabilities"].(map[string]any)["extensions"].(map[string]any)[ext.ExtensionID].(map[string]any)
 	got, _ := json.Marshal(ext["catalog"])
 	if want := `{"builtAt":"2026-11-22T12:00:00Z","bundleBytes":4096,"restricted":true}`; string(got) != want {
 		t.Errorf("got catalog %s, want %s", got, want)

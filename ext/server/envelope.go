@@ -1,4 +1,4 @@
-package ext
+package server
 
 import (
 	"bytes"
@@ -7,14 +7,20 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/mcpsearch/mcpsearch/ext"
 )
 
-// request is the envelope of one JSON-RPC message.
+// request is the envelope of one JSON-RPC message, and what the
+// dispatcher learns of it: its protocol era and its method's table entry.
 type request struct {
 	JSONRPC string          `json:"jsonrpc"`
 	ID      json.RawMessage `json:"id,omitempty"`
 	Method  string          `json:"method"`
 	Params  json.RawMessage `json:"params,omitempty"`
+
+	era  era
+	info *methodInfo
 }
 
 func (r *request) isNotification() bool { return len(r.ID) == 0 }
@@ -24,7 +30,7 @@ type response struct {
 	JSONRPC string          `json:"jsonrpc"`
 	ID      json.RawMessage `json:"id"`
 	Result  any             `json:"result,omitempty"`
-	Error   *Error          `json:"error,omitempty"`
+	Error   *ext.Error      `json:"error,omitempty"`
 }
 
 // envelopeMembers are the members a JSON-RPC 2.0 request or notification
@@ -42,18 +48,18 @@ func parseRequest(body []byte) (*request, error) {
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) > 0 && trimmed[0] == '[' {
 		return &request{}, fmt.Errorf("%w: JSON-RPC batches are not supported (protocol revisions %s removed batching); send one message per request",
-			ErrInvalidRequest, strings.Join(SupportedProtocolVersions, ", "))
+			ext.ErrInvalidRequest, strings.Join(SupportedProtocolVersions, ", "))
 	}
-	if tooDeep(trimmed, MaxJSONDepth) {
-		return &request{}, fmt.Errorf("%w: JSON nests deeper than %d levels", ErrInvalidRequest, MaxJSONDepth)
+	if tooDeep(trimmed, ext.MaxJSONDepth) {
+		return &request{}, fmt.Errorf("%w: JSON nests deeper than %d levels", ext.ErrInvalidRequest, ext.MaxJSONDepth)
 	}
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(trimmed, &members); err != nil || members == nil {
 		var syntaxErr *json.SyntaxError
 		if errors.As(err, &syntaxErr) || len(trimmed) == 0 {
-			return &request{}, fmt.Errorf("%w: body is not valid JSON", ErrParse)
+			return &request{}, fmt.Errorf("%w: body is not valid JSON", ext.ErrParse)
 		}
-		return &request{}, fmt.Errorf("%w: body is not a JSON-RPC message object", ErrInvalidRequest)
+		return &request{}, fmt.Errorf("%w: body is not a JSON-RPC message object", ext.ErrInvalidRequest)
 	}
 	req := &request{}
 	return req, req.fill(members)
@@ -65,7 +71,7 @@ func (r *request) fill(members map[string]json.RawMessage) error {
 		return err
 	}
 	if string(members["jsonrpc"]) != `"2.0"` {
-		return fmt.Errorf("%w: jsonrpc must be \"2.0\"", ErrInvalidRequest)
+		return fmt.Errorf("%w: jsonrpc must be \"2.0\"", ext.ErrInvalidRequest)
 	}
 	if err := r.fillMethod(members); err != nil {
 		return err
@@ -75,11 +81,11 @@ func (r *request) fill(members map[string]json.RawMessage) error {
 	}
 	for name := range members {
 		if !slices.Contains(envelopeMembers, name) {
-			return fmt.Errorf("%w: unknown member %q in the message (a JSON-RPC 2.0 request has %s)", ErrInvalidRequest, name, strings.Join(envelopeMembers, ", "))
+			return fmt.Errorf("%w: unknown member %q in the message (a JSON-RPC 2.0 request has %s)", ext.ErrInvalidRequest, name, strings.Join(envelopeMembers, ", "))
 		}
 	}
 	if _, bad := badText(members["method"]); bad {
-		return fmt.Errorf("%w: method is not valid UTF-8", ErrInvalidRequest)
+		return fmt.Errorf("%w: method is not valid UTF-8", ext.ErrInvalidRequest)
 	}
 	return nil
 }
@@ -94,14 +100,14 @@ func (r *request) fillID(raw json.RawMessage) error {
 	switch {
 	case raw[0] == '"':
 		if _, bad := badText(raw); bad {
-			return fmt.Errorf("%w: id is not valid UTF-8", ErrInvalidRequest)
+			return fmt.Errorf("%w: id is not valid UTF-8", ext.ErrInvalidRequest)
 		}
 	case raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9'):
 		if !isIntegral(string(raw)) {
-			return fmt.Errorf("%w: id %s has a fractional part: it must be a string or an integer", ErrInvalidRequest, raw)
+			return fmt.Errorf("%w: id %s has a fractional part: it must be a string or an integer", ext.ErrInvalidRequest, raw)
 		}
 	default:
-		return fmt.Errorf("%w: id must be a string or an integer, not %s", ErrInvalidRequest, jsonKind(raw))
+		return fmt.Errorf("%w: id must be a string or an integer, not %s", ext.ErrInvalidRequest, jsonKind(raw))
 	}
 	r.ID = raw
 	return nil
@@ -117,15 +123,15 @@ func (r *request) fillMethod(members map[string]json.RawMessage) error {
 	switch {
 	case !hasMethod && (hasResult || hasError):
 		r.ID = nil // not the id of a request: an error with it would answer the client's own request
-		return fmt.Errorf("%w: a JSON-RPC response answers nothing here: this server sends no requests", ErrInvalidRequest)
+		return fmt.Errorf("%w: a JSON-RPC response answers nothing here: this server sends no requests", ext.ErrInvalidRequest)
 	case !hasMethod:
-		return fmt.Errorf("%w: message has no method", ErrInvalidRequest)
+		return fmt.Errorf("%w: message has no method", ext.ErrInvalidRequest)
 	case hasResult || hasError:
-		return fmt.Errorf("%w: a request carries no result or error", ErrInvalidRequest)
+		return fmt.Errorf("%w: a request carries no result or error", ext.ErrInvalidRequest)
 	case raw[0] != '"' || json.Unmarshal(raw, &r.Method) != nil:
-		return fmt.Errorf("%w: method must be a string, not %s", ErrInvalidRequest, jsonKind(raw))
+		return fmt.Errorf("%w: method must be a string, not %s", ext.ErrInvalidRequest, jsonKind(raw))
 	case r.Method == "":
-		return fmt.Errorf("%w: method is empty", ErrInvalidRequest)
+		return fmt.Errorf("%w: method is empty", ext.ErrInvalidRequest)
 	}
 	return nil
 }
@@ -137,7 +143,7 @@ func (r *request) fillParams(raw json.RawMessage) error {
 		return nil
 	}
 	if raw[0] != '{' && raw[0] != '[' {
-		return fmt.Errorf("%w: params must be an object, not %s", ErrInvalidRequest, jsonKind(raw))
+		return fmt.Errorf("%w: params must be an object, not %s", ext.ErrInvalidRequest, jsonKind(raw))
 	}
 	r.Params = raw
 	return nil
@@ -149,10 +155,10 @@ func (r *request) fillParams(raw json.RawMessage) error {
 // turn into U+FFFD), naming the field.
 func (r *request) checkParams() error {
 	if len(r.Params) > 0 && r.Params[0] == '[' {
-		return fmt.Errorf("%w: params must be an object, not an array", ErrInvalidParams)
+		return fmt.Errorf("%w: params must be an object, not an array", ext.ErrInvalidParams)
 	}
 	if where, bad := badText(r.Params); bad {
-		return fmt.Errorf("%w: %s is not valid UTF-8 (invalid bytes or an unpaired surrogate)", ErrInvalidParams, where)
+		return fmt.Errorf("%w: %s is not valid UTF-8 (invalid bytes or an unpaired surrogate)", ext.ErrInvalidParams, where)
 	}
 	return nil
 }
@@ -172,4 +178,33 @@ func jsonKind(raw json.RawMessage) string {
 		return "null"
 	}
 	return "a number"
+}
+
+// tooDeep reports whether the arrays and objects of the JSON text body nest
+// deeper than max. It scans bytes once, without decoding, so that a deeply
+// nested body is refused before any decoder recurses into it.
+func tooDeep(body []byte, max int) bool {
+	depth, inString, escaped := 0, false, false
+	for _, c := range body {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '[' || c == '{':
+			if depth++; depth > max {
+				return true
+			}
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return false
 }

@@ -1,4 +1,4 @@
-package ext
+package server
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"runtime/debug"
 	"time"
+
+	"github.com/mcpsearch/mcpsearch/ext"
 )
 
 // RequestIDHeader carries the request id on every response.
@@ -19,7 +21,6 @@ type ctxKey int
 
 const (
 	requestIDKey ctxKey = iota
-	subjectKey
 	logEntryKey
 )
 
@@ -35,19 +36,6 @@ func WithRequestID(ctx context.Context, id string) context.Context {
 func RequestIDFromContext(ctx context.Context) string {
 	id, _ := ctx.Value(requestIDKey).(string)
 	return id
-}
-
-// WithSubject returns ctx carrying the subject of the authenticated caller
-// (a user or client id, never a credential). The authentication layer sets
-// it; the server logs it with each request.
-func WithSubject(ctx context.Context, subject string) context.Context {
-	return context.WithValue(ctx, subjectKey, subject)
-}
-
-// SubjectFromContext returns the caller subject set by [WithSubject], or "".
-func SubjectFromContext(ctx context.Context) string {
-	s, _ := ctx.Value(subjectKey).(string)
-	return s
 }
 
 // requestLog collects what the log line of one request reports.
@@ -117,23 +105,23 @@ func entryOf(ctx context.Context) *requestLog {
 	return &requestLog{results: -1}
 }
 
-// recoverRequest turns a panic anywhere in the request, mcp-go's lifecycle
-// path included, into a logged -32603, so that the process keeps serving.
-func (s *Server) recoverRequest(w *loggingWriter) {
+// recoverRequest turns a panic anywhere in the request, outside the
+// methods too, into a logged -32603, so that the process keeps serving.
+func (h *Handler) recoverRequest(w *loggingWriter) {
 	p := recover()
 	if p == nil {
 		return
 	}
-	s.logger.Error("panic in handler", "request_id", w.entry.id, "method", w.entry.method, "panic", p, "stack", string(debug.Stack()))
+	h.logger.Error("panic in handler", "request_id", w.entry.id, "method", w.entry.method, "panic", p, "stack", string(debug.Stack()))
 	if w.entry.status == 0 {
-		s.writeError(w, nil, fmt.Errorf("panic: %v", p), http.StatusOK) // as every -32603: errors travel in the body
+		h.writeError(w, nil, fmt.Errorf("panic: %v", p), http.StatusOK) // as every -32603: errors travel in the body
 	}
 }
 
 // logRequest writes the one log line of a finished request: its id,
 // method, status, latency, result count, error code and caller subject.
 // Query text is added at debug level only; tokens never reach the entry.
-func (s *Server) logRequest(ctx context.Context, e *requestLog, start time.Time) {
+func (h *Handler) logRequest(ctx context.Context, e *requestLog, start time.Time) {
 	attrs := []slog.Attr{
 		slog.String("request_id", e.id),
 		slog.String("method", e.method),
@@ -146,26 +134,26 @@ func (s *Server) logRequest(ctx context.Context, e *requestLog, start time.Time)
 	if e.code != 0 {
 		attrs = append(attrs, slog.Int("code", e.code))
 	}
-	if sub := SubjectFromContext(ctx); sub != "" {
+	if sub := ext.SubjectFromContext(ctx); sub != "" {
 		attrs = append(attrs, slog.String("subject", sub))
 	}
-	if e.query != "" && s.logger.Enabled(ctx, slog.LevelDebug) {
+	if e.query != "" && h.logger.Enabled(ctx, slog.LevelDebug) {
 		attrs = append(attrs, slog.String("query", e.query))
 	}
 	level := slog.LevelInfo
-	if e.code == CodeInternalError || e.status >= 500 {
+	if e.code == ext.CodeInternalError || e.status >= 500 {
 		level = slog.LevelError
 		if e.err != nil {
 			attrs = append(attrs, slog.String("err", e.err.Error()))
 		}
 	}
-	s.logger.LogAttrs(ctx, level, "request", attrs...)
+	h.logger.LogAttrs(ctx, level, "request", attrs...)
 }
 
 // noteQuery keeps the query text of a search for the log line, at debug
 // level only.
-func (s *Server) noteQuery(ctx context.Context, params json.RawMessage) {
-	if !s.logger.Enabled(ctx, slog.LevelDebug) {
+func (h *Handler) noteQuery(ctx context.Context, params json.RawMessage) {
+	if !h.logger.Enabled(ctx, slog.LevelDebug) {
 		return
 	}
 	var p struct {

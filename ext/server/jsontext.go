@@ -1,4 +1,4 @@
-package ext
+package server
 
 import (
 	"bytes"

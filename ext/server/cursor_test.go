@@ -1,8 +1,10 @@
-package ext
+package server
 
 import (
 	"errors"
 	"testing"
+
+	"github.com/mcpsearch/mcpsearch/ext"
 )
 
 func TestCursorRoundTrip(t *testing.T) {
@@ -15,7 +17,7 @@ func TestCursorRoundTrip(t *testing.T) {
 		}
 	}
 	forged := newCursorCodec("v1", []byte("another key, same version"))
-	if _, err := c.decode(forged.encode(bind, 5), bind); !errors.Is(err, ErrInvalidParams) {
+	if _, err := c.decode(forged.encode(bind, 5), bind); !errors.Is(err, ext.ErrInvalidParams) {
 		t.Errorf("cursor signed with another key: got %v, want invalid params", err)
 	}
 }
@@ -29,7 +31,7 @@ func FuzzDecodeCursor(f *testing.F) {
 	f.Add("AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")
 	f.Fuzz(func(t *testing.T, s string) {
 		offset, err := c.decode(s, bind)
-		if err != nil && !errors.Is(err, ErrInvalidParams) {
+		if err != nil && !errors.Is(err, ext.ErrInvalidParams) {
 			t.Fatalf("decode(%q): error %v is not invalid params", s, err)
 		}
 		if err == nil && (offset < 0 || c.encode(bind, offset) != s) {

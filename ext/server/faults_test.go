@@ -1,4 +1,4 @@
-package ext
+package server
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpsearch/mcpsearch/ext"
 )
 
 // syncBuffer is a log sink safe for the server's concurrent writes.
@@ -51,13 +53,13 @@ func (b *syncBuffer) logLines(tb testing.TB) []map[string]any {
 
 // loggedServer is a server whose JSON logs at level go to the returned
 // buffer.
-func loggedServer(cat Catalog, opts *Options, level slog.Level) (*Server, *syncBuffer) {
+func loggedServer(cat ext.Searcher, opts *Options, level slog.Level) (*Handler, *syncBuffer) {
 	buf := &syncBuffer{}
 	if opts == nil {
 		opts = &Options{}
 	}
 	opts.Logger = slog.New(slog.NewJSONHandler(buf, &slog.HandlerOptions{Level: level}))
-	return NewServer(cat, opts), buf
+	return New(cat, opts), buf
 }
 
 func TestSlowSearchIsCutAtTheDeadline(t *testing.T) {
@@ -77,7 +79,7 @@ func TestSlowSearchIsCutAtTheDeadline(t *testing.T) {
 			if took := time.Since(start); took > time.Second {
 				t.Errorf("answered after %s, want soon after the 100ms deadline", took)
 			}
-			if r.Error == nil || r.Error.Code != CodeInternalError || !strings.Contains(r.Error.Message, "deadline exceeded") {
+			if r.Error == nil || r.Error.Code != ext.CodeInternalError || !strings.Contains(r.Error.Message, "deadline exceeded") {
 				t.Errorf("got %+v, want -32603 naming the deadline", r.Error)
 			}
 		})
@@ -102,7 +104,7 @@ func TestInvocationDeadlineBoundsSearch(t *testing.T) {
 	}
 	var r rpcResponse
 	json.Unmarshal(rec.Body.Bytes(), &r)
-	if r.Error == nil || r.Error.Code != CodeInternalError || !strings.Contains(r.Error.Message, "deadline exceeded") {
+	if r.Error == nil || r.Error.Code != ext.CodeInternalError || !strings.Contains(r.Error.Message, "deadline exceeded") {
 		t.Errorf("got %s, want -32603 naming the deadline", rec.Body)
 	}
 }
@@ -162,26 +164,32 @@ func waitForGoroutines(t *testing.T, baseline int) {
 }
 
 // A panic in a handler becomes -32603, logged with the request id, and the
-// server keeps serving; on the search path and on mcp-go's lifecycle path.
+// server keeps serving; on the search path, in a lifecycle method, and
+// outside any method.
 func TestPanicInHandler(t *testing.T) {
 	cat := newMemCatalog("v1", 3)
 	cat.before = func(context.Context) { panic("boom in search") }
 	s, logs := loggedServer(cat, nil, slog.LevelInfo)
 	searchPanics := s
 	lifecyclePanics, lifecycleLogs := loggedServer(newMemCatalog("v1", 3), nil, slog.LevelInfo)
-	lifecyclePanics.lifecycle = http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("boom in lifecycle") })
+	ping := methods["ping"]
+	methods["ping"] = methodInfo{handle: func(context.Context, *Handler, *request) (any, error) { panic("boom in lifecycle") }, era: legacyOnly, lifecycle: true}
+	t.Cleanup(func() { methods["ping"] = ping })
+	outsidePanics, outsideLogs := loggedServer(newMemCatalog("v1", 3), nil, slog.LevelInfo)
 	for _, test := range []struct {
 		name, body string
-		s          *Server
+		s          *Handler
 		logs       *syncBuffer
+		ctx        func(context.Context) context.Context
 	}{
-		{"search", rpc("tools/search", `{"query":"tool"}`), searchPanics, logs},
-		{"lifecycle", rpc("ping", `{}`), lifecyclePanics, lifecycleLogs},
+		{"search", rpc("tools/search", `{"query":"tool"}`), searchPanics, logs, nil},
+		{"lifecycle", rpc("ping", `{}`), lifecyclePanics, lifecycleLogs, nil},
+		{"outside a method", rpc("ping", `{}`), outsidePanics, outsideLogs, panicOnce},
 	} {
 		t.Run(test.name, func(t *testing.T) {
-			resp, out := post(t, test.s, test.body)
+			resp, out := postWithin(t, test.s, test.body, test.ctx)
 			var r rpcResponse
-			if err := json.Unmarshal(out, &r); err != nil || r.Error == nil || r.Error.Code != CodeInternalError {
+			if err := json.Unmarshal(out, &r); err != nil || r.Error == nil || r.Error.Code != ext.CodeInternalError {
 				t.Fatalf("got %d %s, want -32603", resp.StatusCode, out)
 			}
 			if r.Error.Message != "internal error" {
@@ -198,6 +206,39 @@ func TestPanicInHandler(t *testing.T) {
 	}
 }
 
+// panicOnce returns ctx, whose first lookup of the listener's address (the
+// transport's first step) panics.
+func panicOnce(ctx context.Context) context.Context {
+	return &panickyContext{Context: ctx}
+}
+
+type panickyContext struct {
+	context.Context
+	panicked bool
+}
+
+func (c *panickyContext) Value(key any) any {
+	if key == http.LocalAddrContextKey && !c.panicked {
+		c.panicked = true
+		panic("boom outside")
+	}
+	return c.Context.Value(key)
+}
+
+// postWithin is post with the request's context changed by ctx, if set.
+func postWithin(tb testing.TB, s http.Handler, body string, ctx func(context.Context) context.Context) (*http.Response, []byte) {
+	tb.Helper()
+	if ctx == nil {
+		return post(tb, s, body)
+	}
+	req := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req = req.WithContext(ctx(req.Context()))
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, req)
+	return rec.Result(), rec.Body.Bytes()
+}
+
 func TestRequestLog(t *testing.T) {
 	const secretQuery = "customer-acme merge"
 	for _, test := range []struct {
@@ -210,7 +251,7 @@ func TestRequestLog(t *testing.T) {
 			req := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(body))
 			req.Header.Set("Content-Type", "application/json")
 			req.Header.Set("Authorization", "Bearer tok-secret-123")
-			req = req.WithContext(WithSubject(req.Context(), "user-42"))
+			req = req.WithContext(ext.WithSubject(req.Context(), "user-42"))
 			rec := httptest.NewRecorder()
 			s.ServeHTTP(rec, req)
 			post(t, s, rpc("tools/search", `{"query":"x","limit":0}`))
@@ -230,7 +271,7 @@ func TestRequestLog(t *testing.T) {
 			if _, has := ok["ms"].(float64); !has {
 				t.Errorf("no latency (ms) in %v", ok)
 			}
-			if bad["code"] != float64(CodeInvalidParams) || bad["request_id"] == ok["request_id"] {
+			if bad["code"] != float64(ext.CodeInvalidParams) || bad["request_id"] == ok["request_id"] {
 				t.Errorf("failed request logged as %v, want code -32602 and its own id", bad)
 			}
 			if got := strings.Contains(logs.String(), secretQuery); got != test.wantQuery {

@@ -1,4 +1,4 @@
-package ext
+package server
 
 import (
 	"bytes"
@@ -9,48 +9,18 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/mcpsearch/mcpsearch/ext"
 )
-
-// method answers one JSON-RPC request from the catalog.
-type method func(ctx context.Context, s *Server, params json.RawMessage) (result, error)
-
-// result is the result of a method, marshalled as the JSON-RPC result.
-type result interface {
-	// modernize adds what a 2026-07-28 result of method carries.
-	modernize(s *Server, method string)
-}
-
-// methods is the whole protocol surface the extension answers itself.
-// Everything else goes to mcp-go.
-var methods = map[string]method{
-	"tools/search":               searchMethod(KindTool),
-	"prompts/search":             searchMethod(KindPrompt),
-	"resources/search":           searchMethod(KindResource),
-	"resources/templates/search": searchMethod(KindResourceTemplate),
-	"tools/list":                 listMethod(KindTool),
-	"prompts/list":               listMethod(KindPrompt),
-	"resources/list":             listMethod(KindResource),
-	"resources/templates/list":   listMethod(KindResourceTemplate),
-	"tools/call":                 callMethod(KindTool),
-	"prompts/get":                callMethod(KindPrompt),
-	"resources/read":             readMethod,
-}
-
-// SearchMethods lists the search methods, as advertised.
-var SearchMethods = []string{"tools/search", "prompts/search", "resources/search", "resources/templates/search"}
-
-// isListMethod reports whether name is one of the list methods, whose
-// results carry caching hints in protocol 2026-07-28.
-func isListMethod(name string) bool { return strings.HasSuffix(name, "/list") }
 
 // SearchParams are the params of a */search request. The extension
 // defines them, so a member it does not know is refused, not ignored.
 type SearchParams struct {
-	Query  string   `json:"query"`
-	Cursor string   `json:"cursor,omitempty"`
-	Limit  *Integer `json:"limit,omitempty"`
-	Filter *Filter  `json:"filter,omitempty"`
-	// Meta is the request's _meta; the extension reads MetaExplain from it.
+	Query  string      `json:"query"`
+	Cursor string      `json:"cursor,omitempty"`
+	Limit  *Integer    `json:"limit,omitempty"`
+	Filter *ext.Filter `json:"filter,omitempty"`
+	// Meta is the request's _meta; the extension reads ext.MetaExplain from it.
 	Meta map[string]json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -65,85 +35,86 @@ type ListParams struct {
 	Cursor string `json:"cursor,omitempty"`
 }
 
-func searchMethod(k Kind) method {
-	return func(ctx context.Context, s *Server, raw json.RawMessage) (result, error) {
-		p, err := decodeSearchParams(raw)
+// searchMethod answers the search method of kind k.
+func searchMethod(k ext.Kind) handlerFunc {
+	return func(ctx context.Context, h *Handler, req *request) (any, error) {
+		p, err := decodeSearchParams(req.Params)
 		if err != nil {
 			return nil, err
 		}
-		q, bind, err := s.searchQuery(k, p, AccessFrom(ctx))
+		q, bind, err := h.searchQuery(k, p, ext.AccessFrom(ctx))
 		if err != nil {
 			return nil, err
 		}
-		page, err := s.catalog.Search(ctx, q)
-		if errors.Is(err, ErrInvalidParams) {
+		page, err := h.searcher.Search(ctx, q)
+		if errors.Is(err, ext.ErrInvalidParams) {
 			return nil, err // the catalog's refusal of the filter, said to the client as it is
 		}
 		if err != nil {
 			return nil, fmt.Errorf("searching %s: %w", k.ResultKey(), err)
 		}
-		return s.pageResult(k, page, q.Offset+len(page.Items), bind, true)
+		return h.pageResult(req, k, page, q.Offset+len(page.Items), bind, true)
 	}
 }
 
-// searchQuery validates p into a Query for kind k and computes the binding
+// searchQuery validates p into an ext.Query for kind k and computes the binding
 // its cursors carry: the query, the filter and what the caller may see.
-func (s *Server) searchQuery(k Kind, p *SearchParams, a Access) (Query, [8]byte, error) {
+func (h *Handler) searchQuery(k ext.Kind, p *SearchParams, a ext.Access) (ext.Query, [8]byte, error) {
 	text := strings.TrimSpace(p.Query)
 	if err := validateQueryText(text); err != nil {
-		return Query{}, [8]byte{}, err
+		return ext.Query{}, [8]byte{}, err
 	}
 	limit, err := validateLimit(p.Limit)
 	if err != nil {
-		return Query{}, [8]byte{}, err
+		return ext.Query{}, [8]byte{}, err
 	}
-	filter := Filter{}
+	filter := ext.Filter{}
 	if p.Filter != nil {
 		filter = normalizeFilter(*p.Filter)
 	}
 	filterKey, _ := json.Marshal(filter) // maps marshal with sorted keys
-	bind := binding("search", string(k), text, string(filterKey), a.key())
+	bind := binding("search", string(k), text, string(filterKey), a.Key())
 	explain, err := explainRequested(p.Meta)
 	if err != nil {
-		return Query{}, [8]byte{}, err
+		return ext.Query{}, [8]byte{}, err
 	}
 	offset := 0
 	if p.Cursor != "" {
-		if offset, err = s.cursors.decode(p.Cursor, bind); err != nil {
-			return Query{}, bind, err
+		if offset, err = h.cursors.decode(p.Cursor, bind); err != nil {
+			return ext.Query{}, bind, err
 		}
 	}
-	if offset+limit > MaxSearchDepth {
-		limit = max(0, MaxSearchDepth-offset)
+	if offset+limit > ext.MaxSearchDepth {
+		limit = max(0, ext.MaxSearchDepth-offset)
 	}
-	return Query{Kind: k, Text: text, Filter: filter, Offset: offset, Limit: limit, Explain: explain}, bind, nil
+	return ext.Query{Kind: k, Text: text, Filter: filter, Offset: offset, Limit: limit, Explain: explain}, bind, nil
 }
 
 func validateQueryText(text string) error {
 	switch {
 	case text == "":
-		return fmt.Errorf("%w: query is empty", ErrInvalidParams)
-	case len(text) > MaxQueryBytes:
-		return fmt.Errorf("%w: query is %d bytes long, at most %d are allowed", ErrInvalidParams, len(text), MaxQueryBytes)
-	case len(strings.Fields(text)) > MaxQueryTerms:
-		return fmt.Errorf("%w: query has %d words, at most %d are allowed", ErrInvalidParams, len(strings.Fields(text)), MaxQueryTerms)
+		return fmt.Errorf("%w: query is empty", ext.ErrInvalidParams)
+	case len(text) > ext.MaxQueryBytes:
+		return fmt.Errorf("%w: query is %d bytes long, at most %d are allowed", ext.ErrInvalidParams, len(text), ext.MaxQueryBytes)
+	case len(strings.Fields(text)) > ext.MaxQueryTerms:
+		return fmt.Errorf("%w: query has %d words, at most %d are allowed", ext.ErrInvalidParams, len(strings.Fields(text)), ext.MaxQueryTerms)
 	}
 	return nil
 }
 
 func validateLimit(limit *Integer) (int, error) {
 	if limit == nil {
-		return DefaultLimit, nil
+		return ext.DefaultLimit, nil
 	}
-	if limit.value < 1 || limit.value > MaxLimit {
-		return 0, fmt.Errorf("%w: limit %s is not between 1 and %d", ErrInvalidParams, limit, MaxLimit)
+	if limit.value < 1 || limit.value > ext.MaxLimit {
+		return 0, fmt.Errorf("%w: limit %s is not between 1 and %d", ext.ErrInvalidParams, limit, ext.MaxLimit)
 	}
 	return int(limit.value), nil
 }
 
 // normalizeFilter sorts and deduplicates the server list so that equal
 // filters bind cursors equally.
-func normalizeFilter(f Filter) Filter {
+func normalizeFilter(f ext.Filter) ext.Filter {
 	servers := slices.Clone(f.Servers)
 	slices.Sort(servers)
 	f.Servers = slices.Compact(servers)
@@ -156,55 +127,63 @@ func normalizeFilter(f Filter) Filter {
 	return f
 }
 
-func listMethod(k Kind) method {
-	return func(ctx context.Context, s *Server, raw json.RawMessage) (result, error) {
-		if k == KindTool && s.meta != nil {
-			return s.meta.list(ctx, s, raw)
-		}
-		p, err := decodeParams[ListParams](raw)
+// listMethod answers the list method of kind k.
+func listMethod(k ext.Kind) handlerFunc {
+	return func(ctx context.Context, h *Handler, req *request) (any, error) {
+		p, err := decodeParams[ListParams](req.Params)
 		if err != nil {
 			return nil, err
 		}
-		bind := binding("list", string(k), AccessFrom(ctx).key())
+		bind := binding("list", string(k), ext.AccessFrom(ctx).Key())
 		offset := 0
 		if p.Cursor != "" {
-			if offset, err = s.cursors.decode(p.Cursor, bind); err != nil {
+			if offset, err = h.cursors.decode(p.Cursor, bind); err != nil {
 				return nil, err
 			}
 		}
-		page, err := s.catalog.List(ctx, k, offset, s.pageSize)
+		page, err := h.searcher.List(ctx, k, offset, h.pageSize)
 		if err != nil {
 			return nil, fmt.Errorf("listing %s: %w", k.ResultKey(), err)
 		}
-		return s.pageResult(k, page, offset+len(page.Items), bind, false)
+		return h.pageResult(req, k, page, offset+len(page.Items), bind, false)
 	}
 }
 
 // pageResult renders a page in the shape of the kind's list result, each
 // item's _meta extended with its server (and score, for searches).
-func (s *Server) pageResult(k Kind, page *Page, next int, bind [8]byte, scored bool) (*pageResult, error) {
-	r := &pageResult{key: k.ResultKey(), items: make([]json.RawMessage, len(page.Items))}
-	for i, h := range page.Items {
-		meta := map[string]any{MetaServer: h.Server}
+func (h *Handler) pageResult(req *request, k ext.Kind, page *ext.Page, next int, bind [8]byte, scored bool) (*pageResult, error) {
+	r := h.newPageResult(req, k.ResultKey(), make([]json.RawMessage, len(page.Items)))
+	for i, hit := range page.Items {
+		meta := map[string]any{ext.MetaServer: hit.Server}
 		if scored {
-			meta[MetaScore] = roundScore(h.Score)
+			meta[ext.MetaScore] = roundScore(hit.Score)
 		}
-		if h.Explain != nil {
-			meta[MetaExplain] = h.Explain
+		if hit.Explain != nil {
+			meta[ext.MetaExplain] = hit.Explain
 		}
-		obj, err := withMeta(h.Object, meta)
+		obj, err := withMeta(hit.Object, meta)
 		if err != nil {
 			return nil, fmt.Errorf("item %d of page: %w", i, err)
 		}
 		r.items[i] = obj
 	}
-	if page.More && (!scored || next < MaxSearchDepth) {
-		r.nextCursor = s.cursors.encode(bind, next)
+	if page.More && (!scored || next < ext.MaxSearchDepth) {
+		r.nextCursor = h.cursors.encode(bind, next)
 	}
 	if page.Hint != "" {
-		r.meta = map[string]any{MetaHint: page.Hint}
+		if r.meta == nil {
+			r.meta = map[string]any{}
+		}
+		r.meta[ext.MetaHint] = page.Hint
 	}
 	return r, nil
+}
+
+// newPageResult is a page result of items under key, with the members of
+// the request's protocol era.
+func (h *Handler) newPageResult(req *request, key string, items []json.RawMessage) *pageResult {
+	extra, meta := h.modernFields(req)
+	return &pageResult{key: key, items: items, extra: extra, meta: meta}
 }
 
 // pageResult is a list or search result: its items under their kind's key,
@@ -214,7 +193,7 @@ type pageResult struct {
 	items      []json.RawMessage
 	nextCursor string
 	meta       map[string]any // the result's _meta
-	extra      map[string]any
+	extra      map[string]any // the members of a 2026-07-28 result
 }
 
 func (r *pageResult) MarshalJSON() ([]byte, error) {
@@ -253,13 +232,6 @@ func (r *pageResult) MarshalJSON() ([]byte, error) {
 	b.WriteByte('}')
 	return b.Bytes(), nil
 }
-
-// Keys of the _meta entries the extension adds to items.
-const (
-	MetaScore  = "io.github.mcpsearch/score"
-	MetaServer = "io.github.mcpsearch/server"
-	MetaHint   = "io.github.mcpsearch/hint" // on a result: why no item fits
-)
 
 func roundScore(f float64) float64 {
 	return float64(int64(f*10000+0.5)) / 10000

@@ -1,14 +1,16 @@
-package ext
+package server
 
 import (
 	"encoding/json"
 	"fmt"
 	"testing"
+
+	"github.com/mcpsearch/mcpsearch/ext"
 )
 
 // walk follows nextCursor from the first page of a list method to the last
 // and returns the names of every item, in order.
-func walk(t *testing.T, s *Server, method, key string, params map[string]any) []string {
+func walk(t *testing.T, s *Handler, method, key string, params map[string]any) []string {
 	t.Helper()
 	var names []string
 	for pages := 0; ; pages++ {
@@ -84,7 +86,7 @@ func TestSearchResultShape(t *testing.T) {
 	}
 	tool := tools[0].(map[string]any)
 	meta, _ := tool["_meta"].(map[string]any)
-	if meta[MetaServer] != "srv" || meta[MetaScore] == nil || tool["inputSchema"] == nil {
+	if meta[ext.MetaServer] != "srv" || meta[ext.MetaScore] == nil || tool["inputSchema"] == nil {
 		t.Errorf("got %v, want the stored object with server and score in _meta", tool)
 	}
 	if r.Result["nextCursor"] == nil {
@@ -97,7 +99,7 @@ func TestSearchResultShape(t *testing.T) {
 }
 
 func TestWithMeta(t *testing.T) {
-	meta := map[string]any{MetaServer: "s"}
+	meta := map[string]any{ext.MetaServer: "s"}
 	for _, test := range []struct{ in, want string }{
 		{`{"name":"a"}`, `{"_meta":{"io.github.mcpsearch/server":"s"},"name":"a"}`},
 		{`{}`, `{"_meta":{"io.github.mcpsearch/server":"s"}}`},

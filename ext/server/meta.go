@@ -1,4 +1,4 @@
-package ext
+package server
 
 import (
 	"cmp"
@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/mcpsearch/mcpsearch/ext"
 )
 
 // Meta-tool mode serves clients that see only tools (most LLM hosts):
@@ -66,8 +68,8 @@ type MetaTools struct {
 // when the mode is (or, for auto, resolves to) full. Unknown names in
 // o.Always are an error in every mode. Auto mode measures the tool list
 // once, here, over every item whatever its visibility.
-func NewMetaTools(ctx context.Context, cat Catalog, o MetaOptions) (*MetaTools, error) {
-	ctx = WithAccess(ctx, Access{All: true})
+func NewMetaTools(ctx context.Context, cat ext.Searcher, o MetaOptions) (*MetaTools, error) {
+	ctx = ext.WithAccess(ctx, ext.Access{All: true})
 	if _, err := alwaysTools(ctx, cat, o.Always); err != nil {
 		return nil, err
 	}
@@ -89,7 +91,7 @@ func NewMetaTools(ctx context.Context, cat Catalog, o MetaOptions) (*MetaTools, 
 	m := &MetaTools{proxy: o.Proxy, tools: []json.RawMessage{json.RawMessage(searchToolsDef)}}
 	if o.Proxy {
 		m.tools = append(m.tools, json.RawMessage(callToolDef))
-		m.servers = normalizeFilter(Filter{Servers: o.Servers}).Servers
+		m.servers = normalizeFilter(ext.Filter{Servers: o.Servers}).Servers
 	}
 	m.always = o.Always
 	return m, nil
@@ -97,24 +99,24 @@ func NewMetaTools(ctx context.Context, cat Catalog, o MetaOptions) (*MetaTools, 
 
 // alwaysTools resolves the always-listed tools into their listed objects.
 // Tools the caller in ctx may not see are an unknown name.
-func alwaysTools(ctx context.Context, cat Catalog, names []string) ([]json.RawMessage, error) {
+func alwaysTools(ctx context.Context, cat ext.Searcher, names []string) ([]json.RawMessage, error) {
 	if len(names) == 0 {
 		return nil, nil
 	}
-	r, ok := cat.(Resolver)
+	r, ok := cat.(ext.Resolver)
 	if !ok {
 		return nil, errors.New("always-listed tools: the catalog cannot look tools up by name")
 	}
 	var out []json.RawMessage
 	for _, name := range names {
-		t, err := r.Resolve(ctx, KindTool, name)
-		if errors.Is(err, ErrNotFound) {
+		t, err := r.Resolve(ctx, ext.KindTool, name)
+		if errors.Is(err, ext.ErrNotFound) {
 			return nil, fmt.Errorf("%w: always-listed tool %q is not in the catalog (use canonical names, such as server__tool)", errNotListed, name)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("always-listed tool %q: %w", name, err)
 		}
-		obj, err := withMeta(t.Object, map[string]any{MetaServer: t.Server})
+		obj, err := withMeta(t.Object, map[string]any{ext.MetaServer: t.Server})
 		if err != nil {
 			return nil, fmt.Errorf("always-listed tool %q: %w", name, err)
 		}
@@ -128,10 +130,10 @@ var errNotListed = errors.New("not listed")
 
 // listExceeds reports whether the JSON of all tools is longer than limit
 // characters; it stops reading once it is.
-func listExceeds(ctx context.Context, cat Catalog, limit int) (bool, error) {
+func listExceeds(ctx context.Context, cat ext.Searcher, limit int) (bool, error) {
 	total := 0
-	for offset := 0; ; offset += DefaultPageSize {
-		page, err := cat.List(ctx, KindTool, offset, DefaultPageSize)
+	for offset := 0; ; offset += ext.DefaultPageSize {
+		page, err := cat.List(ctx, ext.KindTool, offset, ext.DefaultPageSize)
 		if err != nil {
 			return false, fmt.Errorf("measuring the tool list: %w", err)
 		}
@@ -148,13 +150,13 @@ func listExceeds(ctx context.Context, cat Catalog, limit int) (bool, error) {
 }
 
 // checkMetaNames refuses a catalog with a tool named like a meta tool.
-func checkMetaNames(ctx context.Context, cat Catalog) error {
-	r, ok := cat.(Resolver)
+func checkMetaNames(ctx context.Context, cat ext.Searcher) error {
+	r, ok := cat.(ext.Resolver)
 	if !ok {
 		return nil
 	}
 	for _, name := range []string{SearchToolsName, CallToolName} {
-		if _, err := r.Resolve(ctx, KindTool, name); err == nil {
+		if _, err := r.Resolve(ctx, ext.KindTool, name); err == nil {
 			return fmt.Errorf("meta-tool mode: the catalog has a tool named %q, as a meta tool is", name)
 		}
 	}
@@ -165,19 +167,19 @@ func (m *MetaTools) isMetaTool(name string) bool {
 	return name == SearchToolsName || (m.proxy && name == CallToolName)
 }
 
-// list answers tools/list: one page, no cursor; of the always-listed
-// tools, those the caller may see.
-func (m *MetaTools) list(ctx context.Context, s *Server, raw json.RawMessage) (result, error) {
-	p, err := decodeParams[ListParams](raw)
+// metaList answers tools/list in meta-tool mode: one page, no cursor; of
+// the always-listed tools, those the caller may see.
+func metaList(ctx context.Context, h *Handler, req *request) (any, error) {
+	p, err := decodeParams[ListParams](req.Params)
 	if err != nil {
 		return nil, err
 	}
 	if p.Cursor != "" {
-		return nil, fmt.Errorf("%w: in meta-tool mode tools/list has a single page; the cursor is not one of this server's", ErrInvalidParams)
+		return nil, fmt.Errorf("%w: in meta-tool mode tools/list has a single page; the cursor is not one of this server's", ext.ErrInvalidParams)
 	}
-	items := slices.Clone(m.tools)
-	for _, name := range m.always {
-		obj, err := alwaysTools(ctx, s.catalog, []string{name})
+	items := slices.Clone(h.meta.tools)
+	for _, name := range h.meta.always {
+		obj, err := alwaysTools(ctx, h.searcher, []string{name})
 		if errors.Is(err, errNotListed) {
 			continue
 		}
@@ -186,17 +188,25 @@ func (m *MetaTools) list(ctx context.Context, s *Server, raw json.RawMessage) (r
 		}
 		items = append(items, obj...)
 	}
-	return &pageResult{key: KindTool.ResultKey(), items: items}, nil
+	return h.newPageResult(req, ext.KindTool.ResultKey(), items), nil
 }
 
-// call answers tools/call of a meta tool. Problems with the arguments, and
-// failures of the called tool, are tool results with isError set, which
-// the model reads.
-func (m *MetaTools) call(ctx context.Context, s *Server, name string, args json.RawMessage) (result, error) {
-	if name == SearchToolsName {
-		return m.searchTools(ctx, s, args)
+// metaCall answers tools/call in meta-tool mode: a call of a meta tool is
+// answered here, any other is forwarded. Problems with a meta tool's
+// arguments, and failures of the tool call_tool calls, are tool results
+// with isError set, which the model reads.
+func metaCall(ctx context.Context, h *Handler, req *request) (any, error) {
+	p, err := decodeCall(ext.KindTool, req.Params)
+	if err != nil {
+		return nil, err
 	}
-	return m.callTool(ctx, s, args)
+	switch {
+	case !h.meta.isMetaTool(*p.Name):
+		return h.forward(ctx, req, ext.KindTool, *p.Name, rawParams(req.Params))
+	case *p.Name == SearchToolsName:
+		return h.meta.searchTools(ctx, h, req, p.Arguments)
+	}
+	return h.meta.callTool(ctx, h, req, p.Arguments)
 }
 
 type searchToolsArgs struct {
@@ -211,27 +221,27 @@ type compactTool struct {
 	InputSchema json.RawMessage `json:"inputSchema"`
 }
 
-func (m *MetaTools) searchTools(ctx context.Context, s *Server, raw json.RawMessage) (result, error) {
+func (m *MetaTools) searchTools(ctx context.Context, h *Handler, req *request, raw json.RawMessage) (any, error) {
 	a, err := decodeArgs[searchToolsArgs](raw)
 	if err != nil {
-		return toolError(err.Error()), nil
+		return h.toolError(req, err.Error()), nil
 	}
 	text := strings.TrimSpace(a.Query)
 	if err := validateQueryText(text); err != nil {
-		return toolError(err.Error()), nil
+		return h.toolError(req, err.Error()), nil
 	}
 	limit, err := validateLimit(a.Limit)
 	if err != nil {
-		return toolError(err.Error()), nil
+		return h.toolError(req, err.Error()), nil
 	}
-	page, err := s.catalog.Search(ctx, Query{Kind: KindTool, Text: text, Limit: limit, Filter: Filter{Servers: m.servers}})
+	page, err := h.searcher.Search(ctx, ext.Query{Kind: ext.KindTool, Text: text, Limit: limit, Filter: ext.Filter{Servers: m.servers}})
 	if err != nil {
 		return nil, fmt.Errorf("search_tools: %w", err)
 	}
 	tools := make([]compactTool, 0, len(page.Items))
-	for _, h := range page.Items {
+	for _, hit := range page.Items {
 		var t compactTool
-		if err := json.Unmarshal(h.Object, &t); err != nil {
+		if err := json.Unmarshal(hit.Object, &t); err != nil {
 			return nil, fmt.Errorf("search_tools: stored tool: %w", err)
 		}
 		tools = append(tools, t)
@@ -240,7 +250,7 @@ func (m *MetaTools) searchTools(ctx context.Context, s *Server, raw json.RawMess
 	if page.Hint != "" {
 		out["hint"] = page.Hint
 	}
-	return toolResult(out), nil
+	return h.toolResult(req, out), nil
 }
 
 type callToolArgs struct {
@@ -248,20 +258,20 @@ type callToolArgs struct {
 	Arguments json.RawMessage `json:"arguments"`
 }
 
-func (m *MetaTools) callTool(ctx context.Context, s *Server, raw json.RawMessage) (result, error) {
+func (m *MetaTools) callTool(ctx context.Context, h *Handler, req *request, raw json.RawMessage) (any, error) {
 	a, err := decodeArgs[callToolArgs](raw)
 	if err != nil {
-		return toolError(err.Error()), nil
+		return h.toolError(req, err.Error()), nil
 	}
 	if a.Name == "" || m.isMetaTool(a.Name) {
-		return toolError(`name must be the name of a tool that search_tools returned`), nil
+		return h.toolError(req, `name must be the name of a tool that search_tools returned`), nil
 	}
-	if err := checkArguments(KindTool, a.Arguments); err != nil {
-		return toolError(strings.TrimPrefix(err.Error(), ErrInvalidParams.Message+": ")), nil
+	if err := checkArguments(ext.KindTool, a.Arguments); err != nil {
+		return h.toolError(req, strings.TrimPrefix(err.Error(), ext.ErrInvalidParams.Message+": ")), nil
 	}
-	t, err := s.resolveCallable(ctx, KindTool, a.Name)
-	if errors.Is(err, ErrInvalidParams) {
-		return toolError(fmt.Sprintf("unknown tool %q: use a name that search_tools returned", a.Name)), nil
+	t, err := h.resolveCallable(ctx, ext.KindTool, a.Name)
+	if errors.Is(err, ext.ErrInvalidParams) {
+		return h.toolError(req, fmt.Sprintf("unknown tool %q: use a name that search_tools returned", a.Name)), nil
 	}
 	if err != nil {
 		return nil, err
@@ -271,40 +281,40 @@ func (m *MetaTools) callTool(ctx context.Context, s *Server, raw json.RawMessage
 		args = json.RawMessage("{}")
 	}
 	params, _ := json.Marshal(map[string]any{"name": a.Name, "arguments": args})
-	out, err := s.callUpstream(ctx, t, "tools/call", params)
+	out, err := h.callUpstream(ctx, t, "tools/call", params)
 	if err != nil {
-		return toolError(err.Error()), nil
+		return h.toolError(req, err.Error()), nil
 	}
-	return upstreamResultOf(t, out)
+	return h.upstreamResult(req, t, out)
 }
 
 // decodeArgs decodes tool arguments; an absent object is the zero value.
 func decodeArgs[A any](raw json.RawMessage) (*A, error) {
 	a, err := decodeParams[A](raw)
 	if err != nil {
-		return nil, fmt.Errorf("arguments: %s", strings.TrimPrefix(err.Error(), ErrInvalidParams.Message+": "))
+		return nil, fmt.Errorf("arguments: %s", strings.TrimPrefix(err.Error(), ext.ErrInvalidParams.Message+": "))
 	}
 	return a, nil
 }
 
 // toolResult is a successful tool result carrying v as structured content
 // and as its JSON text.
-func toolResult(v any) result {
+func (h *Handler) toolResult(req *request, v any) json.RawMessage {
 	text, _ := json.Marshal(v)
 	body, _ := json.Marshal(map[string]any{
 		"content":           []map[string]string{{"type": "text", "text": string(text)}},
 		"structuredContent": v,
 	})
-	return rawResult(body)
+	return h.rawResult(req, body)
 }
 
 // toolError is a tool result with isError set.
-func toolError(msg string) result {
+func (h *Handler) toolError(req *request, msg string) json.RawMessage {
 	body, _ := json.Marshal(map[string]any{
 		"content": []map[string]string{{"type": "text", "text": msg}},
 		"isError": true,
 	})
-	return rawResult(body)
+	return h.rawResult(req, body)
 }
 
 const searchToolsDef = `{"name":"search_tools","description":"Find tools for a task among the many this server offers: they are not listed, search them first. Describe what you want to do in plain words (\"open a merge request\", \"list failing pipelines\"), not a guessed tool name. Returns the best matching tools, best first, with their exact names, descriptions and input schemas. Then call the one that fits with call_tool. Search again with other words if none fits.","inputSchema":{"type":"object","properties":{"query":{"type":"string","description":"What you want to do, in plain words."},"limit":{"type":"integer","minimum":1,"maximum":50,"description":"How many tools to return (default 10)."}},"required":["query"]},"annotations":{"title":"Search tools","readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}}`

@@ -1,4 +1,4 @@
-package ext
+package server
 
 import (
 	"bytes"
@@ -13,13 +13,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpsearch/mcpsearch/ext"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata")
 
 // goldenDir holds one file per case: the request sent over HTTP and the
 // answer received, byte for byte (headers but Date and X-Request-Id).
-const goldenDir = "server/testdata/lifecycle"
+const goldenDir = "testdata/lifecycle"
 
 // goldenCase is one HTTP request to the server.
 type goldenCase struct {
@@ -161,7 +163,7 @@ var goldenCases = []goldenCase{
 
 // goldenServer is the server the golden answers come from: a described
 // in-memory catalog with a fixed version.
-func goldenServer(t *testing.T, cat Catalog) *httptest.Server {
+func goldenServer(t *testing.T, cat ext.Searcher) *httptest.Server {
 	srv := httptest.NewServer(newTestServer(t, cat, nil))
 	t.Cleanup(srv.Close)
 	return srv
@@ -171,10 +173,10 @@ func goldenServer(t *testing.T, cat Catalog) *httptest.Server {
 // the size up to which net/http sets Content-Length by itself.
 type largeCatalog struct{ *memCatalog }
 
-func (largeCatalog) Describe() CatalogInfo {
-	info := CatalogInfo{Counts: map[Kind]int{KindTool: 60}, BuiltAt: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC), BundleBytes: 8192}
+func (largeCatalog) Describe() ext.CatalogInfo {
+	info := ext.CatalogInfo{Counts: map[ext.Kind]int{ext.KindTool: 60}, BuiltAt: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC), BundleBytes: 8192}
 	for i := range 60 {
-		info.Servers = append(info.Servers, ServerInfo{Name: fmt.Sprintf("server-%02d", i), Counts: map[Kind]int{KindTool: 1}})
+		info.Servers = append(info.Servers, ext.ServerInfo{Name: fmt.Sprintf("server-%02d", i), Counts: map[ext.Kind]int{ext.KindTool: 1}})
 	}
 	return info
 }

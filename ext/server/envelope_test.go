@@ -1,4 +1,4 @@
-package ext
+package server
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpsearch/mcpsearch/ext"
 )
 
 // eras are the header sets of the two protocol eras, for tests that hold
@@ -62,12 +64,12 @@ func TestEnvelope(t *testing.T) {
 				resp, out := post(t, s, test.body, era.headers("ping")...)
 				var r struct {
 					ID    json.RawMessage `json:"id"`
-					Error *Error          `json:"error"`
+					Error *ext.Error      `json:"error"`
 				}
 				if err := json.Unmarshal(out, &r); err != nil {
 					t.Fatalf("HTTP %d, body %q: %v", resp.StatusCode, out, err)
 				}
-				if resp.StatusCode != http.StatusBadRequest || r.Error == nil || r.Error.Code != CodeInvalidRequest ||
+				if resp.StatusCode != http.StatusBadRequest || r.Error == nil || r.Error.Code != ext.CodeInvalidRequest ||
 					!strings.Contains(r.Error.Message, test.message) || string(r.ID) != test.id {
 					t.Errorf("got HTTP %d %s, want 400, -32600 containing %q, id %s", resp.StatusCode, out, test.message, test.id)
 				}

@@ -1,4 +1,4 @@
-package ext
+package server
 
 import (
 	"crypto/hmac"
@@ -7,6 +7,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strings"
+
+	"github.com/mcpsearch/mcpsearch/ext"
 )
 
 // A cursor is opaque to clients. It holds the index version it was made on,
@@ -73,32 +75,32 @@ func (c *cursorCodec) mac(payload []byte) []byte {
 }
 
 // decode checks s and returns the offset it holds. Every failure wraps
-// ErrInvalidParams and says which check failed.
+// ext.ErrInvalidParams and says which check failed.
 func (c *cursorCodec) decode(s string, bind [8]byte) (offset int, err error) {
 	if len(s) > maxCursorLen {
-		return 0, fmt.Errorf("%w: cursor longer than %d characters", ErrInvalidParams, maxCursorLen)
+		return 0, fmt.Errorf("%w: cursor longer than %d characters", ext.ErrInvalidParams, maxCursorLen)
 	}
 	if strings.IndexFunc(s, notBase64URL) >= 0 {
-		return 0, fmt.Errorf("%w: cursor: not a cursor issued by this server", ErrInvalidParams)
+		return 0, fmt.Errorf("%w: cursor: not a cursor issued by this server", ext.ErrInvalidParams)
 	}
 	raw, err := base64.RawURLEncoding.Strict().DecodeString(s)
 	if err != nil || len(raw) < 16+1+cursorMACSize {
-		return 0, fmt.Errorf("%w: cursor: not a cursor issued by this server", ErrInvalidParams)
+		return 0, fmt.Errorf("%w: cursor: not a cursor issued by this server", ext.ErrInvalidParams)
 	}
 	payload, mac := raw[:len(raw)-cursorMACSize], raw[len(raw)-cursorMACSize:]
 	if !hmac.Equal(payload[:8], c.version[:]) {
 		return 0, fmt.Errorf("%w: cursor issued by another index version; this server runs index %s",
-			ErrInvalidParams, c.label)
+			ext.ErrInvalidParams, c.label)
 	}
 	if !hmac.Equal(mac, c.mac(payload)) {
-		return 0, fmt.Errorf("%w: cursor signature does not match (garbled or forged)", ErrInvalidParams)
+		return 0, fmt.Errorf("%w: cursor signature does not match (garbled or forged)", ext.ErrInvalidParams)
 	}
 	if !hmac.Equal(payload[8:16], bind[:]) {
-		return 0, fmt.Errorf("%w: cursor issued for another query, filter, list or caller", ErrInvalidParams)
+		return 0, fmt.Errorf("%w: cursor issued for another query, filter, list or caller", ext.ErrInvalidParams)
 	}
 	off, n := binary.Uvarint(payload[16:])
 	if n <= 0 || 16+n != len(payload) || off > 1<<31 {
-		return 0, fmt.Errorf("%w: cursor has a malformed offset", ErrInvalidParams)
+		return 0, fmt.Errorf("%w: cursor has a malformed offset", ext.ErrInvalidParams)
 	}
 	return int(off), nil
 }

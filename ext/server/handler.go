@@ -1,17 +1,14 @@
-package ext
+package server
 
 import (
 	"cmp"
 	"log/slog"
-	"net/http"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
-)
 
-// ExtensionID names the search extension in capabilities.extensions.
-const ExtensionID = "io.github.mcpsearch/search"
+	"github.com/mcpsearch/mcpsearch/ext"
+)
 
 // SupportedProtocolVersions are the MCP revisions the server speaks, newest
 // first. JSON-RPC batching was removed in all of them.
@@ -19,7 +16,7 @@ var SupportedProtocolVersions = []string{
 	mcp.ProtocolVersion20260728, mcp.ProtocolVersion20251125, mcp.ProtocolVersion20250618,
 }
 
-// Options configure a Server. A nil *Options means the defaults.
+// Options configure a Handler. A nil *Options means the defaults.
 type Options struct {
 	// Name and Version identify the server in initialize and discover
 	// results. If empty, "mcpsearch" and "dev".
@@ -28,22 +25,23 @@ type Options struct {
 	// If empty, a short text about the search methods.
 	Instructions string
 	// PageSize is the number of items in a list page. If zero,
-	// DefaultPageSize; at most MaxPageSize.
+	// ext.DefaultPageSize; at most ext.MaxPageSize.
 	PageSize int
-	// MaxBodyBytes bounds a request body. If zero, 1 MiB.
+	// MaxBodyBytes bounds a request body. If zero, DefaultMaxBodyBytes.
 	MaxBodyBytes int64
 	// RequestTimeout bounds the work on one request. If zero, 10 seconds.
 	RequestTimeout time.Duration
 	// CursorKey signs cursors. Instances that serve one deployment must
-	// share it. If empty, a key derived from the catalog version, which
+	// share it. If empty, a key derived from the index version, which
 	// detects garbled cursors but not deliberately forged ones.
 	CursorKey []byte
 	// Logger receives internal errors. If nil, slog.Default().
 	Logger *slog.Logger
 	// Caller forwards tools/call, prompts/get and resources/read of items
-	// whose server has an upstream, found through the catalog's [Resolver].
-	// If nil, no item can be called: every call is an unknown item.
-	Caller Caller
+	// whose server has an upstream, found through the searcher's
+	// [ext.Resolver]. If nil, no item can be called: every call is an
+	// unknown item.
+	Caller ext.Caller
 	// UpstreamTimeout bounds one upstream call; it always ends before the
 	// request's own deadline. If zero, DefaultUpstreamTimeout.
 	UpstreamTimeout time.Duration
@@ -55,82 +53,50 @@ type Options struct {
 // DefaultMaxBodyBytes is the request body limit unless configured.
 const DefaultMaxBodyBytes = 1 << 20
 
+// DefaultUpstreamTimeout bounds one upstream call unless configured.
+const DefaultUpstreamTimeout = 30 * time.Second
+
 const defaultInstructions = "This server indexes many MCP tools, prompts and resources. " +
 	"Call tools/search (or prompts/search, resources/search, resources/templates/search) " +
 	"with a plain-language query to find the few items that fit a task, instead of listing them all."
 
-// Server answers MCP requests over Streamable HTTP from a Catalog. It is
+// Handler answers MCP requests over Streamable HTTP from a Searcher. It is
 // safe for concurrent use and keeps no state between requests.
-type Server struct {
-	catalog      Catalog
+type Handler struct {
+	searcher     ext.Searcher
 	cursors      *cursorCodec
 	pageSize     int
 	maxBodyBytes int64
 	timeout      time.Duration
 	logger       *slog.Logger
 	info         mcp.Implementation
-	lifecycle    http.Handler // mcp-go: initialize, discover, ping, notifications
+	instructions string
+	capabilities map[string]any // of initialize and server/discover results
 
-	caller          Caller
+	caller          ext.Caller
 	upstreamTimeout time.Duration
 	meta            *MetaTools
 }
 
-// NewServer returns a Server answering from cat.
-func NewServer(cat Catalog, opts *Options) *Server {
+// New returns a Handler answering from s.
+func New(s ext.Searcher, opts *Options) *Handler {
 	if opts == nil {
 		opts = &Options{}
 	}
-	s := &Server{
-		catalog:      cat,
-		cursors:      newCursorCodec(cat.Version(), opts.CursorKey),
-		pageSize:     min(cmp.Or(opts.PageSize, DefaultPageSize), MaxPageSize),
+	h := &Handler{
+		searcher:     s,
+		cursors:      newCursorCodec(s.Version(), opts.CursorKey),
+		pageSize:     min(cmp.Or(opts.PageSize, ext.DefaultPageSize), ext.MaxPageSize),
 		maxBodyBytes: cmp.Or(opts.MaxBodyBytes, DefaultMaxBodyBytes),
 		timeout:      cmp.Or(opts.RequestTimeout, 10*time.Second),
 		logger:       cmp.Or(opts.Logger, slog.Default()),
 		info:         mcp.Implementation{Name: cmp.Or(opts.Name, "mcpsearch"), Version: cmp.Or(opts.Version, "dev")},
+		instructions: cmp.Or(opts.Instructions, defaultInstructions),
 
 		caller:          opts.Caller,
 		upstreamTimeout: cmp.Or(opts.UpstreamTimeout, DefaultUpstreamTimeout),
 		meta:            opts.Meta,
 	}
-	s.lifecycle = s.newLifecycle(cmp.Or(opts.Instructions, defaultInstructions))
-	return s
-}
-
-// newLifecycle builds the mcp-go server that answers what the extension
-// does not: initialize, server/discover, ping and notifications. No item is
-// registered with it; lists and searches never reach it.
-func (s *Server) newLifecycle(instructions string) http.Handler {
-	ext := s.extensionInfo()
-	m := server.NewMCPServer(s.info.Name, s.info.Version,
-		server.WithToolCapabilities(false),
-		server.WithPromptCapabilities(false),
-		server.WithResourceCapabilities(false, false),
-		server.WithExtensions(map[string]any{ExtensionID: ext}),
-		server.WithExperimental(map[string]any{"search": ext}),
-		server.WithInstructions(instructions),
-		server.WithRecovery(),
-	)
-	return server.NewStreamableHTTPServer(m,
-		server.WithStateLess(true),
-		server.WithDisableStreaming(true),
-		server.WithDisableLocalhostProtection(true), // checked in ServeHTTP for every method
-		server.WithStreamableHTTPProtocolVersions(SupportedProtocolVersions...),
-		server.WithStreamableHTTPLogger(s.logger),
-	)
-}
-
-// extensionInfo is the settings object of the search extension.
-func (s *Server) extensionInfo() map[string]any {
-	info := map[string]any{
-		"methods":     SearchMethods,
-		"maxPageSize": MaxLimit,
-		"index":       s.catalog.Version(),
-		"explain":     true, // see MetaExplain
-	}
-	if c := catalogSettings(s.catalog); c != nil {
-		info["catalog"] = c
-	}
-	return info
+	h.capabilities = capabilities(extensionSettings(s))
+	return h
 }

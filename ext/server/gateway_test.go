@@ -1,4 +1,4 @@
-package ext
+package server
 
 import (
 	"bytes"
@@ -12,49 +12,51 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpsearch/mcpsearch/ext"
 )
 
 // resolvingCatalog is a memCatalog whose tools of server "up" have an
 // upstream.
 type resolvingCatalog struct{ *memCatalog }
 
-var _ Resolver = resolvingCatalog{}
+var _ ext.Resolver = resolvingCatalog{}
 
-func (c resolvingCatalog) Resolve(_ context.Context, k Kind, name string) (*Target, error) {
+func (c resolvingCatalog) Resolve(_ context.Context, k ext.Kind, name string) (*ext.Target, error) {
 	for _, h := range c.items[k] {
 		var obj struct{ Name, URI string }
 		json.Unmarshal(h.Object, &obj)
-		if obj.Name == name || (k == KindResource && obj.URI == name) {
-			t := &Target{Kind: k, Server: h.Server, Name: name, UpstreamName: strings.TrimPrefix(name, h.Server+"__"), Object: h.Object}
+		if obj.Name == name || (k == ext.KindResource && obj.URI == name) {
+			t := &ext.Target{Kind: k, Server: h.Server, Name: name, UpstreamName: strings.TrimPrefix(name, h.Server+"__"), Object: h.Object}
 			if h.Server == "up" {
 				t.Upstream = json.RawMessage(`{"transport":"streamable-http","url":"http://127.0.0.1:1/mcp"}`)
 			}
 			return t, nil
 		}
 	}
-	return nil, fmt.Errorf("%w: %s", ErrNotFound, name)
+	return nil, fmt.Errorf("%w: %s", ext.ErrNotFound, name)
 }
 
 func newResolvingCatalog() resolvingCatalog {
 	c := newMemCatalog("v1", 3)
-	c.add(KindTool, "up", `{"name":"up__deploy","description":"deploy the app","inputSchema":{"type":"object"}}`)
+	c.add(ext.KindTool, "up", `{"name":"up__deploy","description":"deploy the app","inputSchema":{"type":"object"}}`)
 	return resolvingCatalog{c}
 }
 
-// callerFunc is a Caller from a function.
-type callerFunc func(ctx context.Context, t *Target, method string, params json.RawMessage) (json.RawMessage, error)
+// callerFunc is a ext.Caller from a function.
+type callerFunc func(ctx context.Context, t *ext.Target, method string, params json.RawMessage) (json.RawMessage, error)
 
-func (f callerFunc) Call(ctx context.Context, t *Target, method string, params json.RawMessage) (json.RawMessage, error) {
+func (f callerFunc) Call(ctx context.Context, t *ext.Target, method string, params json.RawMessage) (json.RawMessage, error) {
 	return f(ctx, t, method, params)
 }
 
 func TestForwardedCall(t *testing.T) {
 	var got struct {
-		target *Target
+		target *ext.Target
 		method string
 		params string
 	}
-	caller := callerFunc(func(_ context.Context, t *Target, method string, params json.RawMessage) (json.RawMessage, error) {
+	caller := callerFunc(func(_ context.Context, t *ext.Target, method string, params json.RawMessage) (json.RawMessage, error) {
 		got.target, got.method, got.params = t, method, string(params)
 		return json.RawMessage(`{"content":[{"type":"text","text":"deployed"}]}`), nil
 	})
@@ -69,7 +71,7 @@ func TestForwardedCall(t *testing.T) {
 		{"resources/read", map[string]any{}, "uri is required"},
 	} {
 		r := call(t, s, test.method, test.params)
-		if r.Error == nil || r.Error.Code != CodeInvalidParams || !strings.Contains(r.Error.Message, test.want) || got.target != nil {
+		if r.Error == nil || r.Error.Code != ext.CodeInvalidParams || !strings.Contains(r.Error.Message, test.want) || got.target != nil {
 			t.Errorf("%s %v: got %+v, want -32602 %q before any upstream is called", test.method, test.params, r.Error, test.want)
 		}
 	}
@@ -80,7 +82,7 @@ func TestForwardedCall(t *testing.T) {
 	if got.target.UpstreamName != "deploy" || got.method != "tools/call" || !strings.Contains(got.params, `"env":"prod"`) {
 		t.Errorf("the caller got %+v, %s, %s; want upstream name deploy and the arguments", got.target, got.method, got.params)
 	}
-	if meta, _ := r.Result["_meta"].(map[string]any); meta[MetaServer] != "up" {
+	if meta, _ := r.Result["_meta"].(map[string]any); meta[ext.MetaServer] != "up" {
 		t.Errorf("_meta: got %v, want the server named", r.Result["_meta"])
 	}
 	if _, ok := r.Result["resultType"]; ok {
@@ -90,7 +92,7 @@ func TestForwardedCall(t *testing.T) {
 	headers := append(modernHeaders("tools/call"), mcp.HeaderName, "up__deploy")
 	r = call(t, s, "tools/call", map[string]any{"name": "up__deploy", "_meta": modernMeta}, headers...)
 	meta, _ := r.Result["_meta"].(map[string]any)
-	if r.Result["resultType"] != "complete" || meta[mcp.MetaKeyServerInfo] == nil || meta[MetaServer] != "up" {
+	if r.Result["resultType"] != "complete" || meta[mcp.MetaKeyServerInfo] == nil || meta[ext.MetaServer] != "up" {
 		t.Errorf("2026-07-28 tools/call: got %+v, want resultType, serverInfo and server", r)
 	}
 }
@@ -98,29 +100,29 @@ func TestForwardedCall(t *testing.T) {
 func TestForwardErrors(t *testing.T) {
 	for _, test := range []struct {
 		name    string
-		caller  Caller
+		caller  ext.Caller
 		call    string
 		code    int
 		message string
 	}{
-		{"no caller", nil, "up__deploy", CodeInvalidParams, `unknown tool "up__deploy"`},
-		{"no upstream", callerFunc(nil), "srv__tool_001", CodeInvalidParams, `unknown tool "srv__tool_001"`},
-		{"transport failure", callerFunc(func(context.Context, *Target, string, json.RawMessage) (json.RawMessage, error) {
-			return nil, &UpstreamError{Kind: UpstreamUnreachable, Detail: "cannot connect: connection refused"}
-		}), "up__deploy", CodeUpstreamError, `upstream "up": unreachable: cannot connect: connection refused`},
-		{"upstream invalid params", callerFunc(func(context.Context, *Target, string, json.RawMessage) (json.RawMessage, error) {
-			return nil, fmt.Errorf("wrapped: %w", &UpstreamError{Kind: UpstreamAnsweredError, Code: CodeInvalidParams, Detail: "env must be a string"})
-		}), "up__deploy", CodeInvalidParams, `upstream "up": upstream error: env must be a string`},
-		{"untyped error", callerFunc(func(context.Context, *Target, string, json.RawMessage) (json.RawMessage, error) {
+		{"no caller", nil, "up__deploy", ext.CodeInvalidParams, `unknown tool "up__deploy"`},
+		{"no upstream", callerFunc(nil), "srv__tool_001", ext.CodeInvalidParams, `unknown tool "srv__tool_001"`},
+		{"transport failure", callerFunc(func(context.Context, *ext.Target, string, json.RawMessage) (json.RawMessage, error) {
+			return nil, &ext.UpstreamError{Kind: ext.UpstreamUnreachable, Detail: "cannot connect: connection refused"}
+		}), "up__deploy", ext.CodeUpstreamError, `upstream "up": unreachable: cannot connect: connection refused`},
+		{"upstream invalid params", callerFunc(func(context.Context, *ext.Target, string, json.RawMessage) (json.RawMessage, error) {
+			return nil, fmt.Errorf("wrapped: %w", &ext.UpstreamError{Kind: ext.UpstreamAnsweredError, Code: ext.CodeInvalidParams, Detail: "env must be a string"})
+		}), "up__deploy", ext.CodeInvalidParams, `upstream "up": upstream error: env must be a string`},
+		{"untyped error", callerFunc(func(context.Context, *ext.Target, string, json.RawMessage) (json.RawMessage, error) {
 			return nil, errors.New("dial https://up.example/mcp?key=s3cret: connection refused")
-		}), "up__deploy", CodeUpstreamError, `upstream "up": failed`},
-		{"not an object", callerFunc(func(context.Context, *Target, string, json.RawMessage) (json.RawMessage, error) {
+		}), "up__deploy", ext.CodeUpstreamError, `upstream "up": failed`},
+		{"not an object", callerFunc(func(context.Context, *ext.Target, string, json.RawMessage) (json.RawMessage, error) {
 			return json.RawMessage(`null`), nil
-		}), "up__deploy", CodeUpstreamError, `upstream "up" answered a result that is not a JSON object`},
-		{"timeout", callerFunc(func(ctx context.Context, _ *Target, _ string, _ json.RawMessage) (json.RawMessage, error) {
+		}), "up__deploy", ext.CodeUpstreamError, `upstream "up" answered a result that is not a JSON object`},
+		{"timeout", callerFunc(func(ctx context.Context, _ *ext.Target, _ string, _ json.RawMessage) (json.RawMessage, error) {
 			<-ctx.Done()
 			return nil, ctx.Err()
-		}), "up__deploy", CodeUpstreamError, `upstream "up": timeout: did not answer tools/call within`},
+		}), "up__deploy", ext.CodeUpstreamError, `upstream "up": timeout: did not answer tools/call within`},
 	} {
 		t.Run(test.name, func(t *testing.T) {
 			s := newTestServer(t, newResolvingCatalog(), &Options{Caller: test.caller, UpstreamTimeout: 50 * time.Millisecond})
@@ -129,7 +131,7 @@ func TestForwardErrors(t *testing.T) {
 				t.Errorf("got %+v, want code %d containing %q", r.Error, test.code, test.message)
 			}
 			if r.Error != nil && (strings.Contains(r.Error.Message, "s3cret") || strings.Contains(r.Error.Message, "wrapped")) {
-				t.Errorf("got %q: text of an error that is not an *UpstreamError", r.Error.Message)
+				t.Errorf("got %q: text of an error that is not an *ext.UpstreamError", r.Error.Message)
 			}
 		})
 	}
@@ -150,7 +152,7 @@ func TestMetaToolsChecks(t *testing.T) {
 		t.Errorf("always names on a catalog that cannot resolve: got no error")
 	}
 	clash := newResolvingCatalog()
-	clash.add(KindTool, "x", `{"name":"search_tools","inputSchema":{"type":"object"}}`)
+	clash.add(ext.KindTool, "x", `{"name":"search_tools","inputSchema":{"type":"object"}}`)
 	if _, err := NewMetaTools(ctx, clash, MetaOptions{Mode: ListMeta}); err == nil || !strings.Contains(err.Error(), `"search_tools"`) {
 		t.Errorf("a catalog tool named search_tools: got %v, want refused", err)
 	}
@@ -173,7 +175,7 @@ func TestMetaToolsList(t *testing.T) {
 		}
 	}
 	r = call(t, s, "tools/list", map[string]any{"cursor": "abc"})
-	if r.Error == nil || r.Error.Code != CodeInvalidParams {
+	if r.Error == nil || r.Error.Code != ext.CodeInvalidParams {
 		t.Errorf("a cursor in meta mode: got %+v, want -32602", r)
 	}
 	resp, _ := post(t, s, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_tools","arguments":{"query":"deploy"}}}`)

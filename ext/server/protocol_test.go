@@ -1,4 +1,4 @@
-package ext
+package server
 
 import (
 	"encoding/json"
@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpsearch/mcpsearch/ext"
 )
 
 // modernHeaders are the headers a 2026-07-28 client sends with method m.
@@ -75,9 +77,9 @@ func checkSearchCapability(t *testing.T, caps map[string]any, version string) {
 	}
 	extensions, _ := caps["extensions"].(map[string]any)
 	experimental, _ := caps["experimental"].(map[string]any)
-	for where, e := range map[string]any{"extensions": extensions[ExtensionID], "experimental": experimental["search"]} {
+	for where, e := range map[string]any{"extensions": extensions[ext.ExtensionID], "experimental": experimental["search"]} {
 		got, _ := json.Marshal(e)
-		wantJSON, _ := json.Marshal(map[string]any{"methods": SearchMethods, "maxPageSize": MaxLimit, "index": version, "explain": true})
+		wantJSON, _ := json.Marshal(map[string]any{"methods": ext.SearchMethods, "maxPageSize": ext.MaxLimit, "index": version, "explain": true})
 		if string(got) != string(wantJSON) {
 			t.Errorf("capabilities.%s: got %s, want %s", where, got, wantJSON)
 		}
@@ -111,10 +113,10 @@ func TestModernEra(t *testing.T) {
 	}{
 		{"method header mismatch", modernHeaders("tools/list"), params, mcp.HEADER_MISMATCH, http.StatusBadRequest},
 		{"version header missing", []string{mcp.HeaderMethod, "tools/search"}, params, mcp.HEADER_MISMATCH, http.StatusBadRequest},
-		{"meta missing", modernHeaders("tools/search"), map[string]any{"query": "x"}, CodeInvalidParams, http.StatusBadRequest},
-		{"capabilities missing", modernHeaders("tools/search"), map[string]any{"query": "x", "_meta": map[string]any{mcp.MetaKeyProtocolVersion: mcp.ProtocolVersion20260728}}, CodeInvalidParams, http.StatusBadRequest},
-		{"bad params get 400", modernHeaders("tools/search"), map[string]any{"query": "", "_meta": modernMeta}, CodeInvalidParams, http.StatusBadRequest},
-		{"legacy header of unknown version", []string{mcp.HeaderProtocolVersion, "1999-01-01"}, map[string]any{"query": "x"}, CodeInvalidRequest, http.StatusBadRequest},
+		{"meta missing", modernHeaders("tools/search"), map[string]any{"query": "x"}, ext.CodeInvalidParams, http.StatusBadRequest},
+		{"capabilities missing", modernHeaders("tools/search"), map[string]any{"query": "x", "_meta": map[string]any{mcp.MetaKeyProtocolVersion: mcp.ProtocolVersion20260728}}, ext.CodeInvalidParams, http.StatusBadRequest},
+		{"bad params get 400", modernHeaders("tools/search"), map[string]any{"query": "", "_meta": modernMeta}, ext.CodeInvalidParams, http.StatusBadRequest},
+		{"legacy header of unknown version", []string{mcp.HeaderProtocolVersion, "1999-01-01"}, map[string]any{"query": "x"}, ext.CodeInvalidRequest, http.StatusBadRequest},
 	} {
 		t.Run(test.name, func(t *testing.T) {
 			body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/search", "params": test.params})

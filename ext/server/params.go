@@ -1,4 +1,4 @@
-package ext
+package server
 
 import (
 	"bytes"
@@ -10,16 +10,18 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/mcpsearch/mcpsearch/ext"
 )
 
-// decodeParams decodes raw into a P; malformed params wrap ErrInvalidParams.
+// decodeParams decodes raw into a P; malformed params wrap ext.ErrInvalidParams.
 func decodeParams[P any](raw json.RawMessage) (*P, error) {
 	p := new(P)
 	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
 		return p, nil
 	}
 	if err := json.Unmarshal(raw, p); err != nil {
-		return nil, fmt.Errorf("%w: %s", ErrInvalidParams, describeJSONError(err))
+		return nil, fmt.Errorf("%w: %s", ext.ErrInvalidParams, describeJSONError(err))
 	}
 	return p, nil
 }
@@ -87,7 +89,7 @@ func unknownMember(where string, obj map[string]json.RawMessage, known []string)
 	slices.Sort(names)
 	for _, name := range names {
 		if !slices.Contains(known, name) {
-			return fmt.Errorf("%w: unknown field %q in %s (known: %s)", ErrInvalidParams, name, where, strings.Join(known, ", "))
+			return fmt.Errorf("%w: unknown field %q in %s (known: %s)", ext.ErrInvalidParams, name, where, strings.Join(known, ", "))
 		}
 	}
 	return nil
@@ -131,3 +133,17 @@ var integerType = reflect.TypeFor[int64]()
 
 // String is the integer as the client spelled it.
 func (n Integer) String() string { return n.literal }
+
+// explainRequested reads the explain option from a request's _meta. A value
+// other than a boolean wraps ext.ErrInvalidParams.
+func explainRequested(meta map[string]json.RawMessage) (bool, error) {
+	raw, ok := meta[ext.MetaExplain]
+	if !ok || string(raw) == "null" {
+		return false, nil
+	}
+	var on bool
+	if err := json.Unmarshal(raw, &on); err != nil {
+		return false, fmt.Errorf("%w: _meta[%q] must be a boolean", ext.ErrInvalidParams, ext.MetaExplain)
+	}
+	return on, nil
+}
