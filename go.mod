@@ -8,12 +8,15 @@ require (
 	github.com/blevesearch/bleve/v2 v2.5.7
 	github.com/blevesearch/bleve_index_api v1.2.11
 	github.com/blevesearch/go-porterstemmer v1.0.3
+	github.com/blevesearch/mmap-go v1.0.4
+	github.com/blevesearch/scorch_segment_api/v2 v2.3.13
 	github.com/go-jose/go-jose/v4 v4.1.8
 	github.com/klauspost/compress v1.20.3
 	github.com/mark3labs/mcp-go v1.2.1
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/yosida95/uritemplate/v3 v3.0.2
 	golang.org/x/term v0.44.0
+	golang.org/x/text v0.14.0
 	gopkg.in/yaml.v3 v3.0.1
 )
 
@@ -24,8 +27,6 @@ require (
 	github.com/blevesearch/geo v0.2.4 // indirect
 	github.com/blevesearch/go-faiss v1.0.26 // indirect
 	github.com/blevesearch/gtreap v0.1.1 // indirect
-	github.com/blevesearch/mmap-go v1.0.4 // indirect
-	github.com/blevesearch/scorch_segment_api/v2 v2.3.13 // indirect
 	github.com/blevesearch/segment v0.9.1 // indirect
 	github.com/blevesearch/snowballstem v0.9.0 // indirect
 	github.com/blevesearch/upsidedown_store_api v1.0.2 // indirect
@@ -47,6 +48,5 @@ require (
 	github.com/spf13/cast v1.7.1 // indirect
 	go.etcd.io/bbolt v1.4.0 // indirect
 	golang.org/x/sys v0.46.0 // indirect
-	golang.org/x/text v0.14.0 // indirect
 	google.golang.org/protobuf v1.36.6 // indirect
 )

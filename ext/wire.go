@@ -33,15 +33,18 @@ const (
 )
 
 // Limits of the extension. A search page holds at most MaxLimit items; a
-// query is at most MaxQueryBytes long and holds at most MaxQueryTerms words.
+// query is at most MaxQueryBytes long and holds at most MaxQueryTerms words;
+// a filter names at most MaxFilterServers servers (each costs the catalog a
+// lookup).
 const (
-	DefaultLimit    = 10
-	MaxLimit        = 50
-	MaxQueryBytes   = 4096
-	MaxQueryTerms   = 128
-	MaxSearchDepth  = 1000 // offset + limit of a search page never exceeds this
-	DefaultPageSize = 100  // items in a list page unless configured
-	MaxPageSize     = 1000 // the largest configurable list page
+	DefaultLimit     = 10
+	MaxLimit         = 50
+	MaxQueryBytes    = 4096
+	MaxQueryTerms    = 128
+	MaxFilterServers = 1000
+	MaxSearchDepth   = 1000 // offset + limit of a search page never exceeds this
+	DefaultPageSize  = 100  // items in a list page unless configured
+	MaxPageSize      = 1000 // the largest configurable list page
 	// MaxJSONDepth bounds the nesting of arrays and objects in a request
 	// body, checked before the body is decoded.
 	MaxJSONDepth = 64

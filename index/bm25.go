@@ -24,8 +24,9 @@ import (
 // reader one term at a time into dense accumulators (term-at-a-time), and
 // computes exactly bleve's BM25 scores, so the ranking is the one bleve
 // gives (TestBM25MatchesBleve compares both on every query of the test
-// tables) and the explain option, which still asks bleve, explains the
-// scores that ranked the items.
+// tables); the explain option splits the same scores by field and term on
+// the page's documents (explain.go fieldScores; TestExplainMatchesBleve
+// compares it with bleve's explanations).
 //
 // bleve's scoring, as reproduced:
 //

@@ -1,16 +1,14 @@
 package index
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"strings"
 
-	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/search"
-	"github.com/blevesearch/bleve/v2/search/query"
+	bindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/mcpsearch/mcpsearch/ext"
 )
@@ -77,29 +75,22 @@ type RerankSignals struct {
 }
 
 // explainPage fills the Explain field of page's hits, which are
-// cands[q.Offset:] in order. It runs the query bq again on those documents
-// only, with bleve's explanations, so its cost is bounded by the page size.
-func (x *Index) explainPage(ctx context.Context, q ext.Query, bq query.Query, info queryInfo, cands []candidate, window int, page *ext.Page) error {
+// cands[q.Offset:] in order. It scores the leaves of bq again on those
+// documents only (fieldScores), so its cost is bounded by the page size
+// and the query's terms.
+func (x *Index) explainPage(ctx context.Context, q ext.Query, bq bm25Query, info queryInfo, cands []candidate, window int, page *ext.Page) error {
 	pageCands := cands[q.Offset : q.Offset+len(page.Items)]
 	ids := make([]string, len(pageCands))
 	for i, c := range pageCands {
 		ids[i] = c.id
 	}
-	only := bleve.NewDocIDQuery(ids)
-	only.SetBoost(0) // restricts without adding to the score
-	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(only, bq), len(ids), 0, true)
-	req.PreSearchData = map[string]any{search.BM25PreSearchDataKey: x.bm25[q.Kind]}
-	res, err := x.bleve.SearchInContext(ctx, req)
+	fields, err := x.fieldScores(ctx, q.Kind, bq, ids)
 	if err != nil {
 		return fmt.Errorf("index %s: explaining: %w", x.dir, err)
 	}
-	expls := map[string]*search.Explanation{}
-	for _, h := range res.Hits {
-		expls[h.ID] = h.Expl
-	}
 	best := bestBM25(cands[:min(len(cands), window)])
 	for i, c := range pageCands {
-		e := &Explanation{BM25: round3(c.bm25), Fields: fieldMatches(expls[c.id]), Score: round3(c.score)}
+		e := &Explanation{BM25: round3(c.bm25), Fields: fields[i], Score: round3(c.score)}
 		if q.Offset+i < window {
 			e.Rerank = rerankSignals(info, c, best)
 		}
@@ -107,6 +98,113 @@ func (x *Index) explainPage(ctx context.Context, q ext.Query, bq query.Query, in
 		page.Items[i].Explain = e
 	}
 	return nil
+}
+
+// pageDoc is a document of a page: its number in the index and its place
+// on the page.
+type pageDoc struct {
+	id  bindex.IndexInternalID
+	num uint64
+	at  int
+}
+
+// fieldScores splits the BM25 scores of documents ids by field and term,
+// as bm25Top computes them: each leaf's score times its field clause's
+// share of leaves matched and the text's share of clauses matched (so the
+// terms add up to the score; TestExplainMatchesBleve proves it is bleve's
+// explanation). Each leaf's postings are advanced to the documents, in
+// index order.
+func (x *Index) fieldScores(ctx context.Context, kind ext.Kind, q bm25Query, ids []string) ([][]FieldMatch, error) {
+	r, err := x.reader()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	docs, err := pageDocs(r, ids)
+	if err != nil {
+		return nil, err
+	}
+	leaves, err := openLeaves(r, x.bm25[kind], q.text)
+	defer closeLeaves(leaves)
+	if err != nil {
+		return nil, err
+	}
+	hits := make([][]leafHit, len(ids)) // by document: the leaves it matched
+	for c, clause := range leaves {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		for l := range clause {
+			if hits, err = matchLeaf(&clause[l], q.text[c][l], c, docs, hits); err != nil {
+				return nil, err
+			}
+		}
+	}
+	out := make([][]FieldMatch, len(ids))
+	for i := range out {
+		out[i] = splitScore(hits[i], leaves)
+	}
+	return out, nil
+}
+
+// pageDocs returns the documents ids in index order.
+func pageDocs(r bindex.IndexReader, ids []string) ([]pageDoc, error) {
+	docs := make([]pageDoc, len(ids))
+	for i, id := range ids {
+		iid, err := r.InternalID(id)
+		if err != nil || iid == nil {
+			return nil, fmt.Errorf("no document %s (%v)", id, err)
+		}
+		docs[i] = pageDoc{id: iid, num: docNumber(iid), at: i}
+	}
+	slices.SortFunc(docs, func(a, b pageDoc) int { return cmp.Compare(a.num, b.num) })
+	return docs, nil
+}
+
+// leafHit is a leaf a document matched: its clause, field, term and score.
+type leafHit struct {
+	clause      int
+	field, term string
+	score       float64
+}
+
+// matchLeaf adds to hits the documents of docs that leaf l (the leaf
+// spec of clause c) matches.
+func matchLeaf(l *scoredLeaf, spec bm25Leaf, c int, docs []pageDoc, hits [][]leafHit) ([][]leafHit, error) {
+	var tfd bindex.TermFieldDoc
+	for _, d := range docs {
+		got, err := l.postings.Advance(d.id, &tfd)
+		if err != nil {
+			return nil, fmt.Errorf("term %q in %s: %w", spec.term, spec.field, err)
+		}
+		if got == nil {
+			break
+		}
+		if docNumber(got.ID) == d.num {
+			hits[d.at] = append(hits[d.at], leafHit{clause: c, field: spec.field, term: spec.term, score: l.score(got)})
+		}
+	}
+	return hits, nil
+}
+
+// splitScore turns the leaves one document matched into its field
+// matches, each leaf's score carried by its clause's and the text's share
+// of matches.
+func splitScore(hits []leafHit, leaves [][]scoredLeaf) []FieldMatch {
+	matched := make([]int, len(leaves))
+	clauses := 0
+	for _, h := range hits {
+		if matched[h.clause]++; matched[h.clause] == 1 {
+			clauses++
+		}
+	}
+	text := float64(clauses) / float64(len(leaves))
+	byField := map[string]*FieldMatch{}
+	for _, h := range hits {
+		field := float64(matched[h.clause]) / float64(len(leaves[h.clause]))
+		addTerm(byField, h.field, h.term, h.score*field*text)
+	}
+	return sortedFields(byField)
 }
 
 // bestBM25 is the best BM25 score of the re-ranking window top, which
@@ -145,47 +243,6 @@ func rerankSignals(q queryInfo, c candidate, best float64) *RerankSignals {
 	r.Similarity, r.SimilarityScore = round3(c.dense), round3(denseWeight*c.dense)
 	r.ClauseScore = round3(c.clause)
 	return r
-}
-
-// termExplanation matches bleve's explanation of one term query, e.g.
-// "weight(t_description:screenshot^1.500000 in t/00000042), product of:" or
-// "fieldWeight(t_name:take in t/00000042), as per bm25 model, product of:".
-var termExplanation = regexp.MustCompile(`^(?:weight|fieldWeight)\(([^:]+):(.+?)(?:\^[-+0-9.eE]+)? in `)
-
-// fieldMatches sums bleve's explanation of one document by field and term.
-// A disjunction multiplies its children's sum by its coordination factor
-// (the share of its clauses that matched); that factor is carried down to
-// the terms, so the terms add up to the document's score.
-func fieldMatches(e *search.Explanation) []FieldMatch {
-	byField := map[string]*FieldMatch{}
-	var walk func(e *search.Explanation, factor float64)
-	walk = func(e *search.Explanation, factor float64) {
-		if e == nil {
-			return
-		}
-		if m := termExplanation.FindStringSubmatch(e.Message); m != nil {
-			addTerm(byField, m[1], m[2], e.Value*factor)
-			return
-		}
-		factor *= coordOf(e)
-		for _, c := range e.Children {
-			if !strings.HasPrefix(c.Message, "coord(") {
-				walk(c, factor)
-			}
-		}
-	}
-	walk(e, 1)
-	return sortedFields(byField)
-}
-
-// coordOf is the coordination factor among e's children, or 1.
-func coordOf(e *search.Explanation) float64 {
-	for _, c := range e.Children {
-		if strings.HasPrefix(c.Message, "coord(") {
-			return c.Value
-		}
-	}
-	return 1
 }
 
 func addTerm(byField map[string]*FieldMatch, field, term string, score float64) {

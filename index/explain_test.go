@@ -2,10 +2,15 @@ package index
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search"
 
 	"github.com/mcpsearch/mcpsearch/ext"
 )
@@ -145,4 +150,116 @@ func TestDescribeRestricted(t *testing.T) {
 	if !info.Restricted || len(info.Servers) != 0 || len(info.Counts) != 0 || info.BundleBytes <= 0 {
 		t.Errorf("got %+v; want restricted, with no servers or counts", info)
 	}
+}
+
+// TestExplainMatchesBleve: the fields and terms of an explanation are
+// those of bleve's own explanation of the same query on the same
+// documents, for every query shape of bm25Queries and for filters.
+func TestExplainMatchesBleve(t *testing.T) {
+	x := defaultIndex(t)
+	queries := []ext.Query{
+		{Kind: ext.KindTool, Text: "create an issue", Filter: ext.Filter{Servers: []string{"github", "gitlab"}}},
+		{Kind: ext.KindTool, Text: "list files", Filter: ext.Filter{Annotations: map[string]any{"readOnlyHint": true}}},
+	}
+	for _, kind := range []ext.Kind{ext.KindTool, ext.KindPrompt, ext.KindResource} {
+		for _, text := range bm25Queries {
+			queries = append(queries, ext.Query{Kind: kind, Text: text})
+		}
+	}
+	for _, q := range queries {
+		terms := termStrings(mustResolve(t, x, q.Kind, analyze(q.Text)))
+		if len(terms) == 0 {
+			continue
+		}
+		bq, err := searchQuery(q, terms, x.manifest.Separator, true, ext.Access{All: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		top, err := x.bm25Top(context.Background(), q.Kind, bq, 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids := make([]string, len(top))
+		for i, c := range top {
+			ids[i] = c.id
+		}
+		ours, err := x.fieldScores(context.Background(), q.Kind, bq, ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		theirs := bleveExplanations(t, x, q.Kind, bq, ids)
+		for i, id := range ids {
+			if got, want := fmt.Sprint(ours[i]), fmt.Sprint(fieldMatches(theirs[id])); got != want {
+				t.Errorf("%s %q, %s: got %s, bleve explains %s", q.Kind, q.Text, id, got, want)
+			}
+		}
+	}
+}
+
+func mustResolve(t *testing.T, x *Index, kind ext.Kind, terms []string) []queryTerm {
+	t.Helper()
+	out, err := x.resolveTerms(kind, terms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// bleveExplanations runs bq with bleve's explanations on documents ids.
+func bleveExplanations(t *testing.T, x *Index, kind ext.Kind, bq bm25Query, ids []string) map[string]*search.Explanation {
+	t.Helper()
+	only := bleve.NewDocIDQuery(ids)
+	only.SetBoost(0) // restricts without adding to the score
+	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(only, bq.bleveQuery()), len(ids), 0, true)
+	req.PreSearchData = map[string]any{search.BM25PreSearchDataKey: x.bm25[kind]}
+	res, err := x.bleve.Search(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]*search.Explanation{}
+	for _, h := range res.Hits {
+		out[h.ID] = h.Expl
+	}
+	return out
+}
+
+// termExplanation matches bleve's explanation of one term query, e.g.
+// "weight(t_description:screenshot^1.500000 in t/00000042), product of:" or
+// "fieldWeight(t_name:take in t/00000042), as per bm25 model, product of:".
+var termExplanation = regexp.MustCompile(`^(?:weight|fieldWeight)\(([^:]+):(.+?)(?:\^[-+0-9.eE]+)? in `)
+
+// fieldMatches sums bleve's explanation of one document by field and term.
+// A disjunction multiplies its children's sum by its coordination factor
+// (the share of its clauses that matched); that factor is carried down to
+// the terms, so the terms add up to the document's score.
+func fieldMatches(e *search.Explanation) []FieldMatch {
+	byField := map[string]*FieldMatch{}
+	var walk func(e *search.Explanation, factor float64)
+	walk = func(e *search.Explanation, factor float64) {
+		if e == nil {
+			return
+		}
+		if m := termExplanation.FindStringSubmatch(e.Message); m != nil {
+			addTerm(byField, m[1], m[2], e.Value*factor)
+			return
+		}
+		factor *= coordOf(e)
+		for _, c := range e.Children {
+			if !strings.HasPrefix(c.Message, "coord(") {
+				walk(c, factor)
+			}
+		}
+	}
+	walk(e, 1)
+	return sortedFields(byField)
+}
+
+// coordOf is the coordination factor among e's children, or 1.
+func coordOf(e *search.Explanation) float64 {
+	for _, c := range e.Children {
+		if strings.HasPrefix(c.Message, "coord(") {
+			return c.Value
+		}
+	}
+	return 1
 }

@@ -118,6 +118,33 @@ func glossWords(text string) []glossedWord {
 	return out
 }
 
+// maxQueryHanChars bounds the Chinese characters of a query that are read:
+// its first ones; later ones are read as spaces. Each character read costs
+// a pair of characters to analyse and lookups in the gloss table, and
+// adds English words to analyse; a query searches at most
+// maxSearchTerms/2 pairs anyway.
+const maxQueryHanChars = 128
+
+// firstHanChars returns text with its Han characters past the first
+// maxQueryHanChars replaced by spaces, or text itself when it has no more.
+func firstHanChars(text string) string {
+	seen := 0
+	for i, r := range text {
+		if !isHan(r) {
+			continue
+		}
+		if seen++; seen > maxQueryHanChars {
+			return text[:i] + strings.Map(func(r rune) rune {
+				if isHan(r) {
+					return ' '
+				}
+				return r
+			}, text[i:])
+		}
+	}
+	return text
+}
+
 // withGlosses returns text with the English glosses of each run of Chinese
 // after it, or text itself when it holds no Chinese.
 func withGlosses(text string) string {

@@ -34,8 +34,9 @@ const exactNameBoost = 20
 // see are excluded by the query itself, before ranking and the cut.
 func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error) {
 	defer recoverDamage(x.dir, &err)
-	text := withGlosses(withFileWords(q.Text)) // what BM25 and the vectors read: paths.go, gloss.go
-	qterms, err := x.resolveTerms(q.Kind, analyze(text))
+	own := firstHanChars(q.Text)            // the Chinese read (gloss.go)
+	text := withGlosses(withFileWords(own)) // what BM25 and the vectors read: paths.go, gloss.go
+	qterms, err := x.resolveTerms(q.Kind, queryTerms(text))
 	if err != nil {
 		return nil, fmt.Errorf("index %s: %w", x.dir, err)
 	}
@@ -72,7 +73,7 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 	}
 	info := newQueryInfo(q.Text, terms)
 	rerank(info, cands, window)
-	if hint, err := x.noMatchHint(q.Kind, qterms, filesAsWord(q.Text), text, cands); hint != "" || err != nil {
+	if hint, err := x.noMatchHint(q.Kind, qterms, filesAsWord(own), text, cands); hint != "" || err != nil {
 		return &ext.Page{Hint: filterHint(q, unknown, hint)}, err
 	}
 	if q.Offset >= len(cands) {
@@ -85,7 +86,7 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 	}
 	page.More = len(cands) > q.Offset+q.Limit
 	if q.Explain {
-		if err := x.explainPage(ctx, q, bq.bleveQuery(), info, cands, window, page); err != nil {
+		if err := x.explainPage(ctx, q, bq, info, cands, window, page); err != nil {
 			return nil, err
 		}
 	}
@@ -113,7 +114,7 @@ func (x *Index) noMatchHint(kind ext.Kind, terms []queryTerm, own, searched stri
 	if len(cands) == 0 {
 		return noWordMatches, nil
 	}
-	concepts := queryConcepts(terms, own, searched)
+	concepts := queryConcepts(terms, own, searched, shortQueryTerms)
 	if len(concepts) > shortQueryTerms {
 		return "", nil
 	}
@@ -147,11 +148,12 @@ type concept struct {
 // searched text, every term is a concept of its own. File names are
 // none (see filesAsWord); CJK bigrams, never content words, and single
 // Chinese characters, whose glosses are one sense of many, count for
-// nothing.
-func queryConcepts(terms []queryTerm, own, searched string) []concept {
+// nothing. It stops at the first concept past the most that are weighed.
+func queryConcepts(terms []queryTerm, own, searched string, most int) []concept {
 	if own == searched {
-		out := make([]concept, len(terms))
-		for i, t := range terms {
+		out := make([]concept, min(len(terms), most+1))
+		for i := range out {
+			t := terms[i]
 			out[i] = concept{label: cmp.Or(t.corrected, t.term), alternatives: []queryTerm{t}}
 		}
 		return out
@@ -176,6 +178,9 @@ func queryConcepts(terms []queryTerm, own, searched string) []concept {
 		}
 	}
 	for _, g := range glossWords(own) {
+		if len(out) > most {
+			break
+		}
 		if utf8.RuneCountInString(g.word) < 2 {
 			continue // a single character has too many senses to weigh
 		}
@@ -468,9 +473,40 @@ func fieldTerm(term, field string, boost float64) query.Query {
 // analyze returns the distinct terms of text under the text analyzer.
 func analyze(text string) []string {
 	var terms []string
+	seen := map[string]bool{}
 	for _, tok := range textAnalyzer.Analyze([]byte(text)) {
-		if t := string(tok.Term); !slices.Contains(terms, t) {
+		if t := string(tok.Term); !seen[t] {
+			seen[t] = true
 			terms = append(terms, t)
+		}
+	}
+	return terms
+}
+
+// maxSearchTerms bounds the distinct terms a query searches: its first
+// ones, in the order of its text, of which at most maxSearchTerms/2 pairs
+// of Chinese characters, so that a long Chinese query keeps the glosses
+// that follow its characters. A query of ext.MaxQueryTerms words can
+// analyse to more (identifiers split into their words, Chinese into pairs
+// of characters and the words of its glosses); every term costs lookups,
+// maybe a typo walk, and a walk of its postings in every text field.
+const maxSearchTerms = 48
+
+// queryTerms returns the terms a query's text searches (maxSearchTerms).
+func queryTerms(text string) []string {
+	var terms []string
+	seen, han := map[string]bool{}, 0
+	for _, tok := range textAnalyzer.Analyze([]byte(text)) {
+		t := string(tok.Term)
+		if seen[t] || hasHan(t) && han == maxSearchTerms/2 {
+			continue
+		}
+		seen[t] = true
+		if hasHan(t) {
+			han++
+		}
+		if terms = append(terms, t); len(terms) == maxSearchTerms {
+			break
 		}
 	}
 	return terms

@@ -7,9 +7,10 @@ import (
 	"math"
 	"slices"
 	"unicode"
-	"unicode/utf8"
 
+	"github.com/blevesearch/bleve/v2/index/scorch"
 	bindex "github.com/blevesearch/bleve_index_api"
+	segment "github.com/blevesearch/scorch_segment_api/v2"
 
 	"github.com/mcpsearch/mcpsearch/ext"
 )
@@ -22,87 +23,95 @@ type queryTerm struct {
 	corrected string // the original word when term is a spelling correction
 }
 
-// Typo tolerance: a word the index does not know, of at least minTypoRunes,
-// is replaced by the known word nearest to it — at most one edit away for
-// words shorter than twoEditRunes, two for longer ones — sharing its first
-// letter. The search walks the dictionary with a Levenshtein automaton; it
-// never scans the index.
-const (
-	minTypoRunes = 5
-	twoEditRunes = 8
-)
-
 // resolveTerms looks up each term's document frequency and corrects
-// unknown ones.
-func (x *Index) resolveTerms(kind ext.Kind, terms []string) (out []queryTerm, err error) {
+// unknown ones (typo.go).
+func (x *Index) resolveTerms(kind ext.Kind, terms []string) ([]queryTerm, error) {
+	out, _, err := x.resolveTermsCost(kind, terms)
+	return out, err
+}
+
+// resolveTermsCost is resolveTerms, and what its typo corrections cost.
+func (x *Index) resolveTermsCost(kind ext.Kind, terms []string) (out []queryTerm, cost typoCost, err error) {
 	r, err := x.reader()
 	if err != nil {
-		return nil, err
+		return nil, cost, err
 	}
 	defer r.Close()
+	d, err := newTermDicts(r, kind)
+	if err != nil {
+		return nil, cost, err
+	}
+	c := newCorrector(d)
 	for _, t := range terms {
 		qt := queryTerm{term: t}
-		if qt.docFreq, err = docFreq(r, kind, t); err != nil {
-			return nil, err
+		if qt.docFreq, err = d.docFreq(t); err != nil {
+			return nil, cost, err
 		}
-		if qt.docFreq > 0 || utf8.RuneCountInString(t) < minTypoRunes {
-			out = append(out, qt)
-			continue
+		near, df, err := c.nearest(t)
+		if err != nil {
+			return nil, cost, err
 		}
-		if fixed, df, ok := correct(r, kind, t); ok {
-			qt = queryTerm{term: fixed, docFreq: df, corrected: t}
+		if qt.docFreq == 0 && near != "" && near != t && df > 0 {
+			qt = queryTerm{term: near, docFreq: df, corrected: t}
 		}
 		out = append(out, qt)
 	}
-	return out, nil
+	return out, c.cost, nil
 }
 
-// docFreq is the largest number of documents holding term in one text field.
-func docFreq(r bindex.IndexReader, kind ext.Kind, term string) (int, error) {
+// termDicts reads the term dictionaries of a kind's text fields in every
+// segment of an index snapshot, each opened once.
+type termDicts struct {
+	snap  *scorch.IndexSnapshot
+	kind  ext.Kind
+	dicts map[string][]segment.TermDictionary // by field
+	pl    segment.PostingsList                // reused
+}
+
+func newTermDicts(r bindex.IndexReader, kind ext.Kind) (*termDicts, error) {
+	snap, ok := r.(*scorch.IndexSnapshot)
+	if !ok {
+		return nil, fmt.Errorf("index reader %T is not a scorch snapshot", r)
+	}
+	return &termDicts{snap: snap, kind: kind, dicts: map[string][]segment.TermDictionary{}}, nil
+}
+
+// field returns the dictionaries of the kind's field f, one a segment.
+func (d *termDicts) field(f string) ([]segment.TermDictionary, error) {
+	if dicts, ok := d.dicts[f]; ok {
+		return dicts, nil
+	}
+	var dicts []segment.TermDictionary
+	for _, seg := range d.snap.Segments() {
+		dict, err := seg.Segment().Dictionary(kindField(d.kind, f))
+		if err != nil {
+			return nil, fmt.Errorf("dictionary of %s: %w", f, err)
+		}
+		dicts = append(dicts, dict)
+	}
+	d.dicts[f] = dicts
+	return dicts, nil
+}
+
+// docFreq is the largest number of documents holding term in one text
+// field (what bleve's TermFieldReader counts: postings less deletions).
+func (d *termDicts) docFreq(term string) (int, error) {
 	most := 0
 	for _, f := range textFields {
-		tfr, err := r.TermFieldReader(context.Background(), []byte(term), kindField(kind, f), false, false, false)
+		dicts, err := d.field(f)
 		if err != nil {
-			return 0, fmt.Errorf("term %q in %s: %w", term, f, err)
+			return 0, err
 		}
-		most = max(most, int(tfr.Count()))
-		tfr.Close()
+		n := 0
+		for i, seg := range d.snap.Segments() {
+			if d.pl, err = dicts[i].PostingsList([]byte(term), seg.Deleted(), d.pl); err != nil {
+				return 0, fmt.Errorf("term %q in %s: %w", term, f, err)
+			}
+			n += int(d.pl.Count())
+		}
+		most = max(most, n)
 	}
 	return most, nil
-}
-
-// correct returns the known term nearest to term in the name and
-// description vocabularies: fewest edits, then most documents, then
-// alphabetical order.
-func correct(r bindex.IndexReader, kind ext.Kind, term string) (string, int, bool) {
-	fuzzy, ok := r.(bindex.IndexReaderFuzzy)
-	if !ok {
-		return "", 0, false
-	}
-	edits := 1
-	if utf8.RuneCountInString(term) >= twoEditRunes {
-		edits = 2
-	}
-	prefix := string([]rune(term)[:1])
-	best, bestDist, bestCount := "", math.MaxInt, 0
-	for _, field := range []string{fieldName, fieldDescription} {
-		dict, err := fuzzy.FieldDictFuzzy(kindField(kind, field), term, edits, prefix)
-		if err != nil {
-			continue
-		}
-		for e, err := dict.Next(); err == nil && e != nil; e, err = dict.Next() {
-			d, c := int(e.EditDistance), int(e.Count)
-			if d < bestDist || d == bestDist && (c > bestCount || c == bestCount && e.Term < best) {
-				best, bestDist, bestCount = e.Term, d, c
-			}
-		}
-		dict.Close()
-	}
-	if best == "" {
-		return "", 0, false
-	}
-	df, err := docFreq(r, kind, best)
-	return best, df, err == nil && df > 0
 }
 
 // summaryFields are the fields whose words the no-match test counts as an

@@ -109,6 +109,11 @@ func (h *Handler) callWithin(ctx context.Context, req *request, handle handlerFu
 		err error
 	}
 	start := time.Now()
+	if err := ctx.Err(); err != nil {
+		// Past the deadline already (a Lambda event that arrives late): no
+		// race between a quick answer and the deadline decides the reply.
+		return nil, h.deadlineError(ctx, start, err)
+	}
 	done := make(chan outcome, 1)
 	go func() {
 		res, err := h.run(ctx, req, handle)

@@ -72,6 +72,9 @@ func (h *Handler) searchQuery(k ext.Kind, p *SearchParams, a ext.Access) (ext.Qu
 	if p.Filter != nil {
 		filter = normalizeFilter(*p.Filter)
 	}
+	if n := len(filter.Servers); n > ext.MaxFilterServers {
+		return ext.Query{}, [8]byte{}, fmt.Errorf("%w: filter names %d servers, at most %d are allowed", ext.ErrInvalidParams, n, ext.MaxFilterServers)
+	}
 	filterKey, _ := json.Marshal(filter) // maps marshal with sorted keys
 	bind := binding("search", string(k), text, string(filterKey), a.Key())
 	explain, err := explainRequested(p.Meta)

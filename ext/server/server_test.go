@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -90,6 +91,7 @@ func TestErrorCodes(t *testing.T) {
 		{"limit below int64", rpc("tools/search", `{"query":"x","limit":-99999999999999999999}`), ext.CodeInvalidParams, "limit -99999999999999999999 is not between"},
 		{"limit a boolean", rpc("prompts/search", `{"query":"x","limit":true}`), ext.CodeInvalidParams, `field "limit" must be an integer, not boolean`},
 		{"unknown params field", rpc("tools/search", `{"query":"x","limt":5}`), ext.CodeInvalidParams, `unknown field "limt" in params (known: query, limit, cursor, filter, _meta)`},
+		{"too many servers", rpc("tools/search", `{"query":"x","filter":{"servers":[`+manyServers(ext.MaxFilterServers+1)+`]}}`), ext.CodeInvalidParams, "filter names 1001 servers, at most 1000 are allowed"},
 		{"unknown filter field", rpc("resources/search", `{"query":"x","filter":{"server":["srv"]}}`), ext.CodeInvalidParams, `unknown field "server" in filter (known: servers, annotations)`},
 		{"query: invalid bytes", rpc("tools/search", "{\"query\":\"caf\xe9\"}"), ext.CodeInvalidParams, `field "query" is not valid UTF-8`},
 		{"query: lone high surrogate", rpc("tools/search", `{"query":"a\ud800b"}`), ext.CodeInvalidParams, `field "query" is not valid UTF-8`},
@@ -262,4 +264,13 @@ func TestParamsAccepted(t *testing.T) {
 			}
 		})
 	}
+}
+
+// manyServers is n distinct server names as JSON strings, comma-separated.
+func manyServers(n int) string {
+	names := make([]string, n)
+	for i := range names {
+		names[i] = `"s` + strconv.Itoa(i) + `"`
+	}
+	return strings.Join(names, ",")
 }

@@ -1,0 +1,129 @@
+package index
+
+import (
+	"context"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpsearch/mcpsearch/ext"
+)
+
+// TestHiddenWordCostsWhatAnUnknownWordCosts: a word held only by items a
+// caller may not see takes the path of a word held by none — the same
+// dictionary walks and document-frequency lookups — so the time of an
+// answer does not tell a caller which words hidden items hold.
+func TestHiddenWordCostsWhatAnUnknownWordCosts(t *testing.T) {
+	dir := writeCatalog(t, map[string]string{
+		"secret.json": `{"server":"secret","visibility":{"groups":["ops"]},"tools":[{"name":"launch","description":"Launch the zanzibarite reactor","inputSchema":{"type":"object"}}]}`,
+		"open.json":   `{"server":"open","tools":[{"name":"weather","description":"Show the weather forecast for a city","inputSchema":{"type":"object"}}]}`,
+	})
+	x := mustBuild(t, dir)
+	cost := func(word string) typoCost {
+		t.Helper()
+		terms, c, err := x.resolveTermsCost(ext.KindTool, analyze(word))
+		if err != nil || len(terms) != 1 {
+			t.Fatalf("%q: got %v, %v; want one term", word, terms, err)
+		}
+		return c
+	}
+	hidden, nowhere, visible := cost("zanzibarite"), cost("quixotrelix"), cost("forecast")
+	if hidden.walks == 0 || hidden.lookups == 0 {
+		t.Fatalf("a hidden word cost %+v; want dictionary walks and lookups", hidden)
+	}
+	for name, c := range map[string]typoCost{"a word of no item": nowhere, "a visible word": visible} {
+		if c.walks != hidden.walks || c.lookups != hidden.lookups {
+			t.Errorf("%s took %d walks and %d lookups, a word of hidden items %d and %d; want the same",
+				name, c.walks, c.lookups, hidden.walks, hidden.lookups)
+		}
+	}
+}
+
+// BenchmarkHiddenWord times a search for one word by a caller who sees a
+// quarter of the default catalog (restrictedCatalog): a word only the
+// other three quarters hold, a word held by no item (of the same length
+// and first letter), a typo of the hidden word (corrected to it), and a
+// word the caller sees. Each round searches the four in turn, so that the
+// load of a shared machine weighs on each alike; it reports the median
+// time of each, in microseconds.
+//
+//	go test ./index -run - -bench HiddenWord -benchtime 5000x -cpu 1
+func BenchmarkHiddenWord(b *testing.B) {
+	x := mustBuild(b, restrictedCatalog(b, defaultCatalog, 4))
+	quarter := ext.WithAccess(context.Background(), ext.Access{Groups: []string{"team0"}})
+	hidden, visible := hiddenAndVisibleWords(b, x, quarter)
+	words := []struct{ name, word string }{
+		{"hidden", hidden},
+		{"nowhere", nowhereWord(b, x, hidden)},
+		{"typo-of-hidden", hidden[:len(hidden)-2] + "qq"},
+		{"visible", visible},
+	}
+	runtime.GC() // what building left is not collected while timing
+	times := make([][]time.Duration, len(words))
+	for b.Loop() {
+		for i, w := range words {
+			start := time.Now()
+			if _, err := x.Search(quarter, ext.Query{Kind: ext.KindTool, Text: w.word, Limit: 10}); err != nil {
+				b.Fatal(err)
+			}
+			times[i] = append(times[i], time.Since(start))
+		}
+	}
+	for i, w := range words {
+		slices.Sort(times[i])
+		b.ReportMetric(float64(times[i][len(times[i])/2].Nanoseconds())/1e3, w.name+"-µs")
+	}
+}
+
+// hiddenAndVisibleWords returns a word of eight to twelve letters that
+// only items the caller in ctx may not see hold, and one of that length it
+// sees.
+func hiddenAndVisibleWords(tb testing.TB, x *Index, ctx context.Context) (hidden, visible string) {
+	tb.Helper()
+	all := ext.WithAccess(context.Background(), ext.Access{All: true})
+	terms := sortedKeys(vocabulary(tb, x, ext.KindTool, fieldDescription))
+	for _, term := range terms {
+		if len(term) < 8 || len(term) > 12 || !isContentWord(term) || !slices.Equal(analyze(term), []string{term}) {
+			continue
+		}
+		seen, everyone := searchCount(tb, x, ctx, term), searchCount(tb, x, all, term)
+		switch {
+		case hidden == "" && seen == 0 && everyone > 0:
+			hidden = term
+		case visible == "" && seen > 0:
+			visible = term
+		}
+		if hidden != "" && visible != "" {
+			return hidden, visible
+		}
+	}
+	tb.Fatal("no hidden and visible words")
+	return "", ""
+}
+
+func searchCount(tb testing.TB, x *Index, ctx context.Context, text string) int {
+	page, err := x.Search(ctx, ext.Query{Kind: ext.KindTool, Text: text, Limit: 1})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return len(page.Items)
+}
+
+// nowhereWord returns a word of like's length and first letter that no
+// item holds, nor a word near it.
+func nowhereWord(tb testing.TB, x *Index, like string) string {
+	tb.Helper()
+	all := ext.WithAccess(context.Background(), ext.Access{All: true})
+	r := rand.New(rand.NewPCG(7, 7))
+	for range 100 {
+		w := like[:1] + randomWord(r, len(like)-1)
+		if searchCount(tb, x, all, w) == 0 && strings.Count(w, w[:1]) < len(w) {
+			return w
+		}
+	}
+	tb.Fatal("no word that no item holds")
+	return ""
+}

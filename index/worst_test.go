@@ -1,0 +1,238 @@
+package index
+
+import (
+	"context"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mcpsearch/mcpsearch/ext"
+)
+
+// worstQuery is a query the limits allow (ext.MaxQueryBytes,
+// ext.MaxQueryTerms) built to cost as much as it can in one way.
+type worstQuery struct {
+	name    string
+	text    string
+	explain bool
+}
+
+// worstQueries returns the hostile queries of the default catalog x: each
+// at most 4,096 bytes and 128 words.
+func worstQueries(tb testing.TB, x *Index) []worstQuery {
+	tb.Helper()
+	vocab := vocabulary(tb, x, ext.KindTool, fieldDescription)
+	common := commonWords(tb, x, vocab, 128, 1)
+	qs := []worstQuery{
+		{name: "one-4096-char-word", text: randomWord(rand.New(rand.NewPCG(1, 1)), 4096)},
+		{name: "128-rare-31-char-words", text: randomWords(128, 31)},
+		{name: "128-rare-24-char-words", text: randomWords(128, maxTypoRunes)},
+		{name: "128-typos-walking-most", text: strings.Join(costliestTypos(tb, x, 128), " ")},
+		{name: "128-common-words", text: strings.Join(common, " ")},
+		{name: "128-common-words-explained", text: strings.Join(common, " "), explain: true},
+		{name: "128-common-words-of-5-letters", text: strings.Join(commonWords(tb, x, vocab, 128, minTypoRunes), " ")},
+		{name: "identifier-of-682-rare-parts", text: identifier(rand.New(rand.NewPCG(2, 2)), 4096)},
+		{name: "1365-chinese-characters", text: chineseText(4096)},
+	}
+	for _, q := range qs {
+		if n, w := len(q.text), len(strings.Fields(q.text)); n > ext.MaxQueryBytes || w > ext.MaxQueryTerms {
+			tb.Fatalf("%s: %d bytes, %d words: over the limits", q.name, n, w)
+		}
+	}
+	return qs
+}
+
+// costliestTypos returns the n words, of two edits of a term of the name
+// or description dictionaries, that take their walks the most steps.
+func costliestTypos(tb testing.TB, x *Index, n int) []string {
+	tb.Helper()
+	d := mustTermDicts(tb, x)
+	rnd := rand.New(rand.NewPCG(4, 4))
+	steps := map[string]int{}
+	for _, field := range typoFields {
+		for _, term := range sortedKeys(vocabulary(tb, x, ext.KindTool, field)) {
+			typo := mutate(rnd, []rune(term), 2)
+			if terms := analyze(typo); len(terms) != 1 || terms[0] != typo || len(typo) > 31 {
+				continue // the query would search other words
+			}
+			c := newCorrector(d)
+			if _, _, err := c.nearest(typo); err != nil {
+				tb.Fatal(err)
+			}
+			steps[typo] = c.cost.steps
+		}
+	}
+	words := sortedKeys(steps)
+	slices.SortStableFunc(words, func(a, b string) int { return steps[b] - steps[a] })
+	return words[:min(n, len(words))]
+}
+
+// mustTermDicts opens the tool dictionaries of x; the reader is closed
+// when the test ends.
+func mustTermDicts(tb testing.TB, x *Index) *termDicts {
+	tb.Helper()
+	r, err := x.reader()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { r.Close() })
+	d, err := newTermDicts(r, ext.KindTool)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return d
+}
+
+// vocabulary returns the terms of a field of kind, in dictionary order.
+func vocabulary(tb testing.TB, x *Index, kind ext.Kind, field string) map[string]int {
+	tb.Helper()
+	r, err := x.reader()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer r.Close()
+	dict, err := r.FieldDict(kindField(kind, field))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer dict.Close()
+	out := map[string]int{}
+	for e, err := dict.Next(); err == nil && e != nil; e, err = dict.Next() {
+		out[e.Term] = int(e.Count)
+	}
+	return out
+}
+
+// commonWords returns the n terms of vocab, of at least minRunes
+// characters, held by the most documents.
+func commonWords(tb testing.TB, x *Index, vocab map[string]int, n, minRunes int) []string {
+	d := mustTermDicts(tb, x)
+	df := map[string]int{}
+	for w := range vocab {
+		if isContentWord(w) && len(w) >= minRunes && !isStopWord(w) && slices.Equal(analyze(w), []string{w}) {
+			var err error
+			if df[w], err = d.docFreq(w); err != nil {
+				tb.Fatal(err)
+			}
+		}
+	}
+	words := sortedKeys(df)
+	slices.SortStableFunc(words, func(a, b string) int { return df[b] - df[a] })
+	return words[:min(n, len(words))]
+}
+
+func randomWord(r *rand.Rand, n int) string {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte('a' + r.IntN(26))
+	}
+	return string(b)
+}
+
+// randomWords is n distinct random words of length runes, joined by spaces.
+func randomWords(n, length int) string {
+	r := rand.New(rand.NewPCG(3, 3))
+	words := make([]string, n)
+	for i := range words {
+		words[i] = randomWord(r, length)
+	}
+	return strings.Join(words, " ")
+}
+
+// identifier is one snake_case word of random five-letter parts, size bytes
+// long: every part is a word of the query, and so is the whole.
+func identifier(r *rand.Rand, size int) string {
+	var b strings.Builder
+	for b.Len()+6 <= size {
+		if b.Len() > 0 {
+			b.WriteByte('_')
+		}
+		b.WriteString(randomWord(r, 5))
+	}
+	return b.String()
+}
+
+// chineseText is Han characters, each a headword of the gloss table, of
+// at most size bytes.
+func chineseText(size int) string {
+	var heads []rune
+	for _, line := range strings.Split(string(glossLines), "\n") {
+		head, _, _ := strings.Cut(line, "\t")
+		if rs := []rune(head); len(rs) == 1 && len(head) == 3 {
+			heads = append(heads, rs[0])
+		}
+	}
+	out := make([]rune, size/3)
+	for i := range out {
+		out[i] = heads[(i*7919)%len(heads)]
+	}
+	return string(out)
+}
+
+// maxQueryAlloc bounds what one search of the default catalog allocates,
+// whatever its words (the README's Limits).
+const maxQueryAlloc = 8 << 20
+
+// TestWorstQueryMemory: no query the limits allow makes a search of the
+// default catalog allocate more than maxQueryAlloc, explained or not.
+func TestWorstQueryMemory(t *testing.T) {
+	x := defaultIndex(t)
+	ctx := context.Background()
+	for _, wq := range worstQueries(t, x) {
+		q := ext.Query{Kind: ext.KindTool, Text: wq.text, Limit: ext.MaxLimit, Explain: wq.explain}
+		if _, err := x.Search(ctx, q); err != nil { // warm up: pools, lazily read tables
+			t.Fatal(err)
+		}
+		const runs = 3
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for range runs {
+			if _, err := x.Search(ctx, q); err != nil {
+				t.Fatal(err)
+			}
+		}
+		runtime.ReadMemStats(&after)
+		got := (after.TotalAlloc - before.TotalAlloc) / runs
+		t.Logf("%s: %.2f MB a search", wq.name, float64(got)/(1<<20))
+		if got > maxQueryAlloc {
+			t.Errorf("%s: a search allocated %.1f MB, want at most %.1f MB", wq.name, float64(got)/(1<<20), float64(maxQueryAlloc)/(1<<20))
+		}
+	}
+}
+
+// BenchmarkWorstQuery prints the hostile queries of worstQueries beside the
+// ordinary mix of BenchmarkSearch: time and allocations per search.
+//
+//	go test ./index -run - -bench WorstQuery -benchtime 20x -cpu 1
+func BenchmarkWorstQuery(b *testing.B) {
+	x := defaultIndex(b)
+	ctx := context.Background()
+	for _, explain := range []bool{false, true} {
+		name := "ordinary-mix"
+		if explain {
+			name += "-explained"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				q := ext.Query{Kind: ext.KindTool, Text: benchQueries[i%len(benchQueries)], Limit: 10, Explain: explain}
+				if _, err := x.Search(ctx, q); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	for _, wq := range worstQueries(b, x) {
+		b.Run(wq.name, func(b *testing.B) {
+			b.ReportAllocs()
+			q := ext.Query{Kind: ext.KindTool, Text: wq.text, Limit: 10, Explain: wq.explain}
+			for b.Loop() {
+				if _, err := x.Search(ctx, q); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
