@@ -22,7 +22,7 @@
 // file system owned by another user (as in Lambda) opens. [Verify] also
 // checks every file's hash.
 //
-// *Index implements ext.Catalog. Query text is analysed as plain words and
+// *Index implements ext.Searcher. Query text is analysed as plain words and
 // never parsed as bleve query syntax. Retrieval scores bleve's postings with
 // bleve's BM25 formula but term-at-a-time, outside bleve's query engine
 // (bm25.go); the explain option asks bleve itself for the same scores.

@@ -28,7 +28,7 @@ var fieldBoosts = []struct {
 // exactNameBoost lifts an item whose name is the whole query.
 const exactNameBoost = 20
 
-// Search implements ext.Catalog. It retrieves candidates with BM25, re-ranks
+// Search implements ext.Searcher. It retrieves candidates with BM25, re-ranks
 // the first rerankWindow of them (see rank.go) and loads the MCP objects of
 // the requested page only. Items the caller (ext.AccessFrom(ctx)) may not
 // see are excluded by the query itself, before ranking and the cut.
@@ -251,7 +251,7 @@ func (x *Index) load(ctx context.Context, cands []candidate) (*ext.Page, error) 
 	return &ext.Page{Items: hits}, nil
 }
 
-// List implements ext.Catalog: the items of kind k in catalog order, of
+// List implements ext.Searcher: the items of kind k in catalog order, of
 // those the caller (ext.AccessFrom(ctx)) may see; offset counts those only.
 func (x *Index) List(ctx context.Context, k ext.Kind, offset, limit int) (_ *ext.Page, err error) {
 	defer recoverDamage(x.dir, &err)

@@ -44,21 +44,24 @@ func listPackages(t *testing.T) []goPackage {
 	return pkgs
 }
 
-// TestDependencyDirection enforces the dependency rules: ext depends on
-// neither bleve nor AWS, index not on AWS, the upstream client
-// (ext/upstream) on mcp-go and ext only, the search client library
-// (ext/searchclient) on mcp-go only, the sentence encoder
-// (index/internal/encoder) on the standard library and golang.org/x/text
-// only, and no package outside functions/ and infra/ imports them.
+// TestDependencyDirection enforces the dependency rules: ext (the
+// extension's vocabulary) depends on the standard library only, and not on
+// net/http; the MCP server (ext/server) on neither bleve nor AWS; index
+// neither on AWS nor on the server; the upstream client (ext/upstream) and
+// the search client library (ext/searchclient) on mcp-go and ext only; the
+// sentence encoder (index/internal/encoder) on the standard library and
+// golang.org/x/text only; and no package outside functions/ and infra/
+// imports them.
 func TestDependencyDirection(t *testing.T) {
 	forbidden := map[string][]string{
-		module + "/ext":   {"github.com/blevesearch/", "github.com/aws/", module + "/"},
-		module + "/index": {"github.com/aws/", module + "/functions", module + "/infra"},
+		module + "/ext":        {"github.com/", "golang.org/", "net/http", module + "/"},
+		module + "/ext/server": {"github.com/blevesearch/", "github.com/aws/", module + "/index", module + "/functions", module + "/infra"},
+		module + "/index":      {"github.com/aws/", "github.com/mark3labs/mcp-go/server", module + "/ext/", module + "/functions", module + "/infra"},
 		// The gateway's client: mcp-go and ext only.
 		module + "/ext/upstream":              {"github.com/blevesearch/", "github.com/aws/", module + "/index", module + "/functions", module + "/infra"},
 		module + "/ext/upstream/upstreamtest": {"github.com/blevesearch/", "github.com/aws/", module + "/"},
-		// The search client library: the standard library and mcp-go only.
-		module + "/ext/searchclient": {"github.com/blevesearch/", "github.com/aws/", module + "/"},
+		// The search client library: the standard library, mcp-go and ext only.
+		module + "/ext/searchclient": {"github.com/blevesearch/", "github.com/aws/", module + "/ext/", module + "/index", module + "/functions", module + "/infra"},
 		// The sentence encoder: the standard library and golang.org/x/text only.
 		module + "/index/internal/encoder": {"github.com/", "gopkg.in/", module + "/"},
 		// Authentication: ext and the JOSE library, nothing of the index or AWS.

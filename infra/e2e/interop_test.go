@@ -19,6 +19,7 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/ext/searchclient"
+	"github.com/mcpsearch/mcpsearch/ext/server"
 	"github.com/mcpsearch/mcpsearch/index"
 )
 
@@ -34,7 +35,7 @@ type catalogServer struct {
 }
 
 // startCatalogServer builds the bundle of catalog into a temporary
-// directory and serves it on 127.0.0.1, as functions/search does: ext.Server
+// directory and serves it on 127.0.0.1, as functions/search does: server.Handler
 // at /mcp with the bundle's cursor key.
 func startCatalogServer(t *testing.T, catalog string) *catalogServer {
 	t.Helper()
@@ -52,10 +53,10 @@ func startCatalogServer(t *testing.T, catalog string) *catalogServer {
 }
 
 // serve serves idx at /mcp on 127.0.0.1 and returns the URL.
-func serve(t *testing.T, idx *index.Index, meta *ext.MetaTools) string {
+func serve(t *testing.T, idx *index.Index, meta *server.MetaTools) string {
 	t.Helper()
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", ext.NewServer(idx, &ext.Options{CursorKey: idx.CursorKey(), Meta: meta}))
+	mux.Handle("/mcp", server.New(idx, &server.Options{CursorKey: idx.CursorKey(), Meta: meta}))
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	return srv.URL + "/mcp"
@@ -287,7 +288,7 @@ func testMCPGo(t *testing.T, srv *catalogServer, version string) {
 	}
 	sc := searchclient.New(mc, "mcpsearch", nil)
 	n := 0
-	for page, err := range sc.Search(ctx, searchclient.Tools, "take a screenshot of the page", &searchclient.SearchOptions{Limit: 5}) {
+	for page, err := range sc.Search(ctx, ext.KindTool, "take a screenshot of the page", &searchclient.SearchOptions{Limit: 5}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -324,7 +325,7 @@ func testSearchClientFallback(t *testing.T, srv *catalogServer) {
 	}
 	defer c.Close()
 	start := time.Now()
-	for page, err := range c.Search(ctx, searchclient.Tools, "take a screenshot of the page", nil) {
+	for page, err := range c.Search(ctx, ext.KindTool, "take a screenshot of the page", nil) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -345,7 +346,7 @@ func testSearchClientFallback(t *testing.T, srv *catalogServer) {
 // an mcp-go stdio client lists search_tools through it and calls it.
 func testMCPRemote(t *testing.T, srv *catalogServer) {
 	proxy := nodeTool(t, "node_modules/mcp-remote/dist/proxy.js")
-	meta, err := ext.NewMetaTools(context.Background(), srv.idx, ext.MetaOptions{Mode: ext.ListMeta})
+	meta, err := server.NewMetaTools(context.Background(), srv.idx, server.MetaOptions{Mode: server.ListMeta})
 	if err != nil {
 		t.Fatal(err)
 	}

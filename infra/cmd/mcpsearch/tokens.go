@@ -14,6 +14,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/ext/server"
 	"github.com/mcpsearch/mcpsearch/index"
 )
 
@@ -82,7 +83,7 @@ func measureTokens(catalogDir string) (tokenRow, error) {
 		return tokenRow{}, err
 	}
 	defer x.Close()
-	s := ext.NewServer(x, &ext.Options{PageSize: ext.MaxPageSize, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	s := server.New(x, &server.Options{PageSize: ext.MaxPageSize, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	row := tokenRow{tools: m.Counts[ext.KindTool]}
 	if row.listBytes, err = fullListBytes(s); err != nil {
 		return row, err
