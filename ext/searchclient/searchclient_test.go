@@ -7,9 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
-
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/ext/searchclient"
 )
@@ -161,14 +158,7 @@ func TestFanOut(t *testing.T) {
 // but answers tools/search with -32601 (HTTP 404 on 2026-07-28) is searched
 // by the fallback.
 func TestSearchAdvertisedButMissing(t *testing.T) {
-	s := server.NewMCPServer("liar", "1", server.WithToolCapabilities(false),
-		server.WithExtensions(map[string]any{ext.ExtensionID: map[string]any{"methods": []string{"tools/search"}}}))
-	for _, tl := range browserTools {
-		s.AddTool(mcp.NewTool(tl.name, mcp.WithDescription(tl.description)), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return mcp.NewToolResultText("ok"), nil
-		})
-	}
-	srv := httptest.NewServer(server.NewStreamableHTTPServer(s, server.WithStateLess(true)))
+	srv := httptest.NewServer(liarHandler("liar", browserTools...))
 	defer srv.Close()
 	for _, version := range []string{"2025-11-25", "2026-07-28"} {
 		t.Run(version, func(t *testing.T) {
