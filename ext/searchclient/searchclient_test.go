@@ -238,3 +238,36 @@ func TestSearchCapabilityFlags(t *testing.T) {
 		})
 	}
 }
+
+// TestSearchFallbackListedServer: the fallback over a list that names each
+// item's server in _meta (a gateway's) reports that server, as the
+// extension does, and filters by it.
+func TestSearchFallbackListedServer(t *testing.T) {
+	url, stop := startExtension("browser", 1, browserTools...)
+	defer stop()
+	c := connect(t, url, &searchclient.Options{Name: "gateway", ForceFallback: true})
+	for _, test := range []struct {
+		servers []string
+		want    string
+	}{
+		{nil, "[browser__take_screenshot:browser]"},
+		{[]string{"browser"}, "[browser__take_screenshot:browser]"},
+		{[]string{"gateway"}, "[]"},
+	} {
+		var got []string
+		for page, err := range c.Search(context.Background(), ext.KindTool, "screenshot", &searchclient.SearchOptions{Filter: &ext.Filter{Servers: test.servers}}) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !page.Fallback {
+				t.Fatal("got a page from the extension, want the fallback")
+			}
+			for _, it := range page.Items {
+				got = append(got, it.Name+":"+it.Server)
+			}
+		}
+		if fmt.Sprint(got) != test.want {
+			t.Errorf("filter %v: got %v, want %s", test.servers, got, test.want)
+		}
+	}
+}
