@@ -2,7 +2,6 @@ package index
 
 import (
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -16,6 +15,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/catalog"
 )
 
 // BuildOptions configure Build. A nil *BuildOptions means the defaults.
@@ -31,7 +31,7 @@ type BuildOptions struct {
 // one replaces it. Build removes the folders that killed builds left beside
 // dir, never one a running build holds. dir must be absent, empty, or a
 // bundle.
-func Build(cat *Catalog, dir string, opts *BuildOptions) (m *Manifest, err error) {
+func Build(cat *catalog.Catalog, dir string, opts *BuildOptions) (m *Manifest, err error) {
 	defer wrapf(&err, "building index %s", dir)
 	if err := checkReplaceable(dir); err != nil {
 		return nil, err
@@ -53,7 +53,7 @@ func Build(cat *Catalog, dir string, opts *BuildOptions) (m *Manifest, err error
 
 // BuildDir loads the catalog at catalogDir and builds its bundle at dir.
 func BuildDir(catalogDir, dir string, opts *BuildOptions) (*Manifest, error) {
-	cat, err := LoadDir(catalogDir, nil)
+	cat, err := catalog.LoadDir(catalogDir, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +75,7 @@ func checkReplaceable(dir string) error {
 }
 
 // writeBundle writes the bleve index and then the manifest into dir.
-func writeBundle(cat *Catalog, dir string, opts *BuildOptions) (*Manifest, error) {
+func writeBundle(cat *catalog.Catalog, dir string, opts *BuildOptions) (*Manifest, error) {
 	lengths, err := writeIndex(cat, filepath.Join(dir, "bleve"))
 	if err != nil {
 		return nil, err
@@ -104,7 +104,7 @@ func writeBundle(cat *Catalog, dir string, opts *BuildOptions) (*Manifest, error
 	return m, os.WriteFile(filepath.Join(dir, ManifestFile), append(data, '\n'), 0o644)
 }
 
-func writeIndex(cat *Catalog, path string) (map[string]int, error) {
+func writeIndex(cat *catalog.Catalog, path string) (map[string]int, error) {
 	im, err := newMapping()
 	if err != nil {
 		return nil, err
@@ -173,7 +173,7 @@ func chmodTree(dir string) error {
 	})
 }
 
-func newManifest(cat *Catalog, dir string, opts *BuildOptions) (*Manifest, error) {
+func newManifest(cat *catalog.Catalog, dir string, opts *BuildOptions) (*Manifest, error) {
 	now := time.Now
 	if opts != nil && opts.Now != nil {
 		now = opts.Now
@@ -181,8 +181,8 @@ func newManifest(cat *Catalog, dir string, opts *BuildOptions) (*Manifest, error
 	key := make([]byte, 32)
 	rand.Read(key)
 	m := &Manifest{
-		Format: FormatVersion, IndexVersion: cat.Version(), BleveVersion: BleveVersion,
-		BuiltAt: now().UTC().Truncate(time.Second), Separator: cat.separator(), Counts: itemCounts(cat),
+		Format: FormatVersion, IndexVersion: cat.Version(FormatVersion), BleveVersion: BleveVersion,
+		BuiltAt: now().UTC().Truncate(time.Second), Separator: cat.Separator(), Counts: itemCounts(cat),
 		CursorKey: hex.EncodeToString(key), Visibility: visibilityTable(cat),
 	}
 	perServer := map[string]map[ext.Kind]int{}
@@ -240,35 +240,6 @@ func replaceDir(tmp, dir, old string) error {
 	return nil
 }
 
-// Version is the index version of the catalog: the SHA-256 (hex) of the
-// bundle format and the canonical catalog (servers and items in their sorted
-// order, objects as compact JSON).
-func (c *Catalog) Version() string {
-	h := sha256.New()
-	fmt.Fprintf(h, "mcpsearch bundle format %d\x00%s\x00", FormatVersion, c.separator())
-	for _, s := range c.Servers {
-		fmt.Fprintf(h, "server\x00%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00", s.Name, s.Package, s.License, s.Source, s.Upstream, s.Visibility)
-	}
-	for _, it := range c.Items {
-		fmt.Fprintf(h, "item\x00%s\x00%s\x00%s\x00%d\x00", it.Kind, it.Server, it.Name, len(it.Object))
-		h.Write(it.Object)
-		if !it.Visibility.Public() {
-			fmt.Fprintf(h, "visibility\x00%q\x00%q\x00", it.Visibility.Groups, it.Visibility.Scopes)
-		}
-		if it.Content != "" {
-			fmt.Fprintf(h, "content\x00%d\x00%s", len(it.Content), it.Content)
-		}
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
-
-func (c *Catalog) separator() string {
-	if c.Sep == "" {
-		return DefaultSeparator
-	}
-	return c.Sep
-}
-
 func wrapf(errp *error, format string, args ...any) {
 	if *errp != nil {
 		*errp = fmt.Errorf("%s: %w", fmt.Sprintf(format, args...), *errp)
@@ -277,11 +248,11 @@ func wrapf(errp *error, format string, args ...any) {
 
 // document is what bleve indexes for an item: its text fields under the
 // names of its kind.
-func document(it *Item) map[string]any {
+func document(it *catalog.Item) map[string]any {
 	field := func(f string) string { return kindField(it.Kind, f) }
 	doc := map[string]any{
 		fieldServer:             it.Server,
-		fieldVisibility:         it.Visibility.terms(),
+		fieldVisibility:         visibilityTerms(it.Visibility),
 		field(fieldServerWords): it.Server,
 		field(fieldName):        it.Label,
 		field(fieldNameExact):   normalizeName(it.Label),
@@ -311,7 +282,7 @@ func document(it *Item) map[string]any {
 
 // itemGloss is the English gloss of the Chinese words of an item's name,
 // title, description and parameters.
-func itemGloss(it *Item) string {
+func itemGloss(it *catalog.Item) string {
 	parts := []string{it.Label, it.Title, it.Description}
 	for _, p := range it.Params {
 		parts = append(parts, p.Name, p.Description)
@@ -321,7 +292,7 @@ func itemGloss(it *Item) string {
 
 // relatedWords are the WordNet synonyms of an item's name, title and
 // description.
-func relatedWords(it *Item) string {
+func relatedWords(it *catalog.Item) string {
 	return expansion(strings.Join(SplitName(it.Label), " ") + "\n" + it.Title + "\n" + it.Description)
 }
 
@@ -346,7 +317,7 @@ func annotationTerm(k string, v any) (string, bool) {
 }
 
 // itemCounts counts the catalog's items of each kind.
-func itemCounts(cat *Catalog) map[ext.Kind]int {
+func itemCounts(cat *catalog.Catalog) map[ext.Kind]int {
 	counts := map[ext.Kind]int{}
 	for _, it := range cat.Items {
 		counts[it.Kind]++

@@ -12,6 +12,7 @@ import (
 	"github.com/blevesearch/mmap-go"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/catalog"
 )
 
 // Dense retrieval. Each item has a vector: the SIF-weighted mean of the
@@ -51,7 +52,7 @@ const (
 
 // itemVector is the raw SIF-weighted mean of an item's words at unit
 // length, or nil when no word of it has a vector.
-func itemVector(it *Item) []float64 {
+func itemVector(it *catalog.Item) []float64 {
 	sum := make([]float64, wv.dims)
 	n := wv.addText(sum, it.Label, 1)
 	n += wv.addText(sum, it.Title, 1)
@@ -71,7 +72,7 @@ func itemVector(it *Item) []float64 {
 const paramVectorWeight = 0.3
 
 // writeVectors writes the vectors file of cat's items into dir.
-func writeVectors(cat *Catalog, dir string) error {
+func writeVectors(cat *catalog.Catalog, dir string) error {
 	dims := wv.dims
 	raw := make([][]float64, len(cat.Items))
 	mean := make([]float64, dims)

@@ -3,10 +3,11 @@ package index
 import (
 	"cmp"
 
-	porterstemmer "github.com/blevesearch/go-porterstemmer"
 	"slices"
 	"strings"
 	"unicode"
+
+	porterstemmer "github.com/blevesearch/go-porterstemmer"
 )
 
 // Ranking happens in two stages. bleve's BM25 (with the true average field

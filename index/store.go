@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/mcpsearch/mcpsearch/index/catalog"
 )
 
 // Record stores keep what a search returns or re-ranks by outside bleve,
@@ -95,12 +96,12 @@ type meta struct {
 }
 
 // newMeta analyses an item for its meta record.
-func newMeta(it *Item) meta {
+func newMeta(it *catalog.Item) meta {
 	return meta{label: it.Label, server: it.Server, words: strings.Join(analyze(it.Label), " ")}
 }
 
 // writeStores writes the meta and object stores of cat's items into dir.
-func writeStores(cat *Catalog, dir string) error {
+func writeStores(cat *catalog.Catalog, dir string) error {
 	metas := make([][]byte, len(cat.Items))
 	objects := make([][]byte, len(cat.Items))
 	var objectBytes int64

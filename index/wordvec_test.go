@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/catalog"
 )
 
 // TestWordVectorsBridgeWords: a query that shares no indexed word with a
@@ -17,14 +18,14 @@ import (
 // and storms. (BM25 alone returns book_hotel only, for "visit"; the tools
 // that neither share a word nor mean anything like it stay out.)
 func TestWordVectorsBridgeWords(t *testing.T) {
-	const catalog, query, want = "testdata/errands", "will it be sunny or stormy on Saturday when we visit", "errands__get_forecast"
-	cat, err := LoadDir(catalog, nil)
+	const catalogDir, query, want = "testdata/errands", "will it be sunny or stormy on Saturday when we visit", "errands__get_forecast"
+	cat, err := catalog.LoadDir(catalogDir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	i := slices.IndexFunc(cat.Items, func(it Item) bool { return it.Name == want })
+	i := slices.IndexFunc(cat.Items, func(it catalog.Item) bool { return it.Name == want })
 	if i < 0 {
-		t.Fatalf("no %s in %s", want, catalog)
+		t.Fatalf("no %s in %s", want, catalogDir)
 	}
 	it := &cat.Items[i]
 	indexed := map[string]bool{}
@@ -42,7 +43,7 @@ func TestWordVectorsBridgeWords(t *testing.T) {
 			t.Fatalf("%q shares %q with %s: not a test of bridging", query, term, want)
 		}
 	}
-	got := names(searchHits(t, mustBuild(t, catalog), ext.KindTool, query, 5, ext.Filter{}))
+	got := names(searchHits(t, mustBuild(t, catalogDir), ext.KindTool, query, 5, ext.Filter{}))
 	if strings.Join(got, " ") != "errands__book_hotel "+want {
 		t.Errorf("%q: got %v, want errands__book_hotel (shares visit) and %s", query, got, want)
 	}

@@ -1,4 +1,4 @@
-package index
+package catalog
 
 import (
 	"encoding/json"
@@ -13,7 +13,7 @@ import (
 )
 
 func TestLoadTestCatalog(t *testing.T) {
-	cat, err := LoadDir("testdata/catalog", nil)
+	cat, err := LoadDir("../testdata/catalog", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,23 +95,23 @@ func TestLoadErrorType(t *testing.T) {
 }
 
 func TestVersionIsContentHash(t *testing.T) {
-	a, err := LoadDir("testdata/catalog", nil)
+	a, err := LoadDir("../testdata/catalog", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := LoadDir("testdata/catalog", nil)
-	if a.Version() != b.Version() || len(a.Version()) != 64 {
-		t.Errorf("got versions %s and %s, want one SHA-256 for one catalog", a.Version(), b.Version())
+	b, _ := LoadDir("../testdata/catalog", nil)
+	if a.Version(1) != b.Version(1) || len(a.Version(1)) != 64 {
+		t.Errorf("got versions %s and %s, want one SHA-256 for one catalog", a.Version(1), b.Version(1))
 	}
-	c, _ := LoadDir("testdata/catalog", &LoadOptions{Separator: "."})
-	if c.Version() == a.Version() {
+	c, _ := LoadDir("../testdata/catalog", &LoadOptions{Separator: "."})
+	if c.Version(1) == a.Version(1) {
 		t.Errorf("another separator gave the same version")
 	}
 	changed := writeCatalog(t, map[string]string{"a.json": `{"server":"a","tools":[{"name":"t","description":"one","inputSchema":{}}]}`})
 	changed2 := writeCatalog(t, map[string]string{"a.json": `{"server":"a","tools":[{"name":"t","description":"two","inputSchema":{}}]}`})
 	x, _ := LoadDir(changed, nil)
 	y, _ := LoadDir(changed2, nil)
-	if x.Version() == y.Version() {
+	if x.Version(1) == y.Version(1) {
 		t.Errorf("a changed description gave the same version")
 	}
 }
