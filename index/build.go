@@ -16,6 +16,9 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/index/internal/store"
+	"github.com/mcpsearch/mcpsearch/index/internal/text"
+	"github.com/mcpsearch/mcpsearch/index/internal/vectors"
 )
 
 // BuildOptions configure Build. A nil *BuildOptions means the defaults.
@@ -76,6 +79,9 @@ func checkReplaceable(dir string) error {
 
 // writeBundle writes the bleve index and then the manifest into dir.
 func writeBundle(cat *catalog.Catalog, dir string, opts *BuildOptions) (*Manifest, error) {
+	if _, err := text.Analyzer(); err != nil {
+		return nil, err
+	}
 	lengths, err := writeIndex(cat, filepath.Join(dir, "bleve"))
 	if err != nil {
 		return nil, err
@@ -86,7 +92,7 @@ func writeBundle(cat *catalog.Catalog, dir string, opts *BuildOptions) (*Manifes
 	if err := writeStores(cat, dir); err != nil {
 		return nil, err
 	}
-	if err := writeVectors(cat, dir); err != nil {
+	if err := vectors.Write(dir, cat.Items); err != nil {
 		return nil, err
 	}
 	if err := chmodTree(dir); err != nil {
@@ -129,35 +135,6 @@ func writeIndex(cat *catalog.Catalog, path string) (map[string]int, error) {
 		ordinal[it.Kind]++
 	}
 	return lengths, b.Close()
-}
-
-// addFieldLengths adds the token counts of doc's indexed fields to lengths.
-func addFieldLengths(lengths map[string]int, doc map[string]any) {
-	for field, v := range doc {
-		var values []string
-		switch v := v.(type) {
-		case string:
-			values = []string{v}
-		case []string:
-			values = v
-		}
-		for _, val := range values {
-			if isKeywordField(field) {
-				lengths[field]++
-			} else {
-				lengths[field] += len(textAnalyzer.Analyze([]byte(val)))
-			}
-		}
-	}
-}
-
-// docID is the id of the n-th item (from 0) of kind k in catalog order.
-func docID(k ext.Kind, n int) string {
-	return fmt.Sprintf("%s/%08d", kindCode[k], n)
-}
-
-var kindCode = map[ext.Kind]string{
-	ext.KindTool: "t", ext.KindPrompt: "p", ext.KindResource: "r", ext.KindResourceTemplate: "u",
 }
 
 func chmodTree(dir string) error {
@@ -246,81 +223,15 @@ func wrapf(errp *error, format string, args ...any) {
 	}
 }
 
-// document is what bleve indexes for an item: its text fields under the
-// names of its kind.
-func document(it *catalog.Item) map[string]any {
-	field := func(f string) string { return kindField(it.Kind, f) }
-	doc := map[string]any{
-		fieldServer:             it.Server,
-		fieldVisibility:         visibilityTerms(it.Visibility),
-		field(fieldServerWords): it.Server,
-		field(fieldName):        it.Label,
-		field(fieldNameExact):   normalizeName(it.Label),
-		field(fieldTitle):       it.Title,
-		field(fieldDescription): it.Description,
-		field(fieldRelated):     relatedWords(it),
-		field(fieldGloss):       itemGloss(it),
+// writeStores writes the record stores of cat's items into dir: each
+// item's meta record (its name words analysed now) and its object.
+func writeStores(cat *catalog.Catalog, dir string) error {
+	metas := make([]store.Meta, len(cat.Items))
+	objects := make([][]byte, len(cat.Items))
+	for i := range cat.Items {
+		it := &cat.Items[i]
+		metas[i] = store.Meta{Label: it.Label, Server: it.Server, Words: strings.Join(text.Analyze(it.Label), " ")}
+		objects[i] = it.Object
 	}
-	if len(it.Params) > 0 {
-		params := make([]string, 0, 2*len(it.Params))
-		for _, p := range it.Params {
-			params = append(params, p.Name, p.Description)
-		}
-		doc[field(fieldParams)] = params
-	}
-	if it.URI != "" || it.MimeType != "" {
-		doc[field(fieldURI)] = []string{it.URI, it.MimeType}
-	}
-	if it.Content != "" {
-		doc[field(fieldContent)] = it.Content
-	}
-	if len(it.Annotations) > 0 {
-		doc[fieldAnnotations] = annotationTerms(it.Annotations)
-	}
-	return doc
-}
-
-// itemGloss is the English gloss of the Chinese words of an item's name,
-// title, description and parameters.
-func itemGloss(it *catalog.Item) string {
-	parts := []string{it.Label, it.Title, it.Description}
-	for _, p := range it.Params {
-		parts = append(parts, p.Name, p.Description)
-	}
-	return glossChinese(strings.Join(parts, "\n"))
-}
-
-// relatedWords are the WordNet synonyms of an item's name, title and
-// description.
-func relatedWords(it *catalog.Item) string {
-	return expansion(strings.Join(SplitName(it.Label), " ") + "\n" + it.Title + "\n" + it.Description)
-}
-
-// annotationTerms renders annotations as keyword terms "key=value", keys and
-// values in lower case; only scalar values are indexed.
-func annotationTerms(a map[string]any) []string {
-	terms := make([]string, 0, len(a))
-	for k, v := range a {
-		if t, ok := annotationTerm(k, v); ok {
-			terms = append(terms, t)
-		}
-	}
-	return terms
-}
-
-func annotationTerm(k string, v any) (string, bool) {
-	switch v.(type) {
-	case bool, string, float64, int:
-		return strings.ToLower(fmt.Sprintf("%s=%v", k, v)), true
-	}
-	return "", false
-}
-
-// itemCounts counts the catalog's items of each kind.
-func itemCounts(cat *catalog.Catalog) map[ext.Kind]int {
-	counts := map[ext.Kind]int{}
-	for _, it := range cat.Items {
-		counts[it.Kind]++
-	}
-	return counts
+	return store.Write(dir, metas, objects)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
 
 // FuzzSearch searches a small built index with arbitrary text: nothing
@@ -51,7 +52,7 @@ func FuzzSearch(f *testing.F) {
 // its clauses.
 func checkQueryTree(t *testing.T, x *Index, q ext.Query) {
 	t.Helper()
-	qterms, err := x.resolveTerms(q.Kind, analyze(q.Text))
+	qterms, err := x.resolveTerms(q.Kind, text.Analyze(q.Text))
 	if err != nil {
 		t.Fatalf("resolving the terms of %q: %v", q.Text, err)
 	}
@@ -60,7 +61,7 @@ func checkQueryTree(t *testing.T, x *Index, q ext.Query) {
 	if err != nil {
 		t.Fatalf("query for %q: %v", q.Text, err)
 	}
-	leaves, err := termLeaves(bq.bleveQuery())
+	leaves, err := termLeaves(bq.Bleve())
 	if err != nil {
 		t.Fatalf("query for %q: %v", q.Text, err)
 	}

@@ -1,4 +1,4 @@
-package index
+package store
 
 import (
 	"bytes"
@@ -10,11 +10,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/klauspost/compress/zstd"
-	"github.com/mcpsearch/mcpsearch/index/catalog"
 )
 
 // Record stores keep what a search returns or re-ranks by outside bleve,
@@ -35,8 +33,8 @@ import (
 // nothing is loaded at open, so cold start does not grow with the catalog,
 // and bleve stores no fields, so its segment stays small.
 const (
-	metaStore   = "meta"
-	objectStore = "objects"
+	MetaStore   = "meta"
+	ObjectStore = "objects"
 )
 
 // objectsPerBlock groups MCP objects for compression: objects of one server
@@ -71,7 +69,10 @@ const metasPerBlock = 16
 // (at 100k tools, zipped: 27.7 MB against 31.2 MB) but more than doubled
 // the decoding of a block (51 µs against 22 µs for 16 objects), which a
 // search does for every item of its page: not kept.
-var zstdDecoder, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(4), zstd.WithDecoderMaxMemory(maxBlockBytes))
+// It is made on the first read of a compressed block.
+var zstdDecoder = sync.OnceValues(func() (*zstd.Decoder, error) {
+	return zstd.NewReader(nil, zstd.WithDecoderConcurrency(4), zstd.WithDecoderMaxMemory(maxBlockBytes))
+})
 
 // Store codecs.
 const (
@@ -89,38 +90,35 @@ const (
 // corrupt store.
 const maxBlockBytes = 1 << 30
 
-// meta is what re-ranking reads of an item: its own name, its server and
+// Meta is what re-ranking reads of an item: its own name, its server and
 // the analysed words of its name (space-separated), analysed at build time.
-type meta struct {
-	label, server, words string
+type Meta struct {
+	Label, Server, Words string
 }
 
-// newMeta analyses an item for its meta record.
-func newMeta(it *catalog.Item) meta {
-	return meta{label: it.Label, server: it.Server, words: strings.Join(analyze(it.Label), " ")}
-}
-
-// writeStores writes the meta and object stores of cat's items into dir.
-func writeStores(cat *catalog.Catalog, dir string) error {
-	metas := make([][]byte, len(cat.Items))
-	objects := make([][]byte, len(cat.Items))
+// Write writes the meta and object stores of the catalog's items into
+// dir: metas and objects are theirs, in catalog order.
+func Write(dir string, metas []Meta, objects [][]byte) error {
+	records := make([][]byte, len(metas))
 	var objectBytes int64
-	for i := range cat.Items {
-		it := &cat.Items[i]
-		metas[i] = encodeMeta(newMeta(it))
-		objects[i] = it.Object
-		objectBytes += int64(len(it.Object))
+	for i := range metas {
+		records[i] = encodeMeta(metas[i])
+		objectBytes += int64(len(objects[i]))
 	}
-	if err := writeStore(dir, metaStore, metas, codecNone, metasPerBlock); err != nil {
+	if err := writeStore(dir, MetaStore, records, codecNone, metasPerBlock); err != nil {
 		return err
 	}
-	return writeStore(dir, objectStore, objects, codecZstd, objectsPerBlock(objectBytes))
+	return writeStore(dir, ObjectStore, objects, codecZstd, objectsPerBlock(objectBytes))
 }
 
 // writeStore writes records as the store called name in dir, perBlock
 // records a block, compressed with codec.
 func writeStore(dir, name string, records [][]byte, codec, perBlock int) (err error) {
-	defer wrapf(&err, "writing store %s", name)
+	defer func() {
+		if err != nil {
+			err = fmt.Errorf("writing store %s: %w", name, err)
+		}
+	}()
 	enc, err := newBlockEncoder(codec)
 	if err != nil {
 		return err
@@ -183,29 +181,31 @@ func newBlockEncoder(codec int) (func([]byte) []byte, error) {
 	return nil, fmt.Errorf("unknown codec %d", codec)
 }
 
-func encodeMeta(m meta) []byte {
+func encodeMeta(m Meta) []byte {
 	var b []byte
-	for _, s := range []string{m.label, m.server, m.words} {
+	for _, s := range []string{m.Label, m.Server, m.Words} {
 		b = binary.AppendUvarint(b, uint64(len(s)))
 		b = append(b, s...)
 	}
 	return b
 }
 
-func decodeMeta(b []byte) (meta, error) {
+// DecodeMeta decodes a record of the meta store.
+func DecodeMeta(b []byte) (Meta, error) {
 	var parts [3]string
 	for i := range parts {
 		n, k := binary.Uvarint(b)
 		if k <= 0 || uint64(len(b)-k) < n {
-			return meta{}, errors.New("corrupt meta record")
+			return Meta{}, errors.New("corrupt meta record")
 		}
 		parts[i], b = string(b[k:k+int(n)]), b[k+int(n):]
 	}
-	return meta{label: parts[0], server: parts[1], words: parts[2]}, nil
+	return Meta{Label: parts[0], Server: parts[1], Words: parts[2]}, nil
 }
 
-// store reads the records of one store by their position in catalog order.
-type store struct {
+// Store reads the records of one store by their position in catalog order.
+// It is safe for concurrent use.
+type Store struct {
 	name          string
 	data, offsets *os.File
 	codec         int
@@ -213,8 +213,9 @@ type store struct {
 	count         int
 }
 
-func openStore(dir, name string) (s *store, err error) {
-	s = &store{name: name}
+// Open opens the store called name (MetaStore, ObjectStore) in dir.
+func Open(dir, name string) (s *Store, err error) {
+	s = &Store{name: name}
 	if s.data, err = os.Open(filepath.Join(dir, name+".bin")); err != nil {
 		return nil, err
 	}
@@ -223,14 +224,14 @@ func openStore(dir, name string) (s *store, err error) {
 		return nil, err
 	}
 	if err := s.readHeader(); err != nil {
-		s.close()
+		s.Close()
 		return nil, err
 	}
 	return s, nil
 }
 
 // readHeader reads and checks the .idx header against the file's size.
-func (s *store) readHeader() error {
+func (s *Store) readHeader() error {
 	h := make([]byte, storeHeaderSize)
 	st, err := s.offsets.Stat()
 	if err != nil {
@@ -251,26 +252,30 @@ func (s *store) readHeader() error {
 	return nil
 }
 
-func (s *store) blocks() int { return (s.count + s.perBlock - 1) / s.perBlock }
+func (s *Store) blocks() int { return (s.count + s.perBlock - 1) / s.perBlock }
 
-func (s *store) close() error {
+// Close releases the store.
+func (s *Store) Close() error {
 	return errors.Join(s.data.Close(), s.offsets.Close())
 }
 
-// get reads record n (from 0).
-func (s *store) get(n int) ([]byte, error) {
-	records, err := s.getAll([]int{n})
+// Count is the number of records.
+func (s *Store) Count() int { return s.count }
+
+// Get reads record n (from 0).
+func (s *Store) Get(n int) ([]byte, error) {
+	records, err := s.GetAll([]int{n})
 	if err != nil {
 		return nil, err
 	}
 	return records[0], nil
 }
 
-// getAll reads records ns, in that order, decoding each block once. The
+// GetAll reads records ns, in that order, decoding each block once. The
 // records are copies: the blocks' buffers go back to a pool, so a search
 // allocates little more than the objects it returns (measured: fewer
 // garbage collections, which slow bleve's collector too).
-func (s *store) getAll(ns []int) ([][]byte, error) {
+func (s *Store) GetAll(ns []int) ([][]byte, error) {
 	out := make([][]byte, len(ns))
 	wanted := map[int][]int{} // block → indexes into ns
 	var order []int
@@ -294,7 +299,7 @@ func (s *store) getAll(ns []int) ([][]byte, error) {
 
 // copyRecords decodes block b and copies into out[i] record ns[i] of each
 // i in which.
-func (s *store) copyRecords(b int, ns, which []int, out [][]byte) error {
+func (s *Store) copyRecords(b int, ns, which []int, out [][]byte) error {
 	buf := blockBuffers.Get().(*blockBuffer)
 	defer blockBuffers.Put(buf)
 	records, err := s.block(b, buf)
@@ -321,7 +326,7 @@ var blockBuffers = sync.Pool{New: func() any { return new(blockBuffer) }}
 
 // block reads and decodes block b, into buf, and splits it into its
 // records, which point into buf.
-func (s *store) block(b int, buf *blockBuffer) ([][]byte, error) {
+func (s *Store) block(b int, buf *blockBuffer) ([][]byte, error) {
 	var span [16]byte
 	if _, err := s.offsets.ReadAt(span[:], int64(storeHeaderSize+8*b)); err != nil {
 		return nil, fmt.Errorf("block %d offsets: %w", b, err)
@@ -336,8 +341,11 @@ func (s *store) block(b int, buf *blockBuffer) ([][]byte, error) {
 	}
 	payload := buf.raw
 	if s.codec == codecZstd {
-		var err error
-		if buf.decoded, err = zstdDecoder.DecodeAll(buf.raw, buf.decoded[:0]); err != nil {
+		dec, err := zstdDecoder()
+		if err != nil {
+			return nil, fmt.Errorf("block %d: zstd decoder: %w", b, err)
+		}
+		if buf.decoded, err = dec.DecodeAll(buf.raw, buf.decoded[:0]); err != nil {
 			return nil, fmt.Errorf("block %d: %w", b, err)
 		}
 		payload = buf.decoded

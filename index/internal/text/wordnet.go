@@ -1,9 +1,10 @@
-package index
+package text
 
 import (
 	_ "embed"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // wordnetTable is the synonym table distilled from WordNet by
@@ -14,8 +15,8 @@ import (
 var wordnetTable string
 
 // related maps an analysed word to the plain synonyms of the word it came
-// from.
-var related = loadRelated(wordnetTable)
+// from, read on first use.
+var related = sync.OnceValue(func() map[string][]string { return loadRelated(wordnetTable) })
 
 func loadRelated(table string) map[string][]string {
 	out := map[string][]string{}
@@ -24,7 +25,7 @@ func loadRelated(table string) map[string][]string {
 		if len(words) < 2 || strings.HasPrefix(line, "#") {
 			continue
 		}
-		for _, stem := range analyze(words[0]) {
+		for _, stem := range Analyze(words[0]) {
 			out[stem] = append(out[stem], words[1:]...)
 		}
 	}
@@ -35,24 +36,24 @@ func loadRelated(table string) map[string][]string {
 	return out
 }
 
-// expansion returns the WordNet synonyms of the words of text that text
+// Expansion returns the WordNet synonyms of the words of text that text
 // does not hold already: indexed in a field of their own, they let a query
 // in other words find the item ("purchase" finds a tool that says "buy").
-func expansion(text string) string {
+func Expansion(text string) string {
 	have := map[string]bool{}
-	words := analyze(text)
+	words := Analyze(text)
 	for _, w := range words {
 		have[w] = true
 	}
 	var out []string
-	seen := map[string]bool{}
+	seen, rel := map[string]bool{}, related()
 	for _, w := range words {
-		if genericWords[w] {
+		if IsGeneric(w) {
 			continue // "get" is "find" and "take" and "have": too many senses
 		}
-		for _, syn := range related[w] {
-			stems := analyze(syn)
-			if len(stems) == 1 && !have[stems[0]] && !seen[stems[0]] && !genericWords[stems[0]] {
+		for _, syn := range rel[w] {
+			stems := Analyze(syn)
+			if len(stems) == 1 && !have[stems[0]] && !seen[stems[0]] && !IsGeneric(stems[0]) {
 				seen[stems[0]] = true
 				out = append(out, syn)
 			}

@@ -1,4 +1,4 @@
-package index
+package store
 
 import (
 	"encoding/binary"
@@ -36,23 +36,23 @@ func TestStoreRoundTrip(t *testing.T) {
 			if err := writeStore(dir, "s", records, test.codec, test.perBlock); err != nil {
 				t.Fatal(err)
 			}
-			s, err := openStore(dir, "s")
+			s, err := Open(dir, "s")
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer s.close()
-			if s.count != len(records) {
-				t.Fatalf("got %d records, want %d", s.count, len(records))
+			defer s.Close()
+			if s.Count() != len(records) {
+				t.Fatalf("got %d records, want %d", s.Count(), len(records))
 			}
 			for i, want := range records {
-				got, err := s.get(i)
+				got, err := s.Get(i)
 				if err != nil || string(got) != string(want) {
 					t.Errorf("record %d: got %d bytes, %v; want %d bytes", i, len(got), err, len(want))
 				}
 			}
 			// Out of order, repeated, across blocks.
 			ns := []int{len(records) - 1, 0, 17, 16, 0, 3}
-			got, err := s.getAll(ns)
+			got, err := s.GetAll(ns)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -61,7 +61,7 @@ func TestStoreRoundTrip(t *testing.T) {
 					t.Errorf("getAll[%d] (record %d): got %q, want %q", i, n, got[i], records[n])
 				}
 			}
-			if _, err := s.get(len(records)); err == nil {
+			if _, err := s.Get(len(records)); err == nil {
 				t.Error("record past the end: no error")
 			}
 		})
@@ -116,13 +116,13 @@ func TestStoreRefusesCorruption(t *testing.T) {
 	}
 	idx := filepath.Join(dir, "s.idx")
 	good, _ := os.ReadFile(idx)
-	open := func(t *testing.T) *store {
+	open := func(t *testing.T) *Store {
 		t.Helper()
-		s, err := openStore(dir, "s")
+		s, err := Open(dir, "s")
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { s.close() })
+		t.Cleanup(func() { s.Close() })
 		return s
 	}
 
@@ -130,17 +130,17 @@ func TestStoreRefusesCorruption(t *testing.T) {
 	offsets := append([]byte(nil), good...)
 	binary.LittleEndian.PutUint64(offsets[storeHeaderSize+8:], 1<<20)
 	os.WriteFile(idx, offsets, 0o644)
-	if _, err := open(t).get(0); err == nil {
+	if _, err := open(t).Get(0); err == nil {
 		t.Error("block with offsets past the data: no error")
 	}
 
 	// Garbage instead of zstd.
 	os.WriteFile(idx, good, 0o644)
 	os.WriteFile(filepath.Join(dir, "s.bin"), []byte("not zstd at all, not at all"), 0o644)
-	if _, err := open(t).get(0); err == nil {
+	if _, err := open(t).Get(0); err == nil {
 		t.Error("garbled block: no error")
 	}
-	if _, err := decodeMeta([]byte{0xff, 0xff, 0xff}); err == nil {
+	if _, err := DecodeMeta([]byte{0xff, 0xff, 0xff}); err == nil {
 		t.Error("garbled meta: no error")
 	}
 	if _, err := splitPayload([]byte{5, 'a'}, 1); err == nil {
@@ -168,7 +168,7 @@ func TestStoreRefusesCorruption(t *testing.T) {
 	} {
 		t.Run(test.name, func(t *testing.T) {
 			os.WriteFile(idx, test.idx, 0o644)
-			if _, err := openStore(dir, "s"); err == nil || !strings.Contains(err.Error(), test.want) {
+			if _, err := Open(dir, "s"); err == nil || !strings.Contains(err.Error(), test.want) {
 				t.Errorf("got %v, want an error saying %q", err, test.want)
 			}
 		})

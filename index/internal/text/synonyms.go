@@ -1,16 +1,12 @@
-package index
+package text
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
-	"github.com/blevesearch/bleve/v2/registry"
-	porterstemmer "github.com/blevesearch/go-porterstemmer"
 )
-
-// filterSynonyms is the name of the token filter that folds synonyms.
-const filterSynonyms = "mcp_synonyms"
 
 // synonymGroups is the reviewed synonym table of the language of tools. Each
 // line is one group; every phrase of a group is replaced, at index and at
@@ -64,7 +60,8 @@ type synonymTable struct {
 	longest int // words in the longest phrase
 }
 
-var synonyms = loadSynonyms(synonymGroups)
+// synonyms is the table, stemmed on first use.
+var synonyms = sync.OnceValue(func() *synonymTable { return loadSynonyms(synonymGroups) })
 
 func loadSynonyms(groups string) *synonymTable {
 	t := &synonymTable{replace: map[string][]string{}}
@@ -88,20 +85,13 @@ func loadSynonyms(groups string) *synonymTable {
 func stemWords(phrase string) []string {
 	var out []string
 	for _, w := range SplitName(strings.TrimSpace(phrase)) {
-		if isStopWord(w) {
+		if IsStopWord(w) {
 			continue
 		}
-		out = append(out, string(porterstemmer.StemWithoutLowerCasing([]rune(w))))
+		out = append(out, Stem(w))
 	}
 	return out
 }
-
-var synonymsRegistered = func() bool {
-	err := registry.RegisterTokenFilter(filterSynonyms, func(map[string]any, *registry.Cache) (analysis.TokenFilter, error) {
-		return synonymFilter{synonyms}, nil
-	})
-	return err == nil
-}()
 
 // synonymFilter replaces each phrase of the table, longest first, by its
 // group's canonical words.
@@ -141,15 +131,16 @@ func (f synonymFilter) match(toks analysis.TokenStream) (int, []string) {
 	return 0, nil
 }
 
-var stopWords = func() analysis.TokenMap {
+// stopWords are bleve's English stop words, loaded on first use.
+var stopWords = sync.OnceValues(func() (analysis.TokenMap, error) {
 	tm := analysis.NewTokenMap()
-	if err := tm.LoadBytes(en.EnglishStopWords); err != nil {
-		panic(err)
-	}
-	return tm
-}()
+	return tm, tm.LoadBytes(en.EnglishStopWords)
+})
 
-func isStopWord(w string) bool {
-	_, ok := stopWords[w]
+// IsStopWord reports whether w is an English stop word, dropped by the
+// analyzer.
+func IsStopWord(w string) bool {
+	tm, _ := stopWords() // the error is register's, which Analyzer returns
+	_, ok := tm[w]
 	return ok
 }

@@ -1,4 +1,4 @@
-package index
+package text
 
 import (
 	"strings"
@@ -62,7 +62,7 @@ func TestSplitName(t *testing.T) {
 }
 
 func TestAnalyzerKeepsWholeName(t *testing.T) {
-	got := strings.Join(analyze("browser_take_screenshot"), " ")
+	got := strings.Join(Analyze("browser_take_screenshot"), " ")
 	if want := "browser take screenshot browsertakescreenshot"; got != want {
 		t.Errorf("analyze: got %q, want %q", got, want)
 	}

@@ -1,4 +1,4 @@
-package index
+package text
 
 import (
 	"path"
@@ -19,16 +19,16 @@ import (
 // letters or digits; a URL, a bare name ("report.md") or a directory is
 // left as it is.
 
-// withFileWords returns text with each file path replaced as above, or
+// WithFileWords returns text with each file path replaced as above, or
 // text itself when it names none.
-func withFileWords(text string) string {
+func WithFileWords(text string) string {
 	return replaceFilePaths(text, func(name, ext string) string { return name + " " + ext + " file" })
 }
 
-// filesAsWord returns text with each file path replaced by the word
+// FilesAsWord returns text with each file path replaced by the word
 // "file": the words the no-match test asks an item to hold, since no tool
 // can be expected to know the name of the caller's file.
-func filesAsWord(text string) string {
+func FilesAsWord(text string) string {
 	return replaceFilePaths(text, func(string, string) string { return "file" })
 }
 

@@ -1,4 +1,4 @@
-package index
+package text
 
 import (
 	"strings"
@@ -40,11 +40,11 @@ func TestWithFileWords(t *testing.T) {
 		"fetch https://example.com/index.html": "fetch https://example.com/index.html",
 		"no path at all":                       "no path at all",
 	} {
-		if got := withFileWords(in); got != want {
-			t.Errorf("withFileWords(%q) = %q, want %q", in, got, want)
+		if got := WithFileWords(in); got != want {
+			t.Errorf("WithFileWords(%q) = %q, want %q", in, got, want)
 		}
 	}
-	if got, want := filesAsWord("read ~/todo.txt now"), "read file now"; got != want {
+	if got, want := FilesAsWord("read ~/todo.txt now"), "read file now"; got != want {
 		t.Errorf("filesAsWord = %q, want %q", got, want)
 	}
 }
@@ -56,11 +56,11 @@ func FuzzQueryRewrites(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		out := withGlosses(withFileWords(s))
+		out := WithGlosses(WithFileWords(s))
 		if utf8.ValidString(s) && !utf8.ValidString(out) {
 			t.Fatalf("%q became invalid UTF-8: %q", s, out)
 		}
-		if !strings.ContainsAny(s, `/\`) && !hasHan(s) && out != s {
+		if !strings.ContainsAny(s, `/\`) && !HasHan(s) && out != s {
 			t.Fatalf("%q has no path and no Chinese but became %q", s, out)
 		}
 		if strings.Count(out, "\n") < strings.Count(s, "\n") {

@@ -1,4 +1,4 @@
-package index
+package text
 
 import (
 	"strings"
@@ -23,7 +23,7 @@ func TestGlossOf(t *testing.T) {
 // TestGlossOfEveryHeadword: bisection finds every line of the table,
 // the first and the last among them.
 func TestGlossOfEveryHeadword(t *testing.T) {
-	lines := strings.Split(strings.TrimSuffix(string(glossLines), "\n"), "\n")
+	lines := strings.Split(strings.TrimSuffix(string(glossLines()), "\n"), "\n")
 	if len(lines) < 50000 {
 		t.Fatalf("the gloss table has %d lines", len(lines))
 	}
@@ -50,18 +50,18 @@ func TestGlossChinese(t *testing.T) {
 		{"返回搜索结果的列表", "list", "taxi"}, // 的 is grammar, not "taxi"
 		{"English only", "", ""},
 	} {
-		got := glossChinese(test.text)
+		got := GlossChinese(test.text)
 		if (test.want == "") != (got == "") || !strings.Contains(got, test.want) || (test.not != "" && strings.Contains(got, test.not)) {
-			t.Errorf("glossChinese(%q) = %q, want it to hold %q and not %q", test.text, got, test.want, test.not)
+			t.Errorf("GlossChinese(%q) = %q, want it to hold %q and not %q", test.text, got, test.want, test.not)
 		}
 	}
 }
 
 func TestWithGlosses(t *testing.T) {
-	if got := withGlosses("list the files"); got != "list the files" {
+	if got := WithGlosses("list the files"); got != "list the files" {
 		t.Errorf("text without Chinese changed: %q", got)
 	}
-	got := withGlosses("What are the 八字 of a boy, 天气 too")
+	got := WithGlosses("What are the 八字 of a boy, 天气 too")
 	for _, want := range []string{"What are the 八字 (", " (character birthdate characters) of a boy, 天气 (weather) too", "too"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("withGlosses: %q lacks %q", got, want)
@@ -72,6 +72,6 @@ func TestWithGlosses(t *testing.T) {
 func BenchmarkGlossChinese(b *testing.B) {
 	text := "获取豆瓣实时热门榜单，提供当前热门的图书、电影、电视剧、综艺等作品信息，包含评分和热度数据"
 	for b.Loop() {
-		glossChinese(text)
+		GlossChinese(text)
 	}
 }

@@ -1,4 +1,4 @@
-package index
+package text
 
 import (
 	"bytes"
@@ -17,14 +17,14 @@ import (
 // split into dictionary words by forward maximum matching (unknown single
 // characters are skipped), and each word glossed:
 //
-//   - an item's glosses are indexed in a field of their own (fieldGloss)
-//     and join its vector;
+//   - an item's glosses are indexed in a field of their own (the index's
+//     gloss field) and join its vector;
 //   - a query's follow each run of Chinese in its text, so its words, its
 //     vector and its clauses all see them, while its exact-name match and
-//     its grammar (rank.go) read the text as it was written; the no-match
-//     test weighs each Chinese word of two characters or more as one
-//     concept held by an item that holds any of its English words
-//     (queryConcepts).
+//     its grammar (package rank) read the text as it was written; the
+//     no-match test weighs each Chinese word of two characters or more as
+//     one concept held by an item that holds any of its English words
+//     (the index's queryConcepts).
 //
 // The table is searched where it is embedded, sorted by headword, by
 // bisection over its lines: it costs nothing at start-up and no memory but
@@ -39,8 +39,8 @@ var (
 // maxGlossChars is the longest headword of the table (cedict.MaxHeadword).
 const maxGlossChars = 3
 
-// glossLines is the table without its comment header.
-var glossLines = func() []byte {
+// glossLines is the table without its comment header, found on first use.
+var glossLines = sync.OnceValue(func() []byte {
 	data := glossData
 	for len(data) > 0 && data[0] == '#' {
 		i := bytes.IndexByte(data, '\n')
@@ -50,11 +50,11 @@ var glossLines = func() []byte {
 		data = data[i+1:]
 	}
 	return data
-}()
+})
 
 // glossOf returns the English words of a simplified Chinese headword.
 func glossOf(head string) (string, bool) {
-	data, want := glossLines, []byte(head)
+	data, want := glossLines(), []byte(head)
 	lo, hi := 0, len(data) // the lines that start in [lo, hi) are left
 	for lo < hi {
 		mid := (lo + hi) / 2
@@ -87,10 +87,10 @@ var simplified = sync.OnceValue(func() map[rune]rune {
 	return m
 })
 
-// glossChinese returns the English glosses of the Chinese words of text,
+// GlossChinese returns the English glosses of the Chinese words of text,
 // or "" when it holds none.
-func glossChinese(text string) string {
-	if !hasHan(text) {
+func GlossChinese(text string) string {
+	if !HasHan(text) {
 		return ""
 	}
 	var out []string
@@ -100,40 +100,34 @@ func glossChinese(text string) string {
 	return strings.Join(out, " ")
 }
 
-// glossedWord is a Chinese word of a text and its English words.
-type glossedWord struct{ word, english string }
+// GlossedWord is a Chinese word of a text and its English words.
+type GlossedWord struct{ Word, English string }
 
-// glossWords returns the Chinese words of text that have a gloss, each
+// GlossWords returns the Chinese words of text that have a gloss, each
 // with its gloss, in order.
-func glossWords(text string) []glossedWord {
-	if !hasHan(text) {
+func GlossWords(text string) []GlossedWord {
+	if !HasHan(text) {
 		return nil
 	}
-	var out []glossedWord
+	var out []GlossedWord
 	forEachHanRun(text, func(run []rune) {
 		forEachGloss(run, func(word []rune, english string) {
-			out = append(out, glossedWord{string(word), english})
+			out = append(out, GlossedWord{string(word), english})
 		})
 	})
 	return out
 }
 
-// maxQueryHanChars bounds the Chinese characters of a query that are read:
-// its first ones; later ones are read as spaces. Each character read costs
-// a pair of characters to analyse and lookups in the gloss table, and
-// adds English words to analyse; a query searches at most
-// maxSearchTerms/2 pairs anyway.
-const maxQueryHanChars = 128
-
-// firstHanChars returns text with its Han characters past the first
-// maxQueryHanChars replaced by spaces, or text itself when it has no more.
-func firstHanChars(text string) string {
+// FirstHanChars returns text with its Han characters past the first most
+// replaced by spaces, or text itself when it has no more: what a query may
+// cost to analyse and gloss is bounded (rank.MaxQueryHanChars).
+func FirstHanChars(text string, most int) string {
 	seen := 0
 	for i, r := range text {
 		if !isHan(r) {
 			continue
 		}
-		if seen++; seen > maxQueryHanChars {
+		if seen++; seen > most {
 			return text[:i] + strings.Map(func(r rune) rune {
 				if isHan(r) {
 					return ' '
@@ -145,10 +139,10 @@ func firstHanChars(text string) string {
 	return text
 }
 
-// withGlosses returns text with the English glosses of each run of Chinese
+// WithGlosses returns text with the English glosses of each run of Chinese
 // after it, or text itself when it holds no Chinese.
-func withGlosses(text string) string {
-	if !hasHan(text) {
+func WithGlosses(text string) string {
+	if !HasHan(text) {
 		return text
 	}
 	var b strings.Builder
@@ -232,8 +226,8 @@ func forEachHanRunAt(text string, f func(run []rune, end int)) {
 
 func isHan(r rune) bool { return r >= 0x2E80 && unicode.Is(unicode.Han, r) }
 
-// hasHan reports whether text holds a Han character.
-func hasHan(text string) bool {
+// HasHan reports whether text holds a Han character.
+func HasHan(text string) bool {
 	for i := 0; i < len(text); {
 		r, size := utf8.DecodeRuneInString(text[i:])
 		if isHan(r) {

@@ -1,24 +1,12 @@
-package index
+package text
 
 import (
 	"strings"
 	"unicode"
 
 	"github.com/blevesearch/bleve/v2/analysis"
-	"github.com/blevesearch/bleve/v2/registry"
+	porterstemmer "github.com/blevesearch/go-porterstemmer"
 )
-
-// filterNameSplit is the name of the token filter that splits identifiers.
-const filterNameSplit = "mcp_name_split"
-
-// nameSplitRegistered registers the filter; the mapping depends on it, so
-// package initialisation registers it before building any analyzer.
-var nameSplitRegistered = func() bool {
-	err := registry.RegisterTokenFilter(filterNameSplit, func(map[string]any, *registry.Cache) (analysis.TokenFilter, error) {
-		return nameSplitFilter{}, nil
-	})
-	return err == nil
-}()
 
 // nameSplitFilter splits each token that is an identifier — snake_case,
 // dotted.names, camelCase, acronyms — into its words, and keeps the whole
@@ -92,3 +80,21 @@ func camelBoundary(r []rune, i int) bool {
 	}
 	return false
 }
+
+// NormalizeName lower-cases s and drops everything but letters and digits,
+// so "Browser_Take-Screenshot" and "browser take screenshot" compare equal:
+// the form of an item's own name in its exact-name field, and of a query
+// that may be one.
+func NormalizeName(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// Stem returns the Porter stem of a lower-case word, as the analyzer
+// stems it.
+func Stem(w string) string { return string(porterstemmer.StemWithoutLowerCasing([]rune(w))) }
