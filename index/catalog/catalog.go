@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/mcpsearch/mcpsearch/ext"
 )
@@ -161,7 +162,7 @@ func separatorOf(opts *LoadOptions) (string, error) {
 	if opts != nil && opts.Separator != "" {
 		sep = opts.Separator
 	}
-	if !separatorRE.MatchString(sep) {
+	if !separatorRE().MatchString(sep) {
 		return "", fmt.Errorf("name separator %q: want 1 to 8 of the characters _ - . / : (the default __ suits every client)", sep)
 	}
 	return sep, nil
@@ -207,9 +208,11 @@ type resourceContent struct {
 	Text     *string `json:"text"`
 }
 
-var separatorRE = regexp.MustCompile(`^[_\-./:]{1,8}$`)
-
-var serverNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
+// The patterns of name separators and server names, compiled on first use.
+var (
+	separatorRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[_\-./:]{1,8}$`) })
+	serverNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`) })
+)
 
 func parseServerFile(file string, data []byte, sep string) (Server, []Item, error) {
 	var sf serverFile
@@ -325,7 +328,7 @@ func serverName(name *string, sep string) (string, error) {
 	switch {
 	case name == nil || *name == "":
 		return "", errors.New("missing: every catalog file names its server")
-	case !serverNameRE.MatchString(*name):
+	case !serverNameRE().MatchString(*name):
 		return "", fmt.Errorf("%q is not a server name (letters, digits, '_', '-', '.'; at most 64)", *name)
 	case strings.Contains(*name, sep):
 		return "", fmt.Errorf("%q contains the name separator %q", *name, sep)

@@ -1,5 +1,5 @@
 // Package cedict distils CC-CEDICT, the Chinese–English dictionary, into
-// the gloss table the index embeds (index/zhgloss.txt): for each Chinese
+// the gloss table the index embeds (index/internal/text/zhgloss.txt): for each Chinese
 // headword of at most MaxHeadword characters, a few plain English words of
 // its first senses. The index glosses Chinese text with it, so an English
 // query finds a tool described in Chinese and the other way round.

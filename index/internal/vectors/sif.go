@@ -13,8 +13,9 @@ import (
 // sentence embeddings"): a word of probability p counts a/(a+p), so
 // frequent words count little (a: rank.SIFA). p is estimated from the
 // word's frequency rank in the source by Zipf's law, p = 1/(rank·H), H the
-// harmonic number of the source's 341,479 words.
-var zipfH = math.Log(341479) + 0.5772
+// harmonic number of the source's 341,479 words: ln(341479) + 0.5772 (γ),
+// as float64 (TestZipfH checks it).
+const zipfH = 13.318241462690764
 
 // weight is the SIF weight of row i of the word table.
 func weight(w *text.WordVectors, i int) float64 {

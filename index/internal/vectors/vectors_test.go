@@ -1,6 +1,7 @@
 package vectors
 
 import (
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -115,4 +116,10 @@ func mustWrite(t *testing.T, file string) *Vectors {
 	}
 	t.Cleanup(func() { v.Close() })
 	return v
+}
+
+func TestZipfH(t *testing.T) {
+	if want := math.Log(341479) + 0.5772; zipfH != want {
+		t.Errorf("zipfH = %v, want %v", zipfH, want)
+	}
 }

@@ -37,38 +37,9 @@ func Write(dir string, items []catalog.Item) error {
 	if err != nil {
 		return err
 	}
-	dims := text.WordDims
-	raw := make([][]float64, len(items))
-	mean := make([]float64, dims)
-	n := 0
-	for i := range items {
-		if raw[i] = itemVector(w, &items[i]); raw[i] != nil {
-			n++
-			for d, x := range raw[i] {
-				mean[d] += x
-			}
-		}
-	}
-	for d := range mean {
-		mean[d] /= float64(max(1, n))
-	}
-	unit := make([][]float32, len(raw)) // centred, unit length; nil when none
-	for i, v := range raw {
-		if v == nil {
-			continue
-		}
-		for d := range v {
-			v[d] -= mean[d]
-		}
-		if normalise(v) {
-			unit[i] = make([]float32, dims)
-			for d, x := range v {
-				unit[i][d] = float32(x)
-			}
-		}
-	}
+	mean, unit := centred(w, items)
 	head := []byte(vectorsMagic)
-	head = binary.LittleEndian.AppendUint32(head, uint32(dims))
+	head = binary.LittleEndian.AppendUint32(head, uint32(text.WordDims))
 	head = binary.LittleEndian.AppendUint32(head, uint32(len(items)))
 	for _, x := range mean {
 		head = binary.LittleEndian.AppendUint32(head, math.Float32bits(float32(x)))
@@ -81,7 +52,7 @@ func Write(dir string, items []catalog.Item) error {
 		for end < len(items) && items[end].Kind == k {
 			end++
 		}
-		centroids, lists := cluster(unit[base:end], dims)
+		centroids, lists := cluster(unit[base:end], text.WordDims)
 		head = binary.LittleEndian.AppendUint32(head, uint32(len(centroids)))
 		for _, c := range centroids {
 			for _, x := range c {
@@ -104,6 +75,41 @@ func Write(dir string, items []catalog.Item) error {
 		head = binary.LittleEndian.AppendUint32(head, r)
 	}
 	return os.WriteFile(filepath.Join(dir, File), append(head, rows...), 0o644)
+}
+
+// centred returns the mean of the items' vectors, and each item's vector
+// less the mean at unit length (nil when it has none).
+func centred(w *text.WordVectors, items []catalog.Item) ([]float64, [][]float32) {
+	raw := make([][]float64, len(items))
+	mean := make([]float64, text.WordDims)
+	n := 0
+	for i := range items {
+		if raw[i] = itemVector(w, &items[i]); raw[i] != nil {
+			n++
+			for d, x := range raw[i] {
+				mean[d] += x
+			}
+		}
+	}
+	for d := range mean {
+		mean[d] /= float64(max(1, n))
+	}
+	unit := make([][]float32, len(raw))
+	for i, v := range raw {
+		if v == nil {
+			continue
+		}
+		for d := range v {
+			v[d] -= mean[d]
+		}
+		if normalise(v) {
+			unit[i] = make([]float32, text.WordDims)
+			for d, x := range v {
+				unit[i][d] = float32(x)
+			}
+		}
+	}
+	return mean, unit
 }
 
 // appendRow appends the row of the item ord: its ordinal, its scale and its

