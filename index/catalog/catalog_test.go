@@ -73,7 +73,7 @@ func TestLoadErrors(t *testing.T) {
 		{"empty directory", map[string]string{"README.md": "hi"}, []string{"holds no *.json files"}},
 	} {
 		t.Run(test.name, func(t *testing.T) {
-			_, err := LoadDir(writeCatalog(t, test.files), nil)
+			_, err := load(test.files)
 			if err == nil {
 				t.Fatalf("got no error, want one containing %q", test.want)
 			}
@@ -87,7 +87,7 @@ func TestLoadErrors(t *testing.T) {
 }
 
 func TestLoadErrorType(t *testing.T) {
-	_, err := LoadDir(writeCatalog(t, map[string]string{"x.json": `{"server":"x","tools":[{"name":"t","inputSchema":7}]}`}), nil)
+	_, err := load(map[string]string{"x.json": `{"server":"x","tools":[{"name":"t","inputSchema":7}]}`})
 	var le *LoadError
 	if !errors.As(err, &le) || le.Field != "inputSchema" || !strings.HasSuffix(le.File, "x.json") || le.Item != `tools[0] "t"` {
 		t.Errorf("got %#v, want a *LoadError naming x.json, tools[0] and inputSchema", err)
@@ -107,10 +107,8 @@ func TestVersionIsContentHash(t *testing.T) {
 	if c.Version(1) == a.Version(1) {
 		t.Errorf("another separator gave the same version")
 	}
-	changed := writeCatalog(t, map[string]string{"a.json": `{"server":"a","tools":[{"name":"t","description":"one","inputSchema":{}}]}`})
-	changed2 := writeCatalog(t, map[string]string{"a.json": `{"server":"a","tools":[{"name":"t","description":"two","inputSchema":{}}]}`})
-	x, _ := LoadDir(changed, nil)
-	y, _ := LoadDir(changed2, nil)
+	x, _ := load(map[string]string{"a.json": `{"server":"a","tools":[{"name":"t","description":"one","inputSchema":{}}]}`})
+	y, _ := load(map[string]string{"a.json": `{"server":"a","tools":[{"name":"t","description":"two","inputSchema":{}}]}`})
 	if x.Version(1) == y.Version(1) {
 		t.Errorf("a changed description gave the same version")
 	}
@@ -188,7 +186,10 @@ func TestLoadRefusesHostileFiles(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "s.json: not valid UTF-8 (line 2)") {
 		t.Errorf("invalid UTF-8: got %v", err)
 	}
-	dir := writeCatalog(t, map[string]string{"s.json": `{"server":"s"}`})
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "s.json"), []byte(`{"server":"s"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.Truncate(filepath.Join(dir, "s.json"), MaxFileBytes+1); err != nil { // sparse: nothing is written
 		t.Fatal(err)
 	}

@@ -1,26 +1,22 @@
 package catalog
 
 import (
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 // defaultCatalog is the catalog the search function bundles.
 const defaultCatalog = "../../functions/search/catalog"
 
-// writeCatalog writes files (name → content) into a new catalog directory.
-func writeCatalog(tb testing.TB, files map[string]string) string {
-	tb.Helper()
-	dir := tb.TempDir()
+// load loads the catalog of files (name → content), labelled "cat".
+func load(files map[string]string) (*Catalog, error) {
+	fsys := fstest.MapFS{}
 	for name, content := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
-			tb.Fatal(err)
-		}
+		fsys[name] = &fstest.MapFile{Data: []byte(content)}
 	}
-	return dir
+	return LoadFS(fsys, "cat", nil)
 }
 
 // TestNoSearchEngine: the package links no bleve, so that the crawler,

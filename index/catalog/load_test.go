@@ -99,7 +99,7 @@ func TestVisibilityLoadErrors(t *testing.T) {
 		{"item visibility unknown key", tool(`{"group":["red"]}`), []string{`tools[0] "t"`, "visibility.group", "unknown field"}},
 	} {
 		t.Run(test.name, func(t *testing.T) {
-			_, err := LoadDir(writeCatalog(t, map[string]string{"a.json": test.file}), nil)
+			_, err := load(map[string]string{"a.json": test.file})
 			if err == nil {
 				t.Fatal("got no error")
 			}
@@ -119,7 +119,7 @@ func TestVisibilityCatalog(t *testing.T) {
 		{"name":"own","inputSchema":{"type":"object"},"_meta":{"io.github.mcpsearch/visibility":{"scopes":["s:x"]},"other":1}},
 		{"name":"inherited","inputSchema":{"type":"object"}}]}`,
 		"b.json": `{"server":"b","tools":[{"name":"public","inputSchema":{"type":"object"}}]}`}
-	cat, err := LoadDir(writeCatalog(t, files), nil)
+	cat, err := load(files)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestVisibilityCatalog(t *testing.T) {
 	}
 	version := cat.Version(1)
 	files["a.json"] = strings.Replace(files["a.json"], `"scopes":["s:x"]`, `"scopes":["s:y"]`, 1)
-	if other, _ := LoadDir(writeCatalog(t, files), nil); other.Version(1) == version {
+	if other, _ := load(files); other.Version(1) == version {
 		t.Error("changing an item's visibility kept the index version")
 	}
 }
@@ -168,8 +168,7 @@ func TestResourceContentErrors(t *testing.T) {
 			[]string{"resourceContents[0]", "not a JSON object"}},
 	} {
 		t.Run(test.name, func(t *testing.T) {
-			dir := writeCatalog(t, map[string]string{"s.json": test.file})
-			_, err := LoadDir(dir, nil)
+			_, err := load(map[string]string{"s.json": test.file})
 			if err == nil {
 				t.Fatal("got no error")
 			}
@@ -178,7 +177,7 @@ func TestResourceContentErrors(t *testing.T) {
 					t.Errorf("got %q, want it to contain %q", err, w)
 				}
 			}
-			if !strings.Contains(err.Error(), filepath.Join(dir, "s.json")) {
+			if !strings.Contains(err.Error(), filepath.Join("cat", "s.json")) {
 				t.Errorf("got %q, want it to name the file", err)
 			}
 		})
