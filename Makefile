@@ -36,10 +36,11 @@ build-%: FORCE
 	$(GO) run $(CLI_PKG) package --catalog "$(CATALOG_$*)" --out "$(ARTIFACTS_DIR)" --arch $(ARCH) --zip=false --version "$(VERSION)"
 
 # The README's test command. It installs the npm packages some tests drive
-# (published MCP servers, other MCP clients, the playground's browser driver)
+# (published MCP servers, other MCP clients, the playground's browser driver,
+# the sentence encoder's model, whose distillation a test repeats)
 # when npm is there, runs every test, and ends with the skipped tests and
 # what each needs, then "tests: N passed, N failed, N skipped".
-NPM_DIRS := infra/fleet infra/interop infra/playground
+NPM_DIRS := infra/testenv/fleet infra/testenv/interop infra/testenv/playground infra/data/encoder
 
 test: test-deps
 	$(GO) run ./infra/cmd/testsummary ./...

@@ -10,7 +10,7 @@ import (
 // OAuth scopes; a caller sees it when it is public, when the caller is a
 // member of one of its groups, or when the caller holds one of its scopes.
 // The caller's [Access] travels in the request context (the authentication
-// middleware, package ext/auth, puts it there) and every Catalog and
+// middleware, package ext/auth, puts it there) and every Searcher and
 // Resolver method honours it: items the caller may not see are never
 // returned, counted in a page, or resolved. A context without Access sees
 // public items only.
@@ -24,18 +24,16 @@ type Access struct {
 	Groups, Scopes []string
 }
 
-type accessKey struct{}
-
 // WithAccess returns ctx carrying a, normalized (sorted, deduplicated).
 func WithAccess(ctx context.Context, a Access) context.Context {
 	a.Groups, a.Scopes = sortedSet(a.Groups), sortedSet(a.Scopes)
-	return context.WithValue(ctx, accessKey{}, a)
+	return context.WithValue(ctx, accessKey, a)
 }
 
 // AccessFrom returns the Access in ctx; without one, the zero Access, which
 // sees public items only.
 func AccessFrom(ctx context.Context) Access {
-	a, _ := ctx.Value(accessKey{}).(Access)
+	a, _ := ctx.Value(accessKey).(Access)
 	return a
 }
 
@@ -58,9 +56,10 @@ func (a Access) Sees(groups, scopes []string) bool {
 	return false
 }
 
-// key is the canonical form of a that cursors are bound to: two callers
-// share cursors only when they see the same items.
-func (a Access) key() string {
+// Key is the canonical form of a that cursors are bound to: two callers
+// share cursors only when they see the same items. Normalize a first, as
+// [WithAccess] does, so that the order of groups does not matter.
+func (a Access) Key() string {
 	if a.All {
 		return "*"
 	}

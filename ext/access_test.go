@@ -30,7 +30,7 @@ func TestAccessSees(t *testing.T) {
 // TestAccessKey: callers who see the same items share cursors, whatever
 // the order of their groups; others do not.
 func TestAccessKey(t *testing.T) {
-	key := func(a Access) string { return AccessFrom(WithAccess(context.Background(), a)).key() }
+	key := func(a Access) string { return AccessFrom(WithAccess(context.Background(), a)).Key() }
 	if key(Access{Groups: []string{"b", "a"}}) != key(Access{Groups: []string{"a", "b", "a"}}) {
 		t.Error("the order of groups changed the key")
 	}

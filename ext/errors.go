@@ -9,6 +9,9 @@ const (
 	CodeMethodNotFound = -32601
 	CodeInvalidParams  = -32602
 	CodeInternalError  = -32603
+	// CodeUpstreamError is the code of a failed upstream call (see
+	// [UpstreamError]).
+	CodeUpstreamError = -32010
 )
 
 // Error is a coded JSON-RPC error. Two Errors match under errors.Is when
@@ -18,7 +21,13 @@ const (
 type Error struct {
 	Code    int    `json:"code"`
 	Message string `json:"message"`
-	public  bool   // an internal error whose message is meant for the client
+	// Data is the error's data member, if it has one.
+	Data any `json:"data,omitempty"`
+	// Public marks an internal error (CodeInternalError) whose message is
+	// meant for the client, such as the request deadline's. The message of
+	// any other internal error is logged, and the client gets a bare
+	// "internal error".
+	Public bool `json:"-"`
 }
 
 func (e *Error) Error() string { return e.Message }
@@ -38,14 +47,5 @@ var (
 	ErrInternal       = &Error{Code: CodeInternalError, Message: "internal error"}
 )
 
-// wireError converts err into the error sent to the client. A coded error
-// keeps its code and the full wrapped message; anything else becomes a bare
-// internal error, its details left to the log (unless the server made it
-// to be sent, as the deadline error).
-func wireError(err error) *Error {
-	var e *Error
-	if errors.As(err, &e) && (e.Code != CodeInternalError || e.public) {
-		return &Error{Code: e.Code, Message: err.Error()}
-	}
-	return &Error{Code: CodeInternalError, Message: "internal error"}
-}
+// ErrNotFound is wrapped by a Resolver that has no item of a name.
+var ErrNotFound = errors.New("no such item")

@@ -1,18 +1,20 @@
-// Package ext implements the MCP search extension: tools/search,
-// prompts/search, resources/search and resources/templates/search, plus the
-// paginated tools/list, prompts/list, resources/list and
-// resources/templates/list served from the same index.
+// Package ext is the vocabulary of the MCP search extension: what a search
+// asks ([Query], [Filter]) and answers ([Page], [Hit]), the kinds of items
+// ([Kind]), the limits, the coded errors ([Error]), who is asking
+// ([Access]), the names the extension puts on the wire (its [ExtensionID],
+// [SearchMethods] and _meta keys such as [MetaScore]), and the interfaces
+// the server is written against: the [Searcher] an index implements (and
+// [Resolver] and [Describer] when it can), and the [Caller] that forwards
+// calls to upstream servers.
 //
-// The extension is stateless. Every request is answered from a read-only
-// [Catalog] and nothing is remembered between requests: cursors carry the
-// index version, a binding to the query that made them and an offset, and are
-// signed so that a garbled or forged cursor is refused with -32602.
-//
-// [Server] is an http.Handler for the Streamable HTTP transport (POST /mcp,
-// JSON responses, no sessions). It answers the search and list methods
-// itself and hands everything else (initialize, server/discover, ping,
-// notifications) to mcp-go, whose initialize and server/discover results it
-// extends with the search capability:
+// The extension adds tools/search, prompts/search, resources/search and
+// resources/templates/search to MCP, and serves the paginated tools/list,
+// prompts/list, resources/list and resources/templates/list from the same
+// index. It is stateless: every request is answered from a read-only
+// [Searcher], and a cursor carries the index version, a binding to the
+// query that made it (and to the caller's [Access.Key]) and an offset,
+// signed so that a garbled or forged cursor is refused with -32602. A server
+// advertises it as
 //
 //	"capabilities": {
 //	  "tools": {"listChanged": false, "search": true},
@@ -21,29 +23,19 @@
 //	  "experimental": {"search": {...the same object...}}
 //	}
 //
-// The server is also a stateless gateway: tools/call, prompts/get and
-// resources/read of an item whose server has an upstream are forwarded to
-// it by a [Caller] (package ext/upstream), the item found by its canonical
-// name or URI through the catalog's [Resolver]; an unknown item and an item
-// that cannot be called get the same -32602. In meta-tool mode ([MetaTools])
-// tools/list answers search_tools and call_tool, for clients that see only
-// tools.
+// Every Searcher and Resolver method serves one caller: the [Access] in its
+// context (see [WithAccess]). Items the caller may not see are never
+// returned, counted or resolved.
 //
-// Every Catalog and Resolver method serves one caller: the [Access] in its
-// context (see [WithAccess]), which the authentication middleware (package
-// ext/auth) sets. Items the caller may not see are never returned, counted
-// or resolved, and cursors are bound to the caller's access.
+// Errors are coded: a method wraps one of the sentinel errors with context,
+// as in fmt.Errorf("%w: limit %d", ErrInvalidParams, n), and the server
+// converts any error once into a JSON-RPC error, so internal details never
+// reach a client.
 //
-// A search may ask, in its _meta, for an explanation of each item's rank
-// ([MetaExplain]); the catalog computes it and the server passes it on. A
-// catalog that is a [Describer] is described in the extension settings.
-//
-// Errors are coded (see [Error]): a method wraps one of the sentinel errors
-// with context, and the boundary converts any error once into a JSON-RPC
-// error, so internal details never reach a client.
-//
-// The package depends on the standard library and mcp-go only; the index
-// behind [Catalog] lives elsewhere.
+// The package imports the standard library only. The MCP server is package
+// ext/server, authentication ext/auth, the upstream client ext/upstream and
+// a client of the extension ext/searchclient; the index behind [Searcher]
+// is package index.
 package ext
 
 import (
@@ -81,6 +73,15 @@ func (k Kind) ResultKey() string {
 	return string(k) + "s"
 }
 
+// SearchMethod is the search method of kind k: "tools/search",
+// "prompts/search", "resources/search" or "resources/templates/search".
+func (k Kind) SearchMethod() string {
+	if k == KindResourceTemplate {
+		return "resources/templates/search"
+	}
+	return k.ResultKey() + "/search"
+}
+
 // Valid reports whether k is one of [Kinds].
 func (k Kind) Valid() bool {
 	switch k {
@@ -90,30 +91,9 @@ func (k Kind) Valid() bool {
 	return false
 }
 
-// Limits of the extension. A search page holds at most MaxLimit items; a
-// query is at most MaxQueryBytes long and holds at most MaxQueryTerms words;
-// a filter names at most MaxFilterServers servers (each costs the catalog a
-// lookup).
-const (
-	DefaultLimit     = 10
-	MaxLimit         = 50
-	MaxQueryBytes    = 4096
-	MaxQueryTerms    = 128
-	MaxFilterServers = 1000
-	MaxSearchDepth   = 1000 // offset + limit of a search page never exceeds this
-	DefaultPageSize  = 100  // items in a list page unless configured
-	MaxPageSize      = 1000 // the largest configurable list page
-	// MaxJSONDepth bounds the nesting of arrays and objects in a request
-	// body, checked before the body is decoded.
-	MaxJSONDepth = 64
-	// MaxArgumentsBytes bounds the arguments of a forwarded tools/call or
-	// prompts/get.
-	MaxArgumentsBytes = 256 << 10
-)
-
-// Catalog is the read-only index the extension answers from. index.Index
+// Searcher is the read-only index the extension answers from. index.Index
 // implements it.
-type Catalog interface {
+type Searcher interface {
 	// Search ranks the items of q.Kind that match q.Text and q.Filter, best
 	// first, and returns those at q.Offset up to q.Limit of them. It returns
 	// an error wrapping ErrInvalidParams when the filter cannot be applied.
@@ -133,7 +113,7 @@ type Query struct {
 	Filter Filter
 	Offset int
 	Limit  int
-	// Explain asks the catalog for an explanation of each hit of the page
+	// Explain asks the searcher for an explanation of each hit of the page
 	// (see [MetaExplain]).
 	Explain bool
 }

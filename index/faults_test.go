@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/ext/server"
 )
 
 // damages alter a file's bytes without changing its size, which Open's
@@ -79,7 +80,7 @@ func checkDamagedBundle(t *testing.T, dir string) {
 		noPanic(t, fmt.Sprintf("List %s", k), func() { x.List(context.Background(), k, 0, 10) })
 		noPanic(t, fmt.Sprintf("Resolve %s", k), func() { x.Resolve(context.Background(), k, "weather__get_forecast") })
 	}
-	s := ext.NewServer(x, &ext.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	s := server.New(x, &server.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	for _, body := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"tools/search","params":{"query":"weather forecast"}}`,
 		`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`,

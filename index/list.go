@@ -8,7 +8,7 @@ import (
 	"github.com/mcpsearch/mcpsearch/index/internal/store"
 )
 
-// List implements ext.Catalog: the items of kind k in catalog order, of
+// List implements ext.Searcher: the items of kind k in catalog order, of
 // those the caller (ext.AccessFrom(ctx)) may see; offset counts those only.
 func (x *Index) List(ctx context.Context, k ext.Kind, offset, limit int) (_ *ext.Page, err error) {
 	defer recoverDamage(x.dir, &err)

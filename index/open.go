@@ -40,7 +40,7 @@ func bm25Stats(m *Manifest) map[ext.Kind]*search.BM25Stats {
 	return stats
 }
 
-var _ ext.Catalog = (*Index)(nil)
+var _ ext.Searcher = (*Index)(nil)
 
 // Open opens the bundle at dir read-only, after checking its manifest, the
 // sizes of its files and the hash of root.bolt (see hashedAtOpen). It

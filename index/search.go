@@ -13,7 +13,7 @@ import (
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
 
-// Search implements ext.Catalog. It retrieves candidates with BM25, re-ranks
+// Search implements ext.Searcher. It retrieves candidates with BM25, re-ranks
 // the first rank.RerankWindow of them (package rank) and loads the MCP
 // objects of the requested page only. Items the caller (ext.AccessFrom(ctx)) may not
 // see are excluded by the query itself, before ranking and the cut.

@@ -10,12 +10,13 @@ import (
 	"testing"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/ext/server"
 )
 
 // The tests here run the extension over the real default index.
 
-func newServer(x *Index, pageSize int) *ext.Server {
-	return ext.NewServer(x, &ext.Options{PageSize: pageSize, CursorKey: x.CursorKey(),
+func newServer(x *Index, pageSize int) *server.Handler {
+	return server.New(x, &server.Options{PageSize: pageSize, CursorKey: x.CursorKey(),
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log"
 
+	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/ext/searchclient"
 )
 
@@ -21,8 +22,8 @@ func ExampleClient_Search() {
 		log.Fatal(err)
 	}
 	defer c.Close()
-	fmt.Println("extension:", c.HasExtension(searchclient.Tools))
-	for page, err := range c.Search(ctx, searchclient.Tools, "screenshot of the page", &searchclient.SearchOptions{Limit: 2}) {
+	fmt.Println("extension:", c.HasExtension(ext.KindTool))
+	for page, err := range c.Search(ctx, ext.KindTool, "screenshot of the page", &searchclient.SearchOptions{Limit: 2}) {
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -53,8 +54,8 @@ func ExampleClient_Search_fallback() {
 		log.Fatal(err)
 	}
 	defer c.Close()
-	fmt.Println("extension:", c.HasExtension(searchclient.Tools))
-	for page, err := range c.Search(ctx, searchclient.Tools, "screenshot of the page", &searchclient.SearchOptions{Limit: 2}) {
+	fmt.Println("extension:", c.HasExtension(ext.KindTool))
+	for page, err := range c.Search(ctx, ext.KindTool, "screenshot of the page", &searchclient.SearchOptions{Limit: 2}) {
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -90,7 +91,7 @@ func ExampleFanOut() {
 		defer c.Close()
 		clients = append(clients, c)
 	}
-	res, err := searchclient.FanOut(ctx, clients, searchclient.Tools, "screenshot diff", &searchclient.SearchOptions{Limit: 3})
+	res, err := searchclient.FanOut(ctx, clients, ext.KindTool, "screenshot diff", &searchclient.SearchOptions{Limit: 3})
 	if err != nil {
 		log.Fatal(err)
 	}

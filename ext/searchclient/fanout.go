@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+
+	"github.com/mcpsearch/mcpsearch/ext"
 )
 
 // FanOutResult is the merged first page of a search over several servers.
@@ -26,7 +28,7 @@ type FanOutResult struct {
 // Failures and the others are merged anyway; FanOut returns an error only
 // when every server failed, or there are none. Bound the time a slow
 // server may take with ctx.
-func FanOut(ctx context.Context, clients []*Client, k Kind, query string, opts *SearchOptions) (*FanOutResult, error) {
+func FanOut(ctx context.Context, clients []*Client, k ext.Kind, query string, opts *SearchOptions) (*FanOutResult, error) {
 	opts = cmp.Or(opts, &SearchOptions{})
 	if len(clients) == 0 {
 		return nil, errors.New("searchclient: fan-out over no servers")
@@ -52,11 +54,11 @@ func FanOut(ctx context.Context, clients []*Client, k Kind, query string, opts *
 	slices.SortStableFunc(res.Items, func(a, b Item) int {
 		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Server, b.Server), cmp.Compare(a.Name, b.Name))
 	})
-	res.Items = res.Items[:min(len(res.Items), cmp.Or(opts.Limit, 10))]
+	res.Items = res.Items[:min(len(res.Items), cmp.Or(opts.Limit, ext.DefaultLimit))]
 	return res, nil
 }
 
-func firstPage(ctx context.Context, c *Client, k Kind, query string, opts *SearchOptions) ([]Item, error) {
+func firstPage(ctx context.Context, c *Client, k ext.Kind, query string, opts *SearchOptions) ([]Item, error) {
 	for page, err := range c.Search(ctx, k, query, opts) {
 		if err != nil {
 			return nil, err

@@ -8,14 +8,16 @@ import (
 	"slices"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpsearch/mcpsearch/ext"
 )
 
 // searchLocal is the fallback: it lists every item of kind k, ranks them
 // with Rank, applies the filter and yields the ranking limit items a page.
-func (c *Client) searchLocal(ctx context.Context, k Kind, query string, limit int, f *Filter, yield func(*Page, error) bool) {
+func (c *Client) searchLocal(ctx context.Context, k ext.Kind, query string, limit int, f *ext.Filter, yield func(*Page, error) bool) {
 	objects, err := c.listAll(ctx, k)
 	if err != nil {
-		yield(nil, fmt.Errorf("searchclient: %s: listing %s for the local ranking: %w", c.name, k, err))
+		yield(nil, fmt.Errorf("searchclient: %s: listing %s for the local ranking: %w", c.name, k.ResultKey(), err))
 		return
 	}
 	ranked := c.filter(Rank(query, objects), k, f)
@@ -31,13 +33,13 @@ func (c *Client) searchLocal(ctx context.Context, k Kind, query string, limit in
 }
 
 // listAll walks every page of the list method of kind k.
-func (c *Client) listAll(ctx context.Context, k Kind) ([]json.RawMessage, error) {
+func (c *Client) listAll(ctx context.Context, k ext.Kind) ([]json.RawMessage, error) {
 	switch k {
-	case Tools:
+	case ext.KindTool:
 		return collect(c.mc.IterTools(ctx, mcp.ListToolsRequest{}))
-	case Prompts:
+	case ext.KindPrompt:
 		return collect(c.mc.IterPrompts(ctx, mcp.ListPromptsRequest{}))
-	case Resources:
+	case ext.KindResource:
 		return collect(c.mc.IterResources(ctx, mcp.ListResourcesRequest{}))
 	default:
 		return collect(c.mc.IterResourceTemplates(ctx, mcp.ListResourceTemplatesRequest{}))
@@ -61,14 +63,14 @@ func collect[T any](seq iter.Seq2[T, error]) ([]json.RawMessage, error) {
 
 // filter applies f locally: Servers against the client's name, and
 // Annotations to tools, the standard hints taking their MCP defaults.
-func (c *Client) filter(items []Item, k Kind, f *Filter) []Item {
+func (c *Client) filter(items []Item, k ext.Kind, f *ext.Filter) []Item {
 	if f == nil {
 		return items
 	}
 	if len(f.Servers) > 0 && !slices.Contains(f.Servers, c.name) {
 		return nil
 	}
-	if len(f.Annotations) == 0 || k != Tools {
+	if len(f.Annotations) == 0 || k != ext.KindTool {
 		return items
 	}
 	return slices.DeleteFunc(items, func(it Item) bool { return !annotationsMatch(it.Object, f.Annotations) })

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync/atomic"
+
+	"github.com/mcpsearch/mcpsearch/ext"
 )
 
 var requestIDs atomic.Int64
@@ -14,25 +16,26 @@ func nextID() int64 { return 1<<40 + requestIDs.Add(1) }
 
 // decodePage reads a */search result: the items under the kind's key, each
 // with its score and server in _meta.
-func (c *Client) decodePage(k Kind, raw json.RawMessage) (*Page, error) {
+func (c *Client) decodePage(k ext.Kind, raw json.RawMessage) (*Page, error) {
 	var result map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &result); err != nil {
-		return nil, fmt.Errorf("decoding %s result: %w", k.Method(), err)
+		return nil, fmt.Errorf("decoding %s result: %w", k.SearchMethod(), err)
 	}
+	key := k.ResultKey()
 	var objects []json.RawMessage
-	if err := json.Unmarshal(result[string(k)], &objects); err != nil && result[string(k)] != nil {
-		return nil, fmt.Errorf("decoding %s result: %q: %w", k.Method(), k, err)
+	if err := json.Unmarshal(result[key], &objects); err != nil && result[key] != nil {
+		return nil, fmt.Errorf("decoding %s result: %q: %w", k.SearchMethod(), key, err)
 	}
 	page := &Page{}
 	json.Unmarshal(result["nextCursor"], &page.NextCursor)
 	var meta map[string]any
 	if json.Unmarshal(result["_meta"], &meta) == nil {
-		page.Hint, _ = meta["io.github.mcpsearch/hint"].(string)
+		page.Hint, _ = meta[ext.MetaHint].(string)
 	}
 	for _, obj := range objects {
 		item, err := c.remoteItem(obj)
 		if err != nil {
-			return nil, fmt.Errorf("decoding %s result: %w", k.Method(), err)
+			return nil, fmt.Errorf("decoding %s result: %w", k.SearchMethod(), err)
 		}
 		page.Items = append(page.Items, item)
 	}
@@ -41,17 +44,20 @@ func (c *Client) decodePage(k Kind, raw json.RawMessage) (*Page, error) {
 
 func (c *Client) remoteItem(obj json.RawMessage) (Item, error) {
 	var head struct {
-		Name string `json:"name"`
-		URI  string `json:"uri"`
-		Meta struct {
-			Score  float64 `json:"io.github.mcpsearch/score"`
-			Server string  `json:"io.github.mcpsearch/server"`
-		} `json:"_meta"`
+		Name string                     `json:"name"`
+		URI  string                     `json:"uri"`
+		Meta map[string]json.RawMessage `json:"_meta"`
 	}
 	if err := json.Unmarshal(obj, &head); err != nil {
 		return Item{}, err
 	}
-	item := Item{Name: head.Name, Object: obj, Score: head.Meta.Score, Server: head.Meta.Server}
+	item := Item{Name: head.Name, Object: obj}
+	if err := decodeMeta(head.Meta, ext.MetaScore, &item.Score); err != nil {
+		return Item{}, err
+	}
+	if err := decodeMeta(head.Meta, ext.MetaServer, &item.Server); err != nil {
+		return Item{}, err
+	}
 	if item.Name == "" {
 		item.Name = head.URI
 	}
@@ -59,4 +65,13 @@ func (c *Client) remoteItem(obj json.RawMessage) (Item, error) {
 		item.Server = c.name
 	}
 	return item, nil
+}
+
+// decodeMeta decodes the _meta entry key, if present, into v.
+func decodeMeta(meta map[string]json.RawMessage, key string, v any) error {
+	raw, ok := meta[key]
+	if !ok {
+		return nil
+	}
+	return json.Unmarshal(raw, v)
 }

@@ -23,6 +23,8 @@
 //     the query are left out, as the extension leaves out weak matches.
 //
 // Both paths yield the same [Page] of [Item]s, best first, with a score.
+// Kinds, filters, the extension id and the _meta keys are those of package
+// ext, the extension's vocabulary.
 //
 // [FanOut] searches several servers at once and merges their first pages by
 // normalised score: each server's scores are divided by that server's best
@@ -31,7 +33,7 @@
 // reported in [FanOutResult.Failures]; the search fails only when every
 // server fails.
 //
-// The package depends on the standard library and mcp-go only.
+// The package depends on the standard library, mcp-go and package ext only.
 package searchclient
 
 import (
@@ -48,44 +50,9 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpsearch/mcpsearch/ext"
 )
-
-// ExtensionID names the search extension in capabilities.extensions.
-const ExtensionID = "io.github.mcpsearch/search"
-
-// The _meta keys under which the extension reports an item's score and
-// server.
-const (
-	MetaScore  = "io.github.mcpsearch/score"
-	MetaServer = "io.github.mcpsearch/server"
-)
-
-// Kind is what a search looks for.
-type Kind string
-
-// The four kinds of items a search finds.
-const (
-	Tools             Kind = "tools"
-	Prompts           Kind = "prompts"
-	Resources         Kind = "resources"
-	ResourceTemplates Kind = "resourceTemplates"
-)
-
-// Method is the search method of k, e.g. "tools/search".
-func (k Kind) Method() string {
-	if k == ResourceTemplates {
-		return "resources/templates/search"
-	}
-	return string(k) + "/search"
-}
-
-func (k Kind) valid() bool {
-	switch k {
-	case Tools, Prompts, Resources, ResourceTemplates:
-		return true
-	}
-	return false
-}
 
 // Options configure a Client. A nil *Options means the defaults.
 type Options struct {
@@ -184,7 +151,7 @@ func New(mc *client.Client, name string, opts *Options) *Client {
 // for older servers, the experimental one).
 func advertised(caps mcp.ServerCapabilities) map[string]bool {
 	out := map[string]bool{}
-	for _, entry := range []any{caps.Extensions[ExtensionID], caps.Experimental["search"]} {
+	for _, entry := range []any{caps.Extensions[ext.ExtensionID], caps.Experimental["search"]} {
 		var info struct {
 			Methods []string `json:"methods"`
 		}
@@ -204,7 +171,7 @@ func (c *Client) Name() string { return c.name }
 
 // HasExtension reports whether the server advertises the search method of
 // kind k.
-func (c *Client) HasExtension(k Kind) bool { return c.methods[k.Method()] }
+func (c *Client) HasExtension(k ext.Kind) bool { return c.methods[k.SearchMethod()] }
 
 // MCP is the underlying mcp-go client, for calls beyond search.
 func (c *Client) MCP() *client.Client { return c.mc }
@@ -219,19 +186,13 @@ func (c *Client) Close() error {
 
 // SearchOptions shape a search. A nil *SearchOptions means the defaults.
 type SearchOptions struct {
-	// Limit is the number of items a page holds: 1 to MaxLimit. If zero,
-	// 10.
+	// Limit is the number of items a page holds: 1 to ext.MaxLimit. If
+	// zero, ext.DefaultLimit.
 	Limit int
 	// Filter is passed to the extension as params.filter; the fallback
 	// applies Servers (against the client's name) and Annotations (tools,
 	// with the MCP defaults of the standard hints).
-	Filter *Filter
-}
-
-// Filter narrows a search, as the extension's params.filter does.
-type Filter struct {
-	Servers     []string       `json:"servers,omitempty"`
-	Annotations map[string]any `json:"annotations,omitempty"`
+	Filter *ext.Filter
 }
 
 // Page is one page of results, best first.
@@ -258,16 +219,13 @@ type Item struct {
 	Server string
 }
 
-// MaxLimit is the largest page the extension serves.
-const MaxLimit = 50
-
 // Search iterates over the pages of results for query among the items of
 // kind k. Stop ranging to stop fetching; an error ends the iteration. An
 // unknown kind, an empty query or a limit out of range is an error before
 // anything is sent.
-func (c *Client) Search(ctx context.Context, k Kind, query string, opts *SearchOptions) iter.Seq2[*Page, error] {
+func (c *Client) Search(ctx context.Context, k ext.Kind, query string, opts *SearchOptions) iter.Seq2[*Page, error] {
 	opts = cmp.Or(opts, &SearchOptions{})
-	limit := cmp.Or(opts.Limit, 10)
+	limit := cmp.Or(opts.Limit, ext.DefaultLimit)
 	return func(yield func(*Page, error) bool) {
 		if err := checkSearch(k, query, limit); err != nil {
 			yield(nil, err)
@@ -283,14 +241,14 @@ func (c *Client) Search(ctx context.Context, k Kind, query string, opts *SearchO
 	}
 }
 
-func checkSearch(k Kind, query string, limit int) error {
+func checkSearch(k ext.Kind, query string, limit int) error {
 	switch {
-	case !k.valid():
-		return fmt.Errorf("searchclient: unknown kind %q (want tools, prompts, resources or resourceTemplates)", k)
+	case !k.Valid():
+		return fmt.Errorf("searchclient: unknown kind %q (want tool, prompt, resource or resourceTemplate)", k)
 	case strings.TrimSpace(query) == "":
 		return errors.New("searchclient: empty query")
-	case limit < 1 || limit > MaxLimit:
-		return fmt.Errorf("searchclient: limit %d not in [1,%d]", limit, MaxLimit)
+	case limit < 1 || limit > ext.MaxLimit:
+		return fmt.Errorf("searchclient: limit %d not in [1,%d]", limit, ext.MaxLimit)
 	}
 	return nil
 }
@@ -298,7 +256,7 @@ func checkSearch(k Kind, query string, limit int) error {
 // searchRemote pages through the server's search method. It reports
 // whether the server refused the method before any page was yielded (then
 // the caller falls back) and whether iteration should go on.
-func (c *Client) searchRemote(ctx context.Context, k Kind, query string, limit int, f *Filter, yield func(*Page, error) bool) (fellBack, ok bool) {
+func (c *Client) searchRemote(ctx context.Context, k ext.Kind, query string, limit int, f *ext.Filter, yield func(*Page, error) bool) (fellBack, ok bool) {
 	cursor := ""
 	for first := true; ; first = false {
 		page, err := c.searchPage(ctx, k, query, limit, f, cursor)
@@ -306,7 +264,7 @@ func (c *Client) searchRemote(ctx context.Context, k Kind, query string, limit i
 			return true, true
 		}
 		if err != nil {
-			return false, yield(nil, fmt.Errorf("searchclient: %s %s: %w", c.name, k.Method(), err))
+			return false, yield(nil, fmt.Errorf("searchclient: %s %s: %w", c.name, k.SearchMethod(), err))
 		}
 		if !yield(page, nil) || page.NextCursor == "" {
 			return false, false
@@ -326,7 +284,7 @@ func (c *Client) isMethodNotFound(err error) bool {
 // searchPage sends one */search request. On 2026-07-28 connections it adds
 // the protocol _meta and the standard headers that mcp-go adds to its own
 // requests (custom methods go around that).
-func (c *Client) searchPage(ctx context.Context, k Kind, query string, limit int, f *Filter, cursor string) (*Page, error) {
+func (c *Client) searchPage(ctx context.Context, k ext.Kind, query string, limit int, f *ext.Filter, cursor string) (*Page, error) {
 	params := map[string]any{"query": query, "limit": limit}
 	if cursor != "" {
 		params["cursor"] = cursor
@@ -343,12 +301,12 @@ func (c *Client) searchPage(ctx context.Context, k Kind, query string, limit int
 		}
 		raw, _ := json.Marshal(params)
 		header = http.Header{}
-		for name, value := range mcp.StandardHeaders(v, mcp.MCPMethod(k.Method()), raw) {
+		for name, value := range mcp.StandardHeaders(v, mcp.MCPMethod(k.SearchMethod()), raw) {
 			header.Set(name, value)
 		}
 	}
 	resp, err := c.mc.GetTransport().SendRequest(ctx, transport.JSONRPCRequest{
-		JSONRPC: mcp.JSONRPC_VERSION, ID: mcp.NewRequestId(nextID()), Method: k.Method(), Params: params, Header: header,
+		JSONRPC: mcp.JSONRPC_VERSION, ID: mcp.NewRequestId(nextID()), Method: k.SearchMethod(), Params: params, Header: header,
 	})
 	if err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/ext/searchclient"
 )
 
@@ -26,7 +27,7 @@ func connect(t *testing.T, url string, opts *searchclient.Options) *searchclient
 // pages collects every page of a search as item names.
 func pages(t *testing.T, c *searchclient.Client, query string, limit int) (got [][]string, fallback bool) {
 	t.Helper()
-	for page, err := range c.Search(context.Background(), searchclient.Tools, query, &searchclient.SearchOptions{Limit: limit}) {
+	for page, err := range c.Search(context.Background(), ext.KindTool, query, &searchclient.SearchOptions{Limit: limit}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -51,8 +52,8 @@ func TestSearchExtensionPages(t *testing.T) {
 			if got := c.MCP().ProtocolVersion(); got != version {
 				t.Errorf("negotiated %s, want %s", got, version)
 			}
-			if !c.HasExtension(searchclient.Tools) || c.Name() != "browser" {
-				t.Fatalf("got extension %v, name %q; want the extension of server browser", c.HasExtension(searchclient.Tools), c.Name())
+			if !c.HasExtension(ext.KindTool) || c.Name() != "browser" {
+				t.Fatalf("got extension %v, name %q; want the extension of server browser", c.HasExtension(ext.KindTool), c.Name())
 			}
 			got, fallback := pages(t, c, "page", 2)
 			const want = "[[browser__take_screenshot browser__click] [browser__pdf]]"
@@ -72,7 +73,7 @@ func TestSearchFallback(t *testing.T) {
 	for _, version := range []string{"2025-11-25", "2026-07-28"} {
 		t.Run(version, func(t *testing.T) {
 			c := connect(t, url, &searchclient.Options{ProtocolVersion: version})
-			if c.HasExtension(searchclient.Tools) {
+			if c.HasExtension(ext.KindTool) {
 				t.Fatal("a plain mcp-go server: got the extension, want none")
 			}
 			got, fallback := pages(t, c, "screenshot of the page", 2)
@@ -95,17 +96,17 @@ func TestSearchFallbackFilter(t *testing.T) {
 	c := connect(t, url, nil)
 	for _, test := range []struct {
 		name   string
-		filter searchclient.Filter
+		filter ext.Filter
 		want   int
 	}{
-		{"this server", searchclient.Filter{Servers: []string{"browser"}}, 3},
-		{"another server", searchclient.Filter{Servers: []string{"gitlab"}}, 0},
-		{"destructive by default", searchclient.Filter{Annotations: map[string]any{"destructiveHint": true}}, 3},
-		{"read-only", searchclient.Filter{Annotations: map[string]any{"readOnlyHint": true}}, 0},
+		{"this server", ext.Filter{Servers: []string{"browser"}}, 3},
+		{"another server", ext.Filter{Servers: []string{"gitlab"}}, 0},
+		{"destructive by default", ext.Filter{Annotations: map[string]any{"destructiveHint": true}}, 3},
+		{"read-only", ext.Filter{Annotations: map[string]any{"readOnlyHint": true}}, 0},
 	} {
 		t.Run(test.name, func(t *testing.T) {
 			n := 0
-			for page, err := range c.Search(context.Background(), searchclient.Tools, "page", &searchclient.SearchOptions{Filter: &test.filter}) {
+			for page, err := range c.Search(context.Background(), ext.KindTool, "page", &searchclient.SearchOptions{Filter: &test.filter}) {
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -134,7 +135,7 @@ func TestFanOut(t *testing.T) {
 	clients := []*searchclient.Client{connect(t, browserURL, nil), connect(t, gitURL, nil), connect(t, plainURL, nil), connect(t, goneURL, nil)}
 	stop4() // connected, then gone: its search fails
 
-	res, err := searchclient.FanOut(context.Background(), clients, searchclient.Tools, "screenshot", &searchclient.SearchOptions{Limit: 5})
+	res, err := searchclient.FanOut(context.Background(), clients, ext.KindTool, "screenshot", &searchclient.SearchOptions{Limit: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +162,7 @@ func TestFanOut(t *testing.T) {
 // by the fallback.
 func TestSearchAdvertisedButMissing(t *testing.T) {
 	s := server.NewMCPServer("liar", "1", server.WithToolCapabilities(false),
-		server.WithExtensions(map[string]any{searchclient.ExtensionID: map[string]any{"methods": []string{"tools/search"}}}))
+		server.WithExtensions(map[string]any{ext.ExtensionID: map[string]any{"methods": []string{"tools/search"}}}))
 	for _, tl := range browserTools {
 		s.AddTool(mcp.NewTool(tl.name, mcp.WithDescription(tl.description)), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultText("ok"), nil
@@ -172,7 +173,7 @@ func TestSearchAdvertisedButMissing(t *testing.T) {
 	for _, version := range []string{"2025-11-25", "2026-07-28"} {
 		t.Run(version, func(t *testing.T) {
 			c := connect(t, srv.URL+"/mcp", &searchclient.Options{ProtocolVersion: version})
-			if !c.HasExtension(searchclient.Tools) {
+			if !c.HasExtension(ext.KindTool) {
 				t.Fatal("got no extension, want the advertised one")
 			}
 			got, fallback := pages(t, c, "screenshot", 10)
@@ -196,14 +197,14 @@ func TestSearchBadInput(t *testing.T) {
 		want              string
 	}{
 		{"unknown kind", "widgets", "page", 0, `unknown kind "widgets"`},
-		{"empty query", "tools", "  ", 0, "empty query"},
-		{"limit too large", "tools", "page", 51, "limit 51 not in [1,50]"},
-		{"negative limit", "tools", "page", -1, "limit -1 not in [1,50]"},
-		{"refused by the server", "tools", strings.Repeat("word ", 200), 0, "invalid params"},
+		{"empty query", "tool", "  ", 0, "empty query"},
+		{"limit too large", "tool", "page", 51, "limit 51 not in [1,50]"},
+		{"negative limit", "tool", "page", -1, "limit -1 not in [1,50]"},
+		{"refused by the server", "tool", strings.Repeat("word ", 200), 0, "invalid params"},
 	} {
 		t.Run(test.name, func(t *testing.T) {
 			var got error
-			for _, err := range c.Search(context.Background(), searchclient.Kind(test.kind), test.query, &searchclient.SearchOptions{Limit: test.limit}) {
+			for _, err := range c.Search(context.Background(), ext.Kind(test.kind), test.query, &searchclient.SearchOptions{Limit: test.limit}) {
 				got = err
 			}
 			if got == nil || !strings.Contains(got.Error(), test.want) {
@@ -211,11 +212,11 @@ func TestSearchBadInput(t *testing.T) {
 			}
 		})
 	}
-	if _, err := searchclient.FanOut(context.Background(), nil, searchclient.Tools, "page", nil); err == nil {
+	if _, err := searchclient.FanOut(context.Background(), nil, ext.KindTool, "page", nil); err == nil {
 		t.Error("fan-out over no servers: got no error")
 	}
 	stop()
-	if res, err := searchclient.FanOut(context.Background(), []*searchclient.Client{c}, searchclient.Tools, "page", nil); err == nil || res.Failures["browser"] == nil {
+	if res, err := searchclient.FanOut(context.Background(), []*searchclient.Client{c}, ext.KindTool, "page", nil); err == nil || res.Failures["browser"] == nil {
 		t.Errorf("fan-out whose only server is gone: got %v, %v; want an error and the failure named", res, err)
 	}
 }
@@ -234,14 +235,14 @@ func TestSearchCapabilityFlags(t *testing.T) {
 			if caps.Extensions != nil || caps.Experimental != nil {
 				t.Fatalf("the test server still advertises the extension: %v %v", caps.Extensions, caps.Experimental)
 			}
-			if !c.HasExtension(searchclient.Tools) || !c.HasExtension(searchclient.Prompts) || c.HasExtension(searchclient.ResourceTemplates) {
+			if !c.HasExtension(ext.KindTool) || !c.HasExtension(ext.KindPrompt) || c.HasExtension(ext.KindResourceTemplate) {
 				t.Errorf("Connect: tools %v prompts %v templates %v; want the flagged tools/search and prompts/search only",
-					c.HasExtension(searchclient.Tools), c.HasExtension(searchclient.Prompts), c.HasExtension(searchclient.ResourceTemplates))
+					c.HasExtension(ext.KindTool), c.HasExtension(ext.KindPrompt), c.HasExtension(ext.KindResourceTemplate))
 			}
 			if got, fallback := pages(t, c, "screenshot", 10); fmt.Sprint(got) != "[[flags__take_screenshot]]" || fallback {
 				t.Errorf("got %v (fallback %v), want [[flags__take_screenshot]] from tools/search", got, fallback)
 			}
-			if searchclient.New(c.MCP(), "flags", nil).HasExtension(searchclient.Tools) {
+			if searchclient.New(c.MCP(), "flags", nil).HasExtension(ext.KindTool) {
 				t.Error("New over mcp-go's typed capabilities: got the extension, want none (the flags are dropped)")
 			}
 		})

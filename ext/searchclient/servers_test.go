@@ -14,9 +14,10 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	extserver "github.com/mcpsearch/mcpsearch/ext/server"
 )
 
-// wordCatalog is an ext.Catalog for tests: it scores an item by scale times
+// wordCatalog is an ext.Searcher for tests: it scores an item by scale times
 // the number of times the query's words occur as words of its JSON, so two catalogs can score on
 // different scales.
 type wordCatalog struct {
@@ -69,7 +70,7 @@ func pageOf(all []ext.Hit, offset, limit int) *ext.Page {
 // tool is a name and a description.
 type tool struct{ name, description string }
 
-// startExtension serves tools through the search extension (ext.Server)
+// startExtension serves tools through the search extension (extserver.Handler)
 // on 127.0.0.1 and returns its /mcp URL and a function that stops it.
 func startExtension(server string, scale float64, tools ...tool) (url string, stop func()) {
 	srv := httptest.NewServer(extensionHandler(server, scale, tools...))
@@ -83,7 +84,7 @@ func extensionHandler(server string, scale float64, tools ...tool) http.Handler 
 			"inputSchema": map[string]any{"type": "object"}})
 		cat.items = append(cat.items, ext.Hit{Object: obj, Server: server})
 	}
-	return ext.NewServer(cat, &ext.Options{Name: server, PageSize: 2})
+	return extserver.New(cat, &extserver.Options{Name: server, PageSize: 2})
 }
 
 // startFlagsOnly serves tools through the extension but advertises it by

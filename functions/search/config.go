@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/ext/auth"
+	"github.com/mcpsearch/mcpsearch/ext/server"
 )
 
 // The function's configuration: every environment variable it reads is a
@@ -51,9 +52,9 @@ type Config struct {
 	Playground               bool
 	UpstreamTimeout          time.Duration // 0: the gateway's default
 	UpstreamMaxBytes         int64         // 0: upstream.DefaultMaxResultBytes
-	ListMode                 ext.ListMode
+	ListMode                 server.ListMode
 	AlwaysTools              []string
-	MetaThresholdChars       int // 0: ext.DefaultMetaThreshold
+	MetaThresholdChars       int // 0: server.DefaultMetaThreshold
 	SecretsARN               string
 
 	Auth   auth.Mode // "" when unset: none locally, an error in Lambda
@@ -134,8 +135,8 @@ var settings = []setting{
 		return err
 	}},
 	{"MCPSEARCH_LIST_MODE", "full, meta or auto", false, func(c *Config, v string) error {
-		c.ListMode = ext.ListMode(v)
-		return oneOf(c.ListMode, ext.ListFull, ext.ListMeta, ext.ListAuto)
+		c.ListMode = server.ListMode(v)
+		return oneOf(c.ListMode, server.ListFull, server.ListMeta, server.ListAuto)
 	}},
 	{"MCPSEARCH_ALWAYS_TOOLS", "comma-separated canonical tool names (server__tool)", false, func(c *Config, v string) (err error) {
 		c.AlwaysTools, err = nameList(v)

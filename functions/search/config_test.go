@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/ext/auth"
+	"github.com/mcpsearch/mcpsearch/ext/server"
 )
 
 // mapEnv is an environment made of a map.
@@ -62,7 +62,7 @@ func TestReadConfig(t *testing.T) {
 	got := []any{c.inLambda(), c.TaskRoot, c.AWS.AccessKeyID, c.PageSize, len(c.CursorKey), c.LogLevel, c.Playground,
 		c.UpstreamTimeout, c.ListMode, c.AlwaysTools, c.MetaThresholdChars, c.Auth, c.JWT.GroupsClaim, c.Addr}
 	want := []any{true, "/opt/task", "AKID", 1000, 16, slog.LevelWarn, true,
-		90 * time.Second, ext.ListAuto, []string{"a__b", "c__d"}, 100, auth.ModeAWS, "cognito:groups", "[::1]:0"}
+		90 * time.Second, server.ListAuto, []string{"a__b", "c__d"}, 100, auth.ModeAWS, "cognito:groups", "[::1]:0"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %v, want %v", got, want)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	extserver "github.com/mcpsearch/mcpsearch/ext/server"
 	"github.com/mcpsearch/mcpsearch/ext/upstream/upstreamtest"
 )
 
@@ -86,7 +87,7 @@ func TestLambdaRequestID(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := eventHeader(resp, ext.RequestIDHeader); got != "8476a536-e9f4-11e8-9739-2dfe598c3fcd" {
+	if got := eventHeader(resp, extserver.RequestIDHeader); got != "8476a536-e9f4-11e8-9739-2dfe598c3fcd" {
 		t.Errorf("got X-Request-Id %q, want the Lambda request id", got)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/ext/server"
 	"github.com/mcpsearch/mcpsearch/ext/upstream"
 	"github.com/mcpsearch/mcpsearch/index"
 )
@@ -14,16 +15,16 @@ import (
 // gatewayOptions puts the gateway's configuration into opts: the
 // upstream caller (returned, to be closed) and its timeout, and the list
 // mode, checked against the index.
-func gatewayOptions(cfg *Config, idx *index.Index, opts *ext.Options, logger *slog.Logger) (*upstream.Caller, error) {
+func gatewayOptions(cfg *Config, idx *index.Index, opts *server.Options, logger *slog.Logger) (*upstream.Caller, error) {
 	caller := upstream.New(&upstream.Options{Getenv: cfg.Env, AllowStdio: !cfg.inLambda(), Version: version,
 		MaxResultBytes: cfg.UpstreamMaxBytes, Logger: logger})
 	opts.Caller = caller
 	opts.UpstreamTimeout = cfg.UpstreamTimeout
 	servers := callableServers(idx, cfg.inLambda())
-	meta := ext.MetaOptions{Mode: cfg.ListMode, Always: cfg.AlwaysTools, Proxy: len(servers) > 0, Servers: servers,
+	meta := server.MetaOptions{Mode: cfg.ListMode, Always: cfg.AlwaysTools, Proxy: len(servers) > 0, Servers: servers,
 		ThresholdChars: cfg.MetaThresholdChars}
 	var err error
-	if opts.Meta, err = ext.NewMetaTools(context.Background(), idx, meta); err != nil {
+	if opts.Meta, err = server.NewMetaTools(context.Background(), idx, meta); err != nil {
 		caller.Close()
 		return nil, fmt.Errorf("MCPSEARCH_LIST_MODE, MCPSEARCH_ALWAYS_TOOLS: %w", err)
 	}

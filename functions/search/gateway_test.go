@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/ext/server"
 	"github.com/mcpsearch/mcpsearch/ext/upstream/upstreamtest"
 	"github.com/mcpsearch/mcpsearch/index"
 )
@@ -413,7 +414,7 @@ func TestListModes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bare := ext.NewServer(idx, &ext.Options{Version: version, CursorKey: idx.CursorKey(), Logger: quiet})
+	bare := server.New(idx, &server.Options{Version: version, CursorKey: idx.CursorKey(), Logger: quiet})
 	req := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
 	if got, want := lambdaCall(t, full, context.Background(), req), lambdaCall(t, bare, context.Background(), req); !reflect.DeepEqual(got, want) {
 		t.Errorf("full mode tools/list:\ngot  %v\nwant %v (a server without gateway)", got, want)

@@ -16,8 +16,8 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambdacontext"
 
-	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/ext/auth"
+	"github.com/mcpsearch/mcpsearch/ext/server"
 )
 
 // lambdaHandler adapts Lambda Function URL and API Gateway HTTP API (v2)
@@ -28,7 +28,7 @@ import (
 func lambdaHandler(h http.Handler) func(context.Context, events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error) {
 	return func(ctx context.Context, ev events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error) {
 		if lc, ok := lambdacontext.FromContext(ctx); ok && lc.AwsRequestID != "" {
-			ctx = ext.WithRequestID(ctx, lc.AwsRequestID) // logged and returned as X-Request-Id
+			ctx = server.WithRequestID(ctx, lc.AwsRequestID) // logged and returned as X-Request-Id
 		}
 		req, err := httpRequest(ctx, ev)
 		if err != nil {

@@ -27,6 +27,7 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/ext/server"
 	"github.com/mcpsearch/mcpsearch/index"
 )
 
@@ -161,7 +162,7 @@ func (s *service) Close() error { return s.caller.Close() }
 // newHandler wires the extension server at /mcp and, if on, the playground
 // at /.
 func newHandler(cfg *Config, idx *index.Index, logger *slog.Logger) (*service, error) {
-	opts := &ext.Options{Version: version, Logger: logger, CursorKey: idx.CursorKey(), PageSize: cfg.PageSize}
+	opts := &server.Options{Version: version, Logger: logger, CursorKey: idx.CursorKey(), PageSize: cfg.PageSize}
 	if cfg.CursorKey != nil {
 		opts.CursorKey = cfg.CursorKey
 	}
@@ -173,7 +174,7 @@ func newHandler(cfg *Config, idx *index.Index, logger *slog.Logger) (*service, e
 		logger.Info("meta-tool mode: tools/list answers search_tools, call_tool and the always-listed tools")
 	}
 	mux := http.NewServeMux()
-	if err := withAuth(mux, "/mcp", ext.NewServer(idx, opts), cfg, logger); err != nil {
+	if err := withAuth(mux, "/mcp", server.New(idx, opts), cfg, logger); err != nil {
 		caller.Close()
 		return nil, err
 	}

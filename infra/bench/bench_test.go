@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/ext/server"
 	"github.com/mcpsearch/mcpsearch/index"
 	"github.com/mcpsearch/mcpsearch/index/catalog"
 )
@@ -53,7 +54,7 @@ func TestLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer x.Close()
-	ts := httptest.NewServer(ext.NewServer(x, &ext.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
+	ts := httptest.NewServer(server.New(x, &server.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
 	defer ts.Close()
 	r, err := Load(ts.URL+"/mcp", 4, 200, 20*time.Second)
 	if err != nil {

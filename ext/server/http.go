@@ -1,0 +1,139 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcpsearch/mcpsearch/ext"
+)
+
+// ServeHTTP implements the Streamable HTTP transport, statelessly: POST
+// carries one JSON-RPC message and gets one JSON response (202 and no body
+// for a notification); any other HTTP method gets 405.
+//
+// Every request gets an id (see [WithRequestID]), returned in X-Request-Id,
+// and one structured log line; a panic becomes -32603 and is logged.
+func (h *Handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
+	w, r := beginRequest(rw, r)
+	defer h.logRequest(r.Context(), w.entry, time.Now())
+	defer h.recoverRequest(w)
+	h.serve(w, r)
+}
+
+func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
+	if rejectDNSRebinding(w, r) {
+		return
+	}
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		http.Error(w, "method not allowed: MCP messages are sent with POST (this server opens no SSE stream)", http.StatusMethodNotAllowed)
+		return
+	}
+	if !isJSON(r.Header.Get("Content-Type")) {
+		h.writeError(w, nil, fmt.Errorf("%w: Content-Type must be application/json", ext.ErrInvalidRequest), http.StatusUnsupportedMediaType)
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBodyBytes))
+	if err != nil {
+		h.writeBodyError(w, err)
+		return
+	}
+	req, err := parseRequest(body)
+	entryOf(r.Context()).method = req.Method
+	if err != nil { // the transport answers input it cannot accept with 400, in every era
+		h.writeError(w, req.ID, err, http.StatusBadRequest)
+		return
+	}
+	if err := req.checkParams(); err != nil && !req.isNotification() {
+		era, _ := detectEra(r.Header, req)
+		h.writeError(w, req.ID, err, era.errorStatus(err))
+		return
+	}
+	h.dispatch(w, r, req)
+}
+
+func isJSON(contentType string) bool {
+	media, _, err := mime.ParseMediaType(contentType)
+	return err == nil && media == "application/json"
+}
+
+func (h *Handler) writeBodyError(w http.ResponseWriter, err error) {
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		h.writeError(w, nil, fmt.Errorf("%w: request body exceeds %d bytes", ext.ErrInvalidRequest, tooLarge.Limit), http.StatusRequestEntityTooLarge)
+		return
+	}
+	h.writeError(w, nil, fmt.Errorf("%w: reading request body: %v", ext.ErrParse, err), http.StatusBadRequest)
+}
+
+// wireError converts err into the error sent to the client. A coded error
+// keeps its code, data and full wrapped message; anything else becomes a
+// bare internal error, its details left to the log (unless it is marked
+// Public, as the deadline error).
+func wireError(err error) *ext.Error {
+	var e *ext.Error
+	if errors.As(err, &e) && (e.Code != ext.CodeInternalError || e.Public) {
+		return &ext.Error{Code: e.Code, Message: err.Error(), Data: e.Data}
+	}
+	return &ext.Error{Code: ext.CodeInternalError, Message: "internal error"}
+}
+
+// writeError converts err once into a JSON-RPC error response. Internal
+// details are logged, never sent.
+func (h *Handler) writeError(w http.ResponseWriter, id json.RawMessage, err error, status int) {
+	wire := wireError(err)
+	if lw, ok := w.(*loggingWriter); ok {
+		lw.entry.code, lw.entry.err = wire.Code, err // logged with the request
+	} else if wire.Code == ext.CodeInternalError {
+		h.logger.Error("request failed", "err", err)
+	}
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	h.writeJSON(w, status, response{JSONRPC: "2.0", ID: id, Error: wire})
+}
+
+func (h *Handler) writeJSON(w http.ResponseWriter, status int, v any) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		h.logger.Error("encoding response", "err", err)
+		body = []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"internal error"}}`)
+	}
+	body = append(body, '\n')
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	w.Write(body)
+}
+
+// rejectDNSRebinding refuses a request that reached a loopback listener with
+// a Host header that does not name loopback (a DNS rebinding attack from a
+// browser), with 403.
+func rejectDNSRebinding(w http.ResponseWriter, r *http.Request) bool {
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok || local == nil || !isLoopback(local.String()) || isLoopback(r.Host) {
+		return false
+	}
+	http.Error(w, fmt.Sprintf("forbidden: Host %q does not name this loopback server", r.Host), http.StatusForbidden)
+	return true
+}
+
+func isLoopback(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(strings.Trim(host, "[]"))
+	return ip != nil && ip.IsLoopback()
+}

@@ -1,0 +1,174 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpsearch/mcpsearch/ext"
+)
+
+// The lifecycle methods: the initialize handshake (protocols up to
+// 2025-11-25), server/discover (2026-07-28), ping, subscriptions/listen,
+// and the capabilities the server does not have. Their answers are built
+// here from the server's settings.
+
+// initializeMethod answers the handshake. The protocol version is negotiated as
+// mcp-go does: the client's version if it is a known one before
+// 2026-07-28 (2025-03-26 if it names none), else 2025-11-25.
+func initializeMethod(_ context.Context, h *Handler, req *request) (any, error) {
+	var p mcp.InitializeRequest
+	if err := req.decodeAs(&p); err != nil {
+		return nil, err
+	}
+	return map[string]any{
+		"protocolVersion": mcp.NegotiateLegacyVersion(p.Params.ProtocolVersion),
+		"capabilities":    h.capabilities,
+		"serverInfo":      h.info,
+		"instructions":    h.instructions,
+	}, nil
+}
+
+// discoverMethod answers server/discover: the versions the server speaks, its
+// capabilities and instructions.
+func discoverMethod(_ context.Context, h *Handler, req *request) (any, error) {
+	if err := req.decodeAs(&mcp.DiscoverRequest{}); err != nil {
+		return nil, err
+	}
+	return h.modernResult(req, map[string]any{
+		"supportedVersions": SupportedProtocolVersions,
+		"capabilities":      h.capabilities,
+		"instructions":      h.instructions,
+	}, nil), nil
+}
+
+func pingMethod(_ context.Context, _ *Handler, req *request) (any, error) {
+	if err := req.decodeAs(&mcp.PingRequest{}); err != nil {
+		return nil, err
+	}
+	return map[string]any{}, nil
+}
+
+// listenMethod answers subscriptions/listen at once: the server has no
+// notification a client could subscribe to, so the stream closes empty.
+func listenMethod(_ context.Context, h *Handler, req *request) (any, error) {
+	if err := req.decodeAs(&mcp.SubscriptionsListenRequest{}); err != nil {
+		return nil, err
+	}
+	return h.modernResult(req, map[string]any{}, map[string]any{mcp.MetaKeySubscriptionID: req.ID}), nil
+}
+
+// unsupported answers a method of a capability the server does not have.
+func unsupported(capability string) handlerFunc {
+	return func(context.Context, *Handler, *request) (any, error) {
+		return nil, &ext.Error{Code: ext.CodeMethodNotFound, Message: capability + " not supported"}
+	}
+}
+
+// parsed refuses, as mcp-go does, a request that does not decode into T
+// before next answers it.
+func parsed[T any](next handlerFunc) handlerFunc {
+	return func(ctx context.Context, h *Handler, req *request) (any, error) {
+		if err := req.decodeAs(new(T)); err != nil {
+			return nil, err
+		}
+		return next(ctx, h, req)
+	}
+}
+
+// decodeAs decodes the request (method and params) into v, one of mcp-go's
+// request types; what does not decode is refused with -32600, in mcp-go's
+// words.
+func (r *request) decodeAs(v any) error {
+	msg, _ := json.Marshal(struct {
+		Method string          `json:"method"`
+		Params json.RawMessage `json:"params,omitempty"`
+	}{r.Method, r.Params})
+	if err := json.Unmarshal(msg, v); err != nil {
+		return &ext.Error{Code: ext.CodeInvalidRequest, Message: fmt.Sprintf("unparsable %s request: %s", r.Method, err)}
+	}
+	return nil
+}
+
+// modernResult is result with the members of a 2026-07-28 result added,
+// and meta as its _meta beside the server's identity.
+func (h *Handler) modernResult(req *request, result, meta map[string]any) map[string]any {
+	members, serverMeta := h.modernFields(req)
+	for k, v := range members {
+		result[k] = v
+	}
+	for k, v := range serverMeta {
+		if meta == nil {
+			meta = map[string]any{}
+		}
+		meta[k] = v
+	}
+	if meta != nil {
+		result["_meta"] = meta
+	}
+	return result
+}
+
+// capabilities are those of the initialize and server/discover results:
+// search on tools, prompts and resources, and the extension's settings
+// under its id (and, for older clients, under experimental.search).
+func capabilities(settings map[string]any) map[string]any {
+	return map[string]any{
+		"tools":        map[string]any{"listChanged": false, "search": true},
+		"prompts":      map[string]any{"search": true},
+		"resources":    map[string]any{"search": true},
+		"extensions":   map[string]any{ext.ExtensionID: settings},
+		"experimental": map[string]any{"search": settings},
+	}
+}
+
+// extensionSettings is the settings object of the search extension.
+func extensionSettings(s ext.Searcher) map[string]any {
+	settings := map[string]any{
+		"methods":     ext.SearchMethods,
+		"maxPageSize": ext.MaxLimit,
+		"index":       s.Version(),
+		"explain":     true, // see ext.MetaExplain
+	}
+	if c := catalogSettings(s); c != nil {
+		settings["catalog"] = c
+	}
+	return settings
+}
+
+// MaxDescribedServers bounds the servers listed in the capability, so the
+// initialize result of a very large catalog stays small; past it the list is
+// cut and "serversTruncated" is set.
+const MaxDescribedServers = 500
+
+// catalogSettings is the "catalog" member of the extension settings, or nil
+// when the searcher does not describe its catalog.
+func catalogSettings(s ext.Searcher) map[string]any {
+	d, ok := s.(ext.Describer)
+	if !ok {
+		return nil
+	}
+	info := d.Describe()
+	if info.Restricted {
+		return map[string]any{
+			"restricted":  true,
+			"builtAt":     info.BuiltAt.UTC().Format(time.RFC3339),
+			"bundleBytes": info.BundleBytes,
+		}
+	}
+	settings := map[string]any{
+		"serverCount": len(info.Servers),
+		"counts":      info.Counts,
+		"builtAt":     info.BuiltAt.UTC().Format(time.RFC3339),
+		"bundleBytes": info.BundleBytes,
+	}
+	if len(info.Servers) > MaxDescribedServers {
+		info.Servers = info.Servers[:MaxDescribedServers]
+		settings["serversTruncated"] = true
+	}
+	settings["servers"] = info.Servers
+	return settings
+}

@@ -1,0 +1,149 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mcpsearch/mcpsearch/ext"
+)
+
+// decodeParams decodes raw into a P; malformed params wrap ext.ErrInvalidParams.
+func decodeParams[P any](raw json.RawMessage) (*P, error) {
+	p := new(P)
+	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		return p, nil
+	}
+	if err := json.Unmarshal(raw, p); err != nil {
+		return nil, fmt.Errorf("%w: %s", ext.ErrInvalidParams, describeJSONError(err))
+	}
+	return p, nil
+}
+
+// describeJSONError names the field a type error is about, without echoing
+// the input.
+func describeJSONError(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		if te.Field != "" {
+			return fmt.Sprintf("field %q must be %s, not %s", te.Field, jsonTypeName(te.Type.Kind().String()), te.Value)
+		}
+		return fmt.Sprintf("params must be an object, not %s", te.Value)
+	}
+	return "params are not a valid JSON object"
+}
+
+func jsonTypeName(goKind string) string {
+	switch goKind {
+	case "string":
+		return "a string"
+	case "int", "int64":
+		return "an integer"
+	case "float64":
+		return "a number"
+	case "slice":
+		return "an array"
+	case "map", "struct", "ptr":
+		return "an object"
+	case "bool":
+		return "a boolean"
+	}
+	return goKind
+}
+
+// decodeSearchParams decodes the params of a */search request, refusing a
+// member the extension does not define, in params or in its filter.
+func decodeSearchParams(raw json.RawMessage) (*SearchParams, error) {
+	p, err := decodeParams[SearchParams](raw)
+	if err != nil {
+		return nil, err
+	}
+	var members struct {
+		Params map[string]json.RawMessage
+		Filter map[string]json.RawMessage `json:"filter"`
+	}
+	json.Unmarshal(raw, &members.Params) // decoded above: an object or nothing
+	json.Unmarshal(members.Params["filter"], &members.Filter)
+	if err := unknownMember("params", members.Params, searchParamsMembers); err != nil {
+		return nil, err
+	}
+	if err := unknownMember("filter", members.Filter, filterMembers); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// unknownMember refuses the first member of obj (in name order) that is
+// not one of known.
+func unknownMember(where string, obj map[string]json.RawMessage, known []string) error {
+	names := make([]string, 0, len(obj))
+	for name := range obj {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		if !slices.Contains(known, name) {
+			return fmt.Errorf("%w: unknown field %q in %s (known: %s)", ext.ErrInvalidParams, name, where, strings.Join(known, ", "))
+		}
+	}
+	return nil
+}
+
+// Integer is an integer parameter. Any JSON spelling of an integer is one
+// (10, 10.0, 1e1); a number with a fractional part, or another type, is
+// refused with -32602 naming the field. Integers beyond int64 are held as
+// its bounds, and the literal is kept for messages.
+type Integer struct {
+	value   int64
+	literal string
+}
+
+func (n *Integer) UnmarshalJSON(b []byte) error {
+	lit := string(b)
+	if c := lit[0]; c != '-' && (c < '0' || c > '9') {
+		kind := strings.Fields(jsonKind(b))
+		return &json.UnmarshalTypeError{Value: kind[len(kind)-1], Type: integerType}
+	}
+	if !isIntegral(lit) {
+		return &json.UnmarshalTypeError{Value: "number " + lit, Type: integerType}
+	}
+	n.literal = lit
+	if v, err := strconv.ParseInt(lit, 10, 64); err == nil {
+		n.value = v
+		return nil
+	}
+	switch f, _ := strconv.ParseFloat(lit, 64); { // ±Inf past float64
+	case f >= math.MaxInt64:
+		n.value = math.MaxInt64
+	case f <= math.MinInt64:
+		n.value = math.MinInt64
+	default:
+		n.value = int64(f)
+	}
+	return nil
+}
+
+var integerType = reflect.TypeFor[int64]()
+
+// String is the integer as the client spelled it.
+func (n Integer) String() string { return n.literal }
+
+// explainRequested reads the explain option from a request's _meta. A value
+// other than a boolean wraps ext.ErrInvalidParams.
+func explainRequested(meta map[string]json.RawMessage) (bool, error) {
+	raw, ok := meta[ext.MetaExplain]
+	if !ok || string(raw) == "null" {
+		return false, nil
+	}
+	var on bool
+	if err := json.Unmarshal(raw, &on); err != nil {
+		return false, fmt.Errorf("%w: _meta[%q] must be a boolean", ext.ErrInvalidParams, ext.MetaExplain)
+	}
+	return on, nil
+}

@@ -1,0 +1,284 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/mcpsearch/mcpsearch/ext"
+)
+
+// SearchParams are the params of a */search request. The extension
+// defines them, so a member it does not know is refused, not ignored.
+type SearchParams struct {
+	Query  string      `json:"query"`
+	Cursor string      `json:"cursor,omitempty"`
+	Limit  *Integer    `json:"limit,omitempty"`
+	Filter *ext.Filter `json:"filter,omitempty"`
+	// Meta is the request's _meta; the extension reads ext.MetaExplain from it.
+	Meta map[string]json.RawMessage `json:"_meta,omitempty"`
+}
+
+// The members of SearchParams and of its filter, as sent.
+var (
+	searchParamsMembers = []string{"query", "limit", "cursor", "filter", "_meta"}
+	filterMembers       = []string{"servers", "annotations"}
+)
+
+// ListParams are the params of a */list request.
+type ListParams struct {
+	Cursor string `json:"cursor,omitempty"`
+}
+
+// searchMethod answers the search method of kind k.
+func searchMethod(k ext.Kind) handlerFunc {
+	return func(ctx context.Context, h *Handler, req *request) (any, error) {
+		p, err := decodeSearchParams(req.Params)
+		if err != nil {
+			return nil, err
+		}
+		q, bind, err := h.searchQuery(k, p, ext.AccessFrom(ctx))
+		if err != nil {
+			return nil, err
+		}
+		page, err := h.searcher.Search(ctx, q)
+		if errors.Is(err, ext.ErrInvalidParams) {
+			return nil, err // the catalog's refusal of the filter, said to the client as it is
+		}
+		if err != nil {
+			return nil, fmt.Errorf("searching %s: %w", k.ResultKey(), err)
+		}
+		return h.pageResult(req, k, page, q.Offset+len(page.Items), bind, true)
+	}
+}
+
+// searchQuery validates p into an ext.Query for kind k and computes the binding
+// its cursors carry: the query, the filter and what the caller may see.
+func (h *Handler) searchQuery(k ext.Kind, p *SearchParams, a ext.Access) (ext.Query, [8]byte, error) {
+	text := strings.TrimSpace(p.Query)
+	if err := validateQueryText(text); err != nil {
+		return ext.Query{}, [8]byte{}, err
+	}
+	limit, err := validateLimit(p.Limit)
+	if err != nil {
+		return ext.Query{}, [8]byte{}, err
+	}
+	filter := ext.Filter{}
+	if p.Filter != nil {
+		filter = normalizeFilter(*p.Filter)
+	}
+	if n := len(filter.Servers); n > ext.MaxFilterServers {
+		return ext.Query{}, [8]byte{}, fmt.Errorf("%w: filter names %d servers, at most %d are allowed", ext.ErrInvalidParams, n, ext.MaxFilterServers)
+	}
+	filterKey, _ := json.Marshal(filter) // maps marshal with sorted keys
+	bind := binding("search", string(k), text, string(filterKey), a.Key())
+	explain, err := explainRequested(p.Meta)
+	if err != nil {
+		return ext.Query{}, [8]byte{}, err
+	}
+	offset := 0
+	if p.Cursor != "" {
+		if offset, err = h.cursors.decode(p.Cursor, bind); err != nil {
+			return ext.Query{}, bind, err
+		}
+	}
+	if offset+limit > ext.MaxSearchDepth {
+		limit = max(0, ext.MaxSearchDepth-offset)
+	}
+	return ext.Query{Kind: k, Text: text, Filter: filter, Offset: offset, Limit: limit, Explain: explain}, bind, nil
+}
+
+func validateQueryText(text string) error {
+	switch {
+	case text == "":
+		return fmt.Errorf("%w: query is empty", ext.ErrInvalidParams)
+	case len(text) > ext.MaxQueryBytes:
+		return fmt.Errorf("%w: query is %d bytes long, at most %d are allowed", ext.ErrInvalidParams, len(text), ext.MaxQueryBytes)
+	case len(strings.Fields(text)) > ext.MaxQueryTerms:
+		return fmt.Errorf("%w: query has %d words, at most %d are allowed", ext.ErrInvalidParams, len(strings.Fields(text)), ext.MaxQueryTerms)
+	}
+	return nil
+}
+
+func validateLimit(limit *Integer) (int, error) {
+	if limit == nil {
+		return ext.DefaultLimit, nil
+	}
+	if limit.value < 1 || limit.value > ext.MaxLimit {
+		return 0, fmt.Errorf("%w: limit %s is not between 1 and %d", ext.ErrInvalidParams, limit, ext.MaxLimit)
+	}
+	return int(limit.value), nil
+}
+
+// normalizeFilter sorts and deduplicates the server list so that equal
+// filters bind cursors equally.
+func normalizeFilter(f ext.Filter) ext.Filter {
+	servers := slices.Clone(f.Servers)
+	slices.Sort(servers)
+	f.Servers = slices.Compact(servers)
+	if len(f.Servers) == 0 {
+		f.Servers = nil
+	}
+	if len(f.Annotations) == 0 {
+		f.Annotations = nil
+	}
+	return f
+}
+
+// listMethod answers the list method of kind k.
+func listMethod(k ext.Kind) handlerFunc {
+	return func(ctx context.Context, h *Handler, req *request) (any, error) {
+		p, err := decodeParams[ListParams](req.Params)
+		if err != nil {
+			return nil, err
+		}
+		bind := binding("list", string(k), ext.AccessFrom(ctx).Key())
+		offset := 0
+		if p.Cursor != "" {
+			if offset, err = h.cursors.decode(p.Cursor, bind); err != nil {
+				return nil, err
+			}
+		}
+		page, err := h.searcher.List(ctx, k, offset, h.pageSize)
+		if err != nil {
+			return nil, fmt.Errorf("listing %s: %w", k.ResultKey(), err)
+		}
+		return h.pageResult(req, k, page, offset+len(page.Items), bind, false)
+	}
+}
+
+// pageResult renders a page in the shape of the kind's list result, each
+// item's _meta extended with its server (and score, for searches).
+func (h *Handler) pageResult(req *request, k ext.Kind, page *ext.Page, next int, bind [8]byte, scored bool) (*pageResult, error) {
+	r := h.newPageResult(req, k.ResultKey(), make([]json.RawMessage, len(page.Items)))
+	for i, hit := range page.Items {
+		meta := map[string]any{ext.MetaServer: hit.Server}
+		if scored {
+			meta[ext.MetaScore] = roundScore(hit.Score)
+		}
+		if hit.Explain != nil {
+			meta[ext.MetaExplain] = hit.Explain
+		}
+		obj, err := withMeta(hit.Object, meta)
+		if err != nil {
+			return nil, fmt.Errorf("item %d of page: %w", i, err)
+		}
+		r.items[i] = obj
+	}
+	if page.More && (!scored || next < ext.MaxSearchDepth) {
+		r.nextCursor = h.cursors.encode(bind, next)
+	}
+	if page.Hint != "" {
+		if r.meta == nil {
+			r.meta = map[string]any{}
+		}
+		r.meta[ext.MetaHint] = page.Hint
+	}
+	return r, nil
+}
+
+// newPageResult is a page result of items under key, with the members of
+// the request's protocol era.
+func (h *Handler) newPageResult(req *request, key string, items []json.RawMessage) *pageResult {
+	extra, meta := h.modernFields(req)
+	return &pageResult{key: key, items: items, extra: extra, meta: meta}
+}
+
+// pageResult is a list or search result: its items under their kind's key,
+// then nextCursor, then any protocol extras, in that order on the wire.
+type pageResult struct {
+	key        string
+	items      []json.RawMessage
+	nextCursor string
+	meta       map[string]any // the result's _meta
+	extra      map[string]any // the members of a 2026-07-28 result
+}
+
+func (r *pageResult) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	key, _ := json.Marshal(r.key)
+	b.WriteString("{")
+	b.Write(key)
+	b.WriteString(":[")
+	for i, it := range r.items {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(it)
+	}
+	b.WriteByte(']')
+	if r.nextCursor != "" {
+		b.WriteString(`,"nextCursor":"` + r.nextCursor + `"`) // base64url: nothing to escape
+	}
+	extras := r.extra
+	if len(r.meta) > 0 {
+		extras = maps.Clone(r.extra)
+		if extras == nil {
+			extras = map[string]any{}
+		}
+		extras["_meta"] = r.meta
+	}
+	if len(extras) > 0 {
+		extra, err := json.Marshal(extras)
+		if err != nil {
+			return nil, err
+		}
+		b.WriteByte(',')
+		b.Write(extra[1:]) // the object's members and its closing brace
+		return b.Bytes(), nil
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+func roundScore(f float64) float64 {
+	return float64(int64(f*10000+0.5)) / 10000
+}
+
+// withMeta returns obj with the entries of meta added to its _meta object.
+// An object without _meta keeps its bytes and key order.
+func withMeta(obj json.RawMessage, meta map[string]any) (json.RawMessage, error) {
+	var probe struct {
+		Meta map[string]any `json:"_meta"`
+	}
+	if err := json.Unmarshal(obj, &probe); err != nil {
+		return nil, fmt.Errorf("stored object: %w", err)
+	}
+	if probe.Meta != nil {
+		return mergeMeta(obj, probe.Meta, meta)
+	}
+	add, err := json.Marshal(meta)
+	if err != nil {
+		return nil, err
+	}
+	trimmed := bytes.TrimLeft(obj, " \t\r\n")
+	rest := bytes.TrimLeft(trimmed[1:], " \t\r\n")
+	out := make([]byte, 0, len(obj)+len(add)+16)
+	out = append(out, `{"_meta":`...)
+	out = append(out, add...)
+	if len(rest) > 0 && rest[0] != '}' {
+		out = append(out, ',')
+	}
+	return append(out, rest...), nil
+}
+
+func mergeMeta(obj json.RawMessage, have, add map[string]any) (json.RawMessage, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(obj, &m); err != nil {
+		return nil, err
+	}
+	for k, v := range add {
+		have[k] = v
+	}
+	metaJSON, err := json.Marshal(have)
+	if err != nil {
+		return nil, err
+	}
+	m["_meta"] = metaJSON
+	return json.Marshal(m)
+}

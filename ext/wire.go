@@ -1,0 +1,54 @@
+package ext
+
+// The names the extension puts on the wire.
+
+// ExtensionID names the search extension in capabilities.extensions.
+const ExtensionID = "io.github.mcpsearch/search"
+
+// SearchMethods lists the search methods, as advertised.
+var SearchMethods = []string{"tools/search", "prompts/search", "resources/search", "resources/templates/search"}
+
+// Keys of the _meta entries of the extension.
+const (
+	// MetaScore, on an item of a search result, is its relevance score
+	// (higher is better), rounded to four decimals.
+	MetaScore = "io.github.mcpsearch/score"
+	// MetaServer, on an item of a search or list result (and on a forwarded
+	// call's result), names the catalog server it belongs to.
+	MetaServer = "io.github.mcpsearch/server"
+	// MetaHint, on a search result without items, says why nothing fits.
+	MetaHint = "io.github.mcpsearch/hint"
+	// MetaExplain is the explain option. A search request whose params
+	// carry "_meta": {"io.github.mcpsearch/explain": true} gets, on each item
+	// of the page, an explanation of its rank under the same key: which
+	// fields and terms matched with what weight, and the re-ranking signals.
+	// The searcher computes it (for the page's items only, so the cost is
+	// bounded by the page size) and the server passes it on opaquely. It is
+	// off unless asked, and changes neither the ranking nor the cursors.
+	MetaExplain = "io.github.mcpsearch/explain"
+	// MetaVisibility, in the _meta of a catalog item as written, restricts
+	// who sees it: {"groups": [...], "scopes": [...]} (see [Access]). The
+	// index removes it from the object clients see.
+	MetaVisibility = "io.github.mcpsearch/visibility"
+)
+
+// Limits of the extension. A search page holds at most MaxLimit items; a
+// query is at most MaxQueryBytes long and holds at most MaxQueryTerms words;
+// a filter names at most MaxFilterServers servers (each costs the catalog a
+// lookup).
+const (
+	DefaultLimit     = 10
+	MaxLimit         = 50
+	MaxQueryBytes    = 4096
+	MaxQueryTerms    = 128
+	MaxFilterServers = 1000
+	MaxSearchDepth   = 1000 // offset + limit of a search page never exceeds this
+	DefaultPageSize  = 100  // items in a list page unless configured
+	MaxPageSize      = 1000 // the largest configurable list page
+	// MaxJSONDepth bounds the nesting of arrays and objects in a request
+	// body, checked before the body is decoded.
+	MaxJSONDepth = 64
+	// MaxArgumentsBytes bounds the arguments of a forwarded tools/call or
+	// prompts/get.
+	MaxArgumentsBytes = 256 << 10
+)
