@@ -73,7 +73,7 @@ func compareWithBleve(t *testing.T, x *Index, q ext.Query, access ext.Access, n 
 	}
 	req := bleve.NewSearchRequestOptions(bq.Bleve(), n, 0, false)
 	req.PreSearchData = map[string]any{search.BM25PreSearchDataKey: x.bm25[q.Kind]}
-	res, err := x.bleve.Search(req)
+	res, err := bleveOf(t, x).Search(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,11 +108,12 @@ func BenchmarkBM25(b *testing.B) {
 		}
 	}
 	const n = 21
+	bi := bleveOf(b, x)
 	b.Run("bleve", func(b *testing.B) {
 		for i := 0; b.Loop(); i++ {
 			req := bleve.NewSearchRequestOptions(queries[i%len(queries)].Bleve(), n, 0, false)
 			req.PreSearchData = map[string]any{search.BM25PreSearchDataKey: x.bm25[ext.KindTool]}
-			if _, err := x.bleve.Search(req); err != nil {
+			if _, err := bi.Search(req); err != nil {
 				b.Fatal(err)
 			}
 		}

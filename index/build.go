@@ -12,8 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/blevesearch/bleve/v2"
-
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/catalog"
 	"github.com/mcpsearch/mcpsearch/index/internal/store"
@@ -115,7 +113,7 @@ func writeIndex(cat *catalog.Catalog, path string) (map[string]int, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := bleve.NewBuilder(path, im, nil)
+	b, err := newSegmentBuilder(path, im)
 	if err != nil {
 		return nil, err
 	}
@@ -127,14 +125,14 @@ func writeIndex(cat *catalog.Catalog, path string) (map[string]int, error) {
 	for i := range cat.Items {
 		it := &cat.Items[i]
 		doc := document(it)
-		if err := b.Index(docID(it.Kind, ordinal[it.Kind]), doc); err != nil {
-			b.Close()
+		if err := b.index(docID(it.Kind, ordinal[it.Kind]), doc); err != nil {
+			b.close()
 			return nil, fmt.Errorf("indexing %s %q: %w", it.Kind, it.Name, err)
 		}
 		addFieldLengths(lengths, doc)
 		ordinal[it.Kind]++
 	}
-	return lengths, b.Close()
+	return lengths, b.close()
 }
 
 func chmodTree(dir string) error {

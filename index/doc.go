@@ -44,10 +44,13 @@
 // statistics (document counts, term frequencies, field lengths) are those
 // of the whole catalog.
 //
-// Importing the package does nothing. bleve keeps process-wide state: the
-// text analysis registers its token filters in bleve's registry on the
-// first Build or Open (bleve needs them to read any bundle), and the bound
-// on a disjunction's clauses (searcher.DisjunctionMaxClauseCount) is left
-// as it is, since no bleve searcher runs: a query's size is bounded by
-// rank.MaxSearchTerms instead.
+// Importing the package does nothing: it reads and writes bleve's index
+// through scorch (segment.go), not through bleve's top-level package, which
+// starts workers and publishes expvar statistics when imported. Of bleve's
+// process-wide state, the text analysis registers its token filters in
+// bleve's registry on the first Build or Open (the mapping names them, and
+// bleve needs them to read the mapping), and the bound on a disjunction's
+// clauses (searcher.DisjunctionMaxClauseCount) is left as it is, since no
+// bleve searcher runs: a query's size is bounded by rank.MaxSearchTerms
+// instead.
 package index

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/blevesearch/bleve/v2"
 	bindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/mcpsearch/mcpsearch/ext"
@@ -27,16 +26,12 @@ func writeDocOrder(blevePath, dir string, base map[ext.Kind]int, count int) erro
 // docPositions returns the catalog position of each document of the bleve
 // index at blevePath, by document number.
 func docPositions(blevePath string, base map[ext.Kind]int, count int) (_ []uint32, err error) {
-	x, err := bleve.OpenUsing(blevePath, map[string]any{"read_only": true})
+	x, err := openSegment(blevePath)
 	if err != nil {
 		return nil, err
 	}
 	defer func() { err = errors.Join(err, x.Close()) }()
-	advanced, err := x.Advanced()
-	if err != nil {
-		return nil, err
-	}
-	r, err := advanced.Reader()
+	r, err := x.Reader()
 	if err != nil {
 		return nil, err
 	}

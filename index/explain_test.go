@@ -215,7 +215,7 @@ func bleveExplanations(t *testing.T, x *Index, kind ext.Kind, bq bm25.Query, ids
 	only.SetBoost(0) // restricts without adding to the score
 	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(only, bq.Bleve()), len(ids), 0, true)
 	req.PreSearchData = map[string]any{search.BM25PreSearchDataKey: x.bm25[kind]}
-	res, err := x.bleve.Search(req)
+	res, err := bleveOf(t, x).Search(req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,9 +10,9 @@ import (
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
 
-// The mapping is shared by the builder and the server: a bundle records the
-// names of its analysis components, and the serving binary registers every
-// one of them (text.AddTo, called by Build and Open) before bleve reads it.
+// The mapping is written into every bundle, with the names of its analysis
+// components: text.AddTo registers them (Build and Open call it), so that
+// bleve can read the mapping of a bundle, as the tests do.
 
 // Document fields. The text fields and nameExact exist once per kind of
 // item, prefixed with the kind's code ("t_name", "p_name", …; see

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search"
+	bindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/store"
@@ -19,7 +19,7 @@ import (
 type Index struct {
 	dir            string
 	manifest       *Manifest
-	bleve          bleve.Index
+	bleve          bindex.Index // the bleve index, read through scorch (segment.go)
 	bm25           map[ext.Kind]*search.BM25Stats
 	metas, objects *store.Store
 	base           map[ext.Kind]int // position of each kind's first record
@@ -44,8 +44,8 @@ var _ ext.Searcher = (*Index)(nil)
 
 // Open opens the bundle at dir read-only, after checking its manifest, the
 // sizes of its files and the hash of root.bolt (see hashedAtOpen). It
-// writes nothing. Its first call registers the text analysis with bleve
-// (text.AddTo), which bleve needs to read any bundle.
+// writes nothing. Its first call builds the text analyzer (text.Analyzer),
+// which queries are read with.
 func Open(dir string) (x *Index, err error) {
 	defer wrapf(&err, "opening index")
 	defer recoverOpen(dir, &x, &err)
@@ -63,7 +63,7 @@ func Open(dir string) (x *Index, err error) {
 	if x.visibility, err = m.Visibility.expand(m.Counts); err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
-	if x.bleve, err = bleve.OpenUsing(filepath.Join(dir, "bleve"), map[string]any{"read_only": true}); err != nil {
+	if x.bleve, err = openSegment(filepath.Join(dir, "bleve")); err != nil {
 		return nil, fmt.Errorf("%s: bleve index: %w", dir, err)
 	}
 	if x.docOrder, err = store.ReadDocOrder(dir, x.docCount()); err != nil {

@@ -119,11 +119,7 @@ var summaryFields = []string{fieldName, fieldTitle, fieldDescription, fieldParam
 
 // reader opens a reader of the index's postings; the caller closes it.
 func (x *Index) reader() (bindex.IndexReader, error) {
-	advanced, err := x.bleve.Advanced()
-	if err != nil {
-		return nil, err
-	}
-	return advanced.Reader()
+	return x.bleve.Reader()
 }
 
 // heldTerms reports which of terms the document id holds in its summary

@@ -1,9 +1,6 @@
 package catalog
 
 import (
-	"os/exec"
-	"strings"
-	"testing"
 	"testing/fstest"
 )
 
@@ -17,18 +14,4 @@ func load(files map[string]string) (*Catalog, error) {
 		fsys[name] = &fstest.MapFile{Data: []byte(content)}
 	}
 	return LoadFS(fsys, "cat", nil)
-}
-
-// TestNoSearchEngine: the package links no bleve, so that the crawler,
-// which checks what it writes with it, does not either.
-func TestNoSearchEngine(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", ".").Output()
-	if err != nil {
-		t.Skipf("go list: %v", err)
-	}
-	for _, dep := range strings.Fields(string(out)) {
-		if strings.Contains(dep, "blevesearch") {
-			t.Errorf("index/catalog imports %s", dep)
-		}
-	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 	"github.com/blevesearch/bleve/v2/search/scorer"
@@ -64,11 +63,11 @@ type Query struct {
 // Bleve is q as a bleve query, for comparing scores and explanations with
 // bleve's own.
 func (q Query) Bleve() query.Query {
-	text := bleve.NewDisjunctionQuery(disjunctions(q.Text)...)
+	text := query.NewDisjunctionQuery(disjunctions(q.Text))
 	if len(q.Filters) == 0 {
 		return text
 	}
-	return bleve.NewConjunctionQuery(append(disjunctions(q.Filters), text)...)
+	return query.NewConjunctionQuery(append(disjunctions(q.Filters), text))
 }
 
 func disjunctions(clauses [][]Leaf) []query.Query {
@@ -76,12 +75,12 @@ func disjunctions(clauses [][]Leaf) []query.Query {
 	for i, c := range clauses {
 		terms := make([]query.Query, len(c))
 		for j, l := range c {
-			t := bleve.NewTermQuery(l.Term)
+			t := query.NewTermQuery(l.Term)
 			t.SetField(l.Field)
 			t.SetBoost(l.Boost)
 			terms[j] = t
 		}
-		out[i] = bleve.NewDisjunctionQuery(terms...)
+		out[i] = query.NewDisjunctionQuery(terms)
 	}
 	return out
 }

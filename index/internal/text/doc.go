@@ -8,9 +8,9 @@
 // CJK width and pairs CJK characters, drops possessives and stop words,
 // stems (Porter) and folds a reviewed table of synonyms and abbreviations
 // (synonyms.go). The same analyzer reads items at build time and queries at
-// search time; a bundle names its components, so the serving binary must
-// register them (AddTo, called by index.Open and index.Build) before bleve
-// opens it.
+// search time. A bundle's mapping names its components, so whoever reads
+// the mapping with bleve registers them first (AddTo; index.Build and
+// index.Open call it).
 //
 // The language resources ship inside the binary and load nothing at
 // start-up: WordNet synonyms of the catalogs' words ([Expansion],
