@@ -15,6 +15,7 @@ import (
 type Contribution struct {
 	Field, Term string
 	Score       float64
+	clause      int // the leaf's clause in the text
 }
 
 // Contributions splits the BM25 scores of documents ids by leaf of text,
@@ -33,7 +34,7 @@ func Contributions(ctx context.Context, r bindex.IndexReader, stats *search.BM25
 	if err != nil {
 		return nil, err
 	}
-	hits := make([][]leafHit, len(ids)) // by document: the leaves it matched
+	hits := make([][]Contribution, len(ids)) // by document: the leaves it matched
 	for c, clause := range leaves {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -44,11 +45,10 @@ func Contributions(ctx context.Context, r bindex.IndexReader, stats *search.BM25
 			}
 		}
 	}
-	out := make([][]Contribution, len(ids))
-	for i := range out {
-		out[i] = splitScore(hits[i], leaves)
+	for _, h := range hits {
+		splitScore(h, leaves)
 	}
-	return out, nil
+	return hits, nil
 }
 
 // pageDoc is a document of a page: its number in the index and its place
@@ -73,16 +73,9 @@ func pageDocs(r bindex.IndexReader, ids []string) ([]pageDoc, error) {
 	return docs, nil
 }
 
-// leafHit is a leaf a document matched: its clause, field, term and score.
-type leafHit struct {
-	clause      int
-	field, term string
-	score       float64
-}
-
 // matchLeaf adds to hits the documents of docs that leaf l (the leaf
 // spec of clause c) matches.
-func matchLeaf(l *scoredLeaf, spec Leaf, c int, docs []pageDoc, hits [][]leafHit) ([][]leafHit, error) {
+func matchLeaf(l *scoredLeaf, spec Leaf, c int, docs []pageDoc, hits [][]Contribution) ([][]Contribution, error) {
 	var tfd bindex.TermFieldDoc
 	for _, d := range docs {
 		got, err := l.postings.Advance(d.id, &tfd)
@@ -93,16 +86,16 @@ func matchLeaf(l *scoredLeaf, spec Leaf, c int, docs []pageDoc, hits [][]leafHit
 			break
 		}
 		if DocNumber(got.ID) == d.num {
-			hits[d.at] = append(hits[d.at], leafHit{clause: c, field: spec.Field, term: spec.Term, score: l.score(got)})
+			hits[d.at] = append(hits[d.at], Contribution{Field: spec.Field, Term: spec.Term, Score: l.score(got), clause: c})
 		}
 	}
 	return hits, nil
 }
 
-// splitScore turns the leaves one document matched into its
-// contributions, each leaf's score carried by its clause's and the text's
-// share of matches.
-func splitScore(hits []leafHit, leaves [][]scoredLeaf) []Contribution {
+// splitScore turns the scores of the leaves one document matched into its
+// contributions, in place: each leaf's score carried by its clause's and
+// the text's share of matches.
+func splitScore(hits []Contribution, leaves [][]scoredLeaf) {
 	matched := make([]int, len(leaves))
 	clauses := 0
 	for _, h := range hits {
@@ -111,10 +104,8 @@ func splitScore(hits []leafHit, leaves [][]scoredLeaf) []Contribution {
 		}
 	}
 	text := float64(clauses) / float64(len(leaves))
-	out := make([]Contribution, len(hits))
 	for i, h := range hits {
 		field := float64(matched[h.clause]) / float64(len(leaves[h.clause]))
-		out[i] = Contribution{Field: h.field, Term: h.term, Score: h.score * field * text}
+		hits[i].Score = h.Score * field * text
 	}
-	return out
 }
