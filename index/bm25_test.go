@@ -96,7 +96,7 @@ func close(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(math.Abs(
 // BenchmarkBM25 retrieves the best 21 tools (the re-ranking window and a
 // page of 10 past it) for each query of the mix, side by side through
 // bleve's query engine and through the term-at-a-time scorer; the ratio of
-// the two is what bm25.go is for.
+// the two is what internal/bm25 is for.
 func BenchmarkBM25(b *testing.B) {
 	x := defaultIndex(b)
 	queries := make([]bm25.Query, len(benchQueries))

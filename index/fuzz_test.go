@@ -19,7 +19,7 @@ import (
 // only term, disjunction, conjunction and match-none clauses (no
 // wildcard, regexp, fuzzy or query-string clause that could scan the
 // dictionary), no more of them than the words of the text call for. The
-// term-at-a-time scorer ranks as bleve's own engine does (bm25.go).
+// term-at-a-time scorer ranks as bleve's own engine does (internal/bm25).
 func FuzzSearch(f *testing.F) {
 	x := mustBuild(f, "testdata/catalog")
 	for _, seed := range []string{"weather forecast", "*a*", "description:/.*/", "nots~2", "+a -b",

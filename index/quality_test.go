@@ -118,7 +118,7 @@ func TestCJKQueries(t *testing.T) {
 
 // TestChineseGlosses: English queries find tools described in Chinese
 // only, and Chinese queries (simplified or traditional) English tools,
-// through the CC-CEDICT glosses (gloss.go).
+// through the CC-CEDICT glosses (internal/text/gloss.go).
 func TestChineseGlosses(t *testing.T) {
 	x := mustBuild(t, "testdata/cjk")
 	for _, test := range []struct {
@@ -140,7 +140,7 @@ func TestChineseGlosses(t *testing.T) {
 }
 
 // TestFilePathsInQueries: a file path in a query stands for a file of its
-// type, not for the words of its directories (paths.go).
+// type, not for the words of its directories (internal/text/paths.go).
 func TestFilePathsInQueries(t *testing.T) {
 	x := mustBuild(t, "testdata/files")
 	for _, test := range []struct {

@@ -64,7 +64,7 @@ func TestWithGlosses(t *testing.T) {
 	got := WithGlosses("What are the 八字 of a boy, 天气 too")
 	for _, want := range []string{"What are the 八字 (", " (character birthdate characters) of a boy, 天气 (weather) too", "too"} {
 		if !strings.Contains(got, want) {
-			t.Errorf("withGlosses: %q lacks %q", got, want)
+			t.Errorf("WithGlosses: %q lacks %q", got, want)
 		}
 	}
 }
