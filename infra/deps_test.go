@@ -44,7 +44,7 @@ func listPackages(t *testing.T) []goPackage {
 	return pkgs
 }
 
-// TestDependencyDirection enforces the rules of DESIGN.md: ext depends on
+// TestDependencyDirection enforces the dependency rules: ext depends on
 // neither bleve nor AWS, index not on AWS, the upstream client
 // (ext/upstream) on mcp-go and ext only, the search client library
 // (ext/searchclient) on mcp-go only, and no package outside functions/

@@ -1,6 +1,6 @@
 // Package crawl lists the tools, prompts, resources and resource templates
 // of live MCP servers and writes one catalog file per server, in the format
-// index.LoadDir reads (DESIGN.md, "Catalog format").
+// index.LoadDir reads (index/README.md, "Catalogs and bundles").
 //
 // A servers file (YAML or JSON, see LoadServers) names the upstreams. Run
 // connects to each with mcp-go's client — Streamable HTTP or a stdio
@@ -193,8 +193,7 @@ func fetch(ctx context.Context, s *ServerConfig, o *Options, r *Result) (*catalo
 	return f, nil
 }
 
-// catalogFile is what Run writes for one server: DESIGN.md's catalog
-// format, plus the initialize answer (serverInfo, protocolVersion,
+// catalogFile is what Run writes for one server: the catalog format, plus the initialize answer (serverInfo, protocolVersion,
 // capabilities) as the published catalogs carry it.
 type catalogFile struct {
 	Server            string             `json:"server"`
