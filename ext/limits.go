@@ -46,6 +46,11 @@ func (s *Server) callWithin(ctx context.Context, req *request) (result, error) {
 		err error
 	}
 	start := time.Now()
+	if err := ctx.Err(); err != nil {
+		// Past the deadline already (a Lambda event that arrives late): no
+		// race between a quick answer and the deadline decides the reply.
+		return nil, s.deadlineError(ctx, start, err)
+	}
 	done := make(chan outcome, 1)
 	go func() {
 		res, err := s.call(ctx, req)

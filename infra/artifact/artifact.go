@@ -6,6 +6,7 @@ package artifact
 
 import (
 	"archive/zip"
+	"cmp"
 	"compress/flate"
 	"fmt"
 	"io"
@@ -39,7 +40,7 @@ type Options struct {
 	Arch    string // arm64 (default) or amd64
 	Zip     bool   // also write Out + ".zip"
 	Version string // stamped into the binary; empty means dev
-	Module  string // directory of the mcpsearch module; empty means "."
+	Module  string // root of the mcpsearch module (see FindModule); empty means "."
 }
 
 // Result describes what was built.
@@ -49,21 +50,35 @@ type Result struct {
 	Zip       string // path of the zip, if written
 	ZipBytes  int64
 	Bootstrap string
+	// Stdio names the servers whose upstream is a stdio process, which
+	// the function refuses to start in Lambda: calls to their items fail
+	// there, though search finds them.
+	Stdio []string
 }
 
 // Build compiles bootstrap for linux/Arch (static, lambda.norpc, without
 // the bundled catalog, stripped), builds the bundle of Catalog into
 // Out/index, makes the artifact's files (Files) world-readable and, with
-// Zip, zips exactly them.
-func Build(opts Options) (*Result, error) {
-	arch := opts.Arch
-	if arch == "" {
-		arch = "arm64"
-	}
+// Zip, zips exactly them. Module must be the module's root: Build checks
+// it before it writes anything, and when it fails it removes the
+// directories it made.
+func Build(opts Options) (_ *Result, err error) {
+	arch := cmp.Or(opts.Arch, "arm64")
 	if arch != "arm64" && arch != "amd64" {
 		return nil, fmt.Errorf("arch %q: want arm64 or amd64", arch)
 	}
-	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
+	if err := checkModule(opts.Module); err != nil {
+		return nil, err
+	}
+	made, err := mkdirAll(opts.Out)
+	if made != "" {
+		defer func() {
+			if err != nil {
+				os.RemoveAll(made)
+			}
+		}()
+	}
+	if err != nil {
 		return nil, err
 	}
 	r := &Result{Bootstrap: filepath.Join(opts.Out, "bootstrap")}
@@ -74,7 +89,7 @@ func Build(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.Manifest = m
+	r.Manifest, r.Stdio = m, stdioServers(m)
 	files, err := Files(opts.Out)
 	if err != nil {
 		return nil, err

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/mcpsearch/mcpsearch/infra/lambdaemu"
+	"github.com/mcpsearch/mcpsearch/infra/testenv/lambdaemu"
 )
 
 // searchEvent is a Function URL event carrying a tools/search request.

@@ -193,7 +193,8 @@ func fetch(ctx context.Context, s *ServerConfig, o *Options, r *Result) (*catalo
 	return f, nil
 }
 
-// catalogFile is what Run writes for one server: the catalog format, plus the initialize answer (serverInfo, protocolVersion,
+// catalogFile is what Run writes for one server: the catalog format
+// index.LoadDir reads, plus the initialize answer (serverInfo, protocolVersion,
 // capabilities) as the published catalogs carry it.
 type catalogFile struct {
 	Server            string             `json:"server"`

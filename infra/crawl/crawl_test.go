@@ -18,7 +18,7 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index"
-	"github.com/mcpsearch/mcpsearch/infra/fleet"
+	"github.com/mcpsearch/mcpsearch/infra/testenv/fleet"
 )
 
 // secret is the token the "paged" upstream requires; it must reach the

@@ -1,6 +1,7 @@
 package crawl
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -241,17 +242,10 @@ func textOf(uri string, contents []mcp.ResourceContents) (Content, bool) {
 			c.Text += "\n"
 		}
 		c.Text += t.Text
-		c.MimeType = cmpOr(c.MimeType, t.MIMEType)
+		c.MimeType = cmp.Or(c.MimeType, t.MIMEType)
 		found = true
 	}
 	return c, found
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // truncateUTF8 cuts s to at most n bytes without splitting a character.

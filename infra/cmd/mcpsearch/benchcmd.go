@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -20,14 +19,61 @@ import (
 	"github.com/mcpsearch/mcpsearch/infra/bench"
 )
 
+// benches are the measurements of mcpsearch bench, in the order the usage
+// lists them; one without a summary is a child process of another.
+var benches = []struct {
+	name, summary string
+	run           func(args []string, stdout, stderr io.Writer) error
+}{
+	{"tokens", "bytes and tokens of tools/list against one tools/search page", runBenchTokens},
+	{"search", "warm search latency, memory and artifact size per catalog size", runBenchSearch},
+	{"coldstart", "exec to the first answer under the Lambda runtime API emulator, against building the index at start-up", runBenchColdstart},
+	{"load", "throughput and latency of the real server under concurrent clients", runBenchLoad},
+	{"search-one", "", runBenchSearchOne},
+}
+
+func runBench(args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && isHelp(args[0]) {
+		return benchUsage(stdout)
+	}
+	for _, b := range benches {
+		if len(args) > 0 && args[0] == b.name {
+			return b.run(args[1:], stdout, stderr)
+		}
+	}
+	return fmt.Errorf("%w: mcpsearch bench %s [flags]", errUsage, benchNames())
+}
+
+// benchNames are the names of the measurements, "tokens|search|…".
+func benchNames() string {
+	var names []string
+	for _, b := range benches {
+		if b.summary != "" {
+			names = append(names, b.name)
+		}
+	}
+	return strings.Join(names, "|")
+}
+
+func benchUsage(w io.Writer) error {
+	fmt.Fprintf(w, "usage: mcpsearch bench %s [flags]\n\nmeasurements:\n", benchNames())
+	for _, b := range benches {
+		if b.summary != "" {
+			fmt.Fprintf(w, "  %-10s %s\n", b.name, b.summary)
+		}
+	}
+	_, err := fmt.Fprintln(w, "\nRun 'mcpsearch bench <measurement> -h' for its flags.")
+	return err
+}
+
 // benchFlags are the flags search and coldstart share.
 type benchFlags struct {
 	catalog, work string
 	sizes         []int
 }
 
-func parseBenchFlags(name string, args []string, stderr io.Writer, extra func(*flagSet)) (*benchFlags, error) {
-	fs := newFlags("bench "+name, stderr)
+func parseBenchFlags(name string, args []string, stdout, stderr io.Writer, extra func(*flagSet)) (*benchFlags, error) {
+	fs := newFlags("bench "+name, stdout, stderr)
 	b := &benchFlags{}
 	fs.StringVar(&b.catalog, "catalog", "functions/search/catalog", "catalog to scale")
 	fs.StringVar(&b.work, "work", filepath.Join(os.TempDir(), "mcpsearch-bench"), "where scaled catalogs and bundles are kept between runs")
@@ -38,17 +84,12 @@ func parseBenchFlags(name string, args []string, stderr io.Writer, extra func(*f
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
-	for _, s := range strings.Split(*sizes, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || n < 1 {
-			return nil, fmt.Errorf("%w: --sizes %q", errUsage, *sizes)
-		}
-		b.sizes = append(b.sizes, n)
+	var err error
+	if b.sizes, err = parseInts(*sizes); err != nil {
+		return nil, fmt.Errorf("%w: --sizes %q", errUsage, *sizes)
 	}
 	return b, nil
 }
-
-type flagSet = flag.FlagSet
 
 // bundleFor returns the bundle (and catalog) of a catalog of n tools scaled
 // from b.catalog, building them the first time.
@@ -87,7 +128,7 @@ func reusable(bundle string, n int) bool {
 // each catalog size, each size in a process of its own.
 func runBenchSearch(args []string, stdout, stderr io.Writer) error {
 	queries := 1000
-	b, err := parseBenchFlags("search", args, stderr, func(fs *flagSet) { fs.IntVar(&queries, "queries", 1000, "queries per size") })
+	b, err := parseBenchFlags("search", args, stdout, stderr, func(fs *flagSet) { fs.IntVar(&queries, "queries", 1000, "queries per size") })
 	if err != nil {
 		return err
 	}
@@ -150,7 +191,7 @@ func runChild(name string, args ...string) ([]byte, error) {
 
 // runBenchSearchOne is the child process of bench search.
 func runBenchSearchOne(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("bench search-one", stderr)
+	fs := newFlags("bench search-one", stdout, stderr)
 	dir := fs.String("index", "", "bundle")
 	queries := fs.Int("queries", 1000, "queries")
 	if err := fs.Parse(args); err != nil {
@@ -184,7 +225,7 @@ func artifactSizes(dir, bootstrapDir, tmp string) (disk, zipped int64, err error
 // alternative (building the index from the catalog at start-up).
 func runBenchColdstart(args []string, stdout, stderr io.Writer) error {
 	runs, naiveRuns, naiveMax := 10, 3, 10000
-	b, err := parseBenchFlags("coldstart", args, stderr, func(fs *flagSet) {
+	b, err := parseBenchFlags("coldstart", args, stdout, stderr, func(fs *flagSet) {
 		fs.IntVar(&runs, "runs", 10, "cold starts per size")
 		fs.IntVar(&naiveRuns, "naive-runs", 3, "cold starts of the naive build per size")
 		fs.IntVar(&naiveMax, "naive-max", 10000, "largest size the naive build is measured at (it takes long)")

@@ -10,14 +10,14 @@ import (
 )
 
 func runBuild(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("build", stderr)
+	fs := newFlags("build", stdout, stderr)
 	catalog := fs.String("catalog", "", "catalog directory: one JSON file of MCP list answers per server")
 	out := fs.String("out", "", "bundle directory to write (replaced atomically)")
 	sep := fs.String("separator", index.DefaultSeparator, "separator between server and item names")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if err := required(map[string]string{"catalog": *catalog, "out": *out}); err != nil {
+	if err := fs.require("catalog", "out"); err != nil {
 		return err
 	}
 	start := time.Now()
@@ -40,12 +40,12 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 }
 
 func runVerify(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("verify", stderr)
+	fs := newFlags("verify", stdout, stderr)
 	dir := fs.String("index", "", "bundle directory")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if err := required(map[string]string{"index": *dir}); err != nil {
+	if err := fs.require("index"); err != nil {
 		return err
 	}
 	m, err := index.Verify(*dir)

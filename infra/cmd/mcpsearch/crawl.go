@@ -13,7 +13,7 @@ import (
 )
 
 func runCrawl(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("crawl", stderr)
+	fs := newFlags("crawl", stdout, stderr)
 	servers := fs.String("servers", "", "servers file (YAML or JSON) naming the upstream MCP servers")
 	out := fs.String("out", "", "catalog directory to write: one <server>.json per server")
 	concurrency := fs.Int("concurrency", crawl.DefaultConcurrency, "servers crawled at once")
@@ -23,7 +23,7 @@ func runCrawl(args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if err := required(map[string]string{"servers": *servers, "out": *out}); err != nil {
+	if err := fs.require("servers", "out"); err != nil {
 		return err
 	}
 	if *concurrency < 1 || *timeout <= 0 || *maxBytes < 1 {

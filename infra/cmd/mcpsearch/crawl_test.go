@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpsearch/mcpsearch/infra/fleet"
+	"github.com/mcpsearch/mcpsearch/infra/testenv/fleet"
 )
 
 func TestCrawlCommand(t *testing.T) {

@@ -17,7 +17,7 @@ import (
 )
 
 func runEval(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("eval", stderr)
+	fs := newFlags("eval", stdout, stderr)
 	tools := fs.String("tools", "", "tools.jsonl of the benchmark")
 	catalog := fs.String("catalog", "", "a catalog directory instead of --tools, built as `mcpsearch build` does; gold ids are canonical tool names (<server>__<tool>)")
 	queries := fs.String("queries", "", "queries.jsonl of the benchmark")
@@ -31,7 +31,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if err := required(map[string]string{"queries": *queries}); err != nil {
+	if err := fs.require("queries"); err != nil {
 		return err
 	}
 	if (*tools == "") == (*catalog == "") {
@@ -63,13 +63,9 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 }
 
 func parseKs(s string) ([]int, error) {
-	var ks []int
-	for _, part := range strings.Split(s, ",") {
-		k, err := strconv.Atoi(strings.TrimSpace(part))
-		if err != nil || k < 1 || k > 50 {
-			return nil, fmt.Errorf("%w: --k %q: want cut-offs from 1 to 50, comma-separated", errUsage, s)
-		}
-		ks = append(ks, k)
+	ks, err := parseInts(s)
+	if err != nil || slices.Max(ks) > 50 {
+		return nil, fmt.Errorf("%w: --k %q: want cut-offs from 1 to 50, comma-separated", errUsage, s)
 	}
 	slices.Sort(ks)
 	return slices.Compact(ks), nil

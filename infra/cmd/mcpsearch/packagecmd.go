@@ -3,14 +3,29 @@ package main
 import (
 	"fmt"
 	"io"
+	"path/filepath"
+	"runtime"
+	"strings"
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/infra/artifact"
 )
 
+// sourceDir is the directory this binary was built from, or "" when it
+// was built with -trimpath: package looks there for the module last.
+var sourceDir = func() string {
+	_, file, _, ok := runtime.Caller(0)
+	if !ok || !filepath.IsAbs(file) {
+		return ""
+	}
+	return filepath.Dir(file)
+}()
+
 // runPackage builds a Lambda artifact: the code path `sam build` uses too.
+// It runs from any directory: the module it builds is found from the
+// working directory, the catalog or the binary's own source, in that order.
 func runPackage(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("package", stderr)
+	fs := newFlags("package", stdout, stderr)
 	opts := artifact.Options{}
 	fs.StringVar(&opts.Catalog, "catalog", "", "catalog directory")
 	fs.StringVar(&opts.Out, "out", "", "artifact directory (bootstrap, index/); the zip is written beside it as DIR.zip")
@@ -20,12 +35,21 @@ func runPackage(args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if err := required(map[string]string{"catalog": opts.Catalog, "out": opts.Out}); err != nil {
+	if err := fs.require("catalog", "out"); err != nil {
 		return err
 	}
+	module, err := artifact.FindModule(".", opts.Catalog, sourceDir)
+	if err != nil {
+		return err
+	}
+	opts.Module = module
 	r, err := artifact.Build(opts)
 	if err != nil {
 		return err
+	}
+	if len(r.Stdio) > 0 {
+		fmt.Fprintf(stderr, "mcpsearch package: warning: Lambda refuses to start stdio upstreams: calls to the items of %s will fail there (search still finds them); give them a streamable-http upstream to call them from Lambda\n",
+			strings.Join(r.Stdio, ", "))
 	}
 	fmt.Fprintf(stdout, "artifact %s: bootstrap (linux/%s) + index of %d tools, %.1f MiB unzipped%s",
 		opts.Out, opts.Arch, r.Manifest.Counts[ext.KindTool], artifact.MiB(r.Bytes), overLimit(r.Bytes, artifact.UnzippedLimit, "Lambda's limit"))

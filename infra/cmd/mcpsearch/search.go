@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -13,7 +14,8 @@ import (
 )
 
 func runSearch(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("search", stderr)
+	fs := newFlags("search", stdout, stderr)
+	fs.operands = "QUERY...   (the words to search for, after the flags)"
 	dir := fs.String("index", "", "bundle directory")
 	kind := fs.String("kind", string(ext.KindTool), "tool, prompt, resource or resourceTemplate")
 	limit := fs.Int("limit", ext.DefaultLimit, "results to show (1-50)")
@@ -23,11 +25,11 @@ func runSearch(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	text := strings.Join(fs.Args(), " ")
-	if err := required(map[string]string{"index": *dir}); err != nil {
+	if err := fs.require("index"); err != nil {
 		return err
 	}
 	if text == "" {
-		return fmt.Errorf("%w: give the query after the flags", errUsage)
+		return fmt.Errorf("%w: give the query (QUERY...) after the flags", errUsage)
 	}
 	if !ext.Kind(*kind).Valid() || *limit < 1 || *limit > ext.MaxLimit {
 		return fmt.Errorf("%w: --kind must be one of %v and --limit between 1 and %d", errUsage, ext.Kinds, ext.MaxLimit)
@@ -37,22 +39,16 @@ func runSearch(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer x.Close()
-	access := ext.Access{All: *groups == "" && *scopes == "", Groups: splitComma(*groups), Scopes: splitComma(*scopes)}
+	access := ext.Access{All: *groups == "" && *scopes == "", Groups: splitList(*groups), Scopes: splitList(*scopes)}
 	page, err := x.Search(ext.WithAccess(context.Background(), access), ext.Query{Kind: ext.Kind(*kind), Text: text, Limit: *limit})
 	if err != nil {
 		return err
 	}
-	return printHits(stdout, page.Items)
-}
-
-func splitComma(s string) []string {
-	var out []string
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f != "" {
-			out = append(out, f)
-		}
+	if len(page.Items) == 0 {
+		_, err = fmt.Fprintf(stdout, "no %ss: %s\n", *kind, cmp.Or(page.Hint, "nothing fits the query"))
+		return err
 	}
-	return out
+	return printHits(stdout, page.Items)
 }
 
 func printHits(w io.Writer, hits []ext.Hit) error {
@@ -63,18 +59,9 @@ func printHits(w io.Writer, hits []ext.Hit) error {
 		if err := json.Unmarshal(h.Object, &obj); err != nil {
 			return err
 		}
-		fmt.Fprintf(tw, "%.3f\t%s\t%s\n", h.Score, firstOf(obj.Name, obj.URI), oneLine(obj.Description, 80))
+		fmt.Fprintf(tw, "%.3f\t%s\t%s\n", h.Score, cmp.Or(obj.Name, obj.URI), oneLine(obj.Description, 80))
 	}
 	return tw.Flush()
-}
-
-func firstOf(s ...string) string {
-	for _, v := range s {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }
 
 func oneLine(s string, n int) string {

@@ -28,20 +28,10 @@ var tokenQueries = []string{
 	"refund a payment", "search the web", "deploy a site", "read a file",
 }
 
-func runBench(args []string, stdout, stderr io.Writer) error {
-	benches := map[string]func([]string, io.Writer, io.Writer) error{
-		"tokens": runBenchTokens, "search": runBenchSearch, "coldstart": runBenchColdstart, "search-one": runBenchSearchOne, "load": runBenchLoad,
-	}
-	if len(args) == 0 || benches[args[0]] == nil {
-		return fmt.Errorf("%w: mcpsearch bench tokens|search|coldstart|load [flags]", errUsage)
-	}
-	return benches[args[0]](args[1:], stdout, stderr)
-}
-
 // runBenchTokens compares what a client reads to learn the tools of a
 // catalog: the full tools/list against one tools/search page of 5.
 func runBenchTokens(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("bench tokens", stderr)
+	fs := newFlags("bench tokens", stdout, stderr)
 	var catalogs multiFlag
 	fs.Var(&catalogs, "catalog", "catalog directory (repeatable)")
 	if err := fs.Parse(args); err != nil {

