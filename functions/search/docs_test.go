@@ -118,7 +118,7 @@ func sendExample(t *testing.T, h http.Handler, p examplePair, cursors map[string
 	if err != nil {
 		t.Fatalf("request %s: HTTP %d, answer %q is not JSON: %v", body, rec.Code, rec.Body.String(), err)
 	}
-	if c, ok := dig(got, "result", "nextCursor").(string); ok {
+	if c, ok := path(got, "result", "nextCursor").(string); ok {
 		cursors[doc] = c
 	}
 	return got
@@ -515,18 +515,6 @@ func decodeNumbers(data []byte) (any, error) {
 	return values[0], nil
 }
 
-// dig follows keys through nested objects.
-func dig(v any, keys ...string) any {
-	for _, k := range keys {
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil
-		}
-		v = m[k]
-	}
-	return v
-}
-
 func compact(v any) string {
 	data, _ := json.Marshal(v)
 	if len(data) > 2000 {
@@ -543,7 +531,7 @@ func matchAnswer(want, got any) []string {
 			if _, isResult := got.(map[string]any)["result"]; !isResult {
 				return []string{"got no result"}
 			}
-			return matchValue("result", want, dig(got, "result"))
+			return matchValue("result", want, path(got, "result"))
 		}
 	}
 	return matchValue("", want, got)
