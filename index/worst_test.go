@@ -179,7 +179,7 @@ func chineseText(size int) string {
 }
 
 // maxQueryAlloc bounds what one search of the default catalog allocates,
-// whatever its words (the README's Limits).
+// whatever its words (functions/search/README.md, Limits).
 const maxQueryAlloc = 8 << 20
 
 // TestWorstQueryMemory: no query the limits allow makes a search of the

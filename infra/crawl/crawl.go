@@ -1,6 +1,6 @@
 // Package crawl lists the tools, prompts, resources and resource templates
 // of live MCP servers and writes one catalog file per server, in the format
-// catalog.LoadDir reads.
+// catalog.LoadDir reads (index/README.md, "Catalogs and bundles").
 //
 // A servers file (YAML or JSON, see LoadServers) names the upstreams. Run
 // connects to each with mcp-go's client — Streamable HTTP or a stdio
