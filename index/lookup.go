@@ -40,7 +40,7 @@ func (x *Index) resolveName(w viewer, k ext.Kind, name string) (*ext.Target, err
 		if err != nil && firstErr == nil {
 			firstErr = err
 		}
-		return m.server + x.manifest.Separator + m.label
+		return m.Server + x.manifest.Separator + m.Label
 	}
 	count := x.manifest.Counts[k]
 	n := sort.Search(count, func(n int) bool { return canonical(n) >= name })
@@ -62,14 +62,14 @@ func (x *Index) target(k ext.Kind, n int, name, upstreamName string) (*ext.Targe
 		return nil, err
 	}
 	pos, _ := x.position(id)
-	obj, err := x.objects.get(pos)
+	obj, err := x.objects.Get(pos)
 	if err != nil {
 		return nil, fmt.Errorf("index %s: %w", x.dir, err)
 	}
 	if upstreamName == "" {
-		upstreamName = m.label
+		upstreamName = m.Label
 	}
-	return &ext.Target{Kind: k, Server: m.server, Name: name, UpstreamName: upstreamName, Object: obj, Upstream: x.upstreamOf(m.server)}, nil
+	return &ext.Target{Kind: k, Server: m.Server, Name: name, UpstreamName: upstreamName, Object: obj, Upstream: x.upstreamOf(m.Server)}, nil
 }
 
 // upstreamOf returns the catalog's upstream object of server, or nil.
@@ -169,12 +169,12 @@ func (x *Index) readObject(k ext.Kind, n int, v any) (string, error) {
 		return "", err
 	}
 	pos, _ := x.position(id)
-	obj, err := x.objects.get(pos)
+	obj, err := x.objects.Get(pos)
 	if err != nil {
 		return "", fmt.Errorf("index %s: %w", x.dir, err)
 	}
 	if err := json.Unmarshal(obj, v); err != nil {
 		return "", fmt.Errorf("index %s: document %s: %w", x.dir, id, err)
 	}
-	return m.server, nil
+	return m.Server, nil
 }

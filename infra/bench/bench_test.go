@@ -11,6 +11,7 @@ import (
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/ext/server"
 	"github.com/mcpsearch/mcpsearch/index"
+	"github.com/mcpsearch/mcpsearch/index/catalog"
 )
 
 func TestScaleCatalog(t *testing.T) {
@@ -19,7 +20,7 @@ func TestScaleCatalog(t *testing.T) {
 		if err := ScaleCatalog("../../index/testdata/catalog", dst, n); err != nil {
 			t.Fatal(err)
 		}
-		cat, err := index.LoadDir(dst, nil)
+		cat, err := catalog.LoadDir(dst, nil)
 		if err != nil {
 			t.Fatalf("%d tools: the scaled catalog does not load: %v", n, err)
 		}
