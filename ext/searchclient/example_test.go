@@ -123,15 +123,8 @@ func ExampleSelect() {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	var clients []*searchclient.Client
-	for _, url := range []string{browser, git} {
-		c, err := searchclient.Connect(ctx, url, nil)
-		if err != nil {
-			log.Fatal(err)
-		}
-		defer c.Close()
-		clients = append(clients, c)
-	}
+	clients, closeAll := connectAll(ctx, browser, git) // searchclient.Connect each, as ExampleFanOut does
+	defer closeAll()
 	sel, err := searchclient.Select(ctx, clients,
 		"Take a screenshot of the checkout page and open a merge request with it",
 		searchclient.Budget{Tools: 4, Tokens: 200},

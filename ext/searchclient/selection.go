@@ -117,10 +117,10 @@ type Tool struct {
 // extension is searched through it (tools/search); any other is searched
 // by the fallback (its tools/list ranked locally with [Rank]). Each
 // server's first page is normalised and merged as [FanOut] merges
-// (the best of each server scores 1; ties by server, then name). A tool
-// that several servers (or pins) give under one canonical name is kept
-// once, from the first: the best normalised score, then the first client
-// in clients. Tools of different servers that share a bare name are all
+// (the best of each server scores 1; ties by server, then name, then the
+// order of clients). A tool that several servers (or pins) give under one
+// canonical name is kept once, the first in that order (a pin before
+// them all). Tools of different servers that share a bare name are all
 // kept, told apart by their canonical names.
 //
 // Pinned tools are fetched by name: from a server with the extension by a
@@ -138,9 +138,10 @@ type Tool struct {
 // selects the pinned tools only.
 //
 // A server that fails, or does not answer before ctx is done, is reported
-// in Selection.Failures and the others are used; Select returns an error
-// only for a bad budget, no servers, or when every server failed (with the
-// Selection and its Failures).
+// in Selection.Failures and the others are used, as is what it gave
+// before it failed. Select returns an error only for a bad budget, no
+// servers, or when every server is in Failures (then with the Selection
+// all the same).
 func Select(ctx context.Context, clients []*Client, message string, b Budget, opts *SelectOptions) (*Selection, error) {
 	opts = cmp.Or(opts, &SelectOptions{})
 	if err := b.check(); err != nil {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log"
 	"log/slog"
 	"maps"
 	"net/http"
@@ -18,6 +19,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/ext/searchclient"
 	extserver "github.com/mcpsearch/mcpsearch/ext/server"
 )
 
@@ -259,3 +261,21 @@ func serve(h http.Handler, hang ...string) (url string, log *traffic, stop func(
 
 // quiet discards the test servers' request logs.
 var quiet = slog.New(slog.DiscardHandler)
+
+// connectAll connects to every URL, failing the example on an error, and
+// returns the clients and a function that closes them.
+func connectAll(ctx context.Context, urls ...string) ([]*searchclient.Client, func()) {
+	var clients []*searchclient.Client
+	for _, url := range urls {
+		c, err := searchclient.Connect(ctx, url, nil)
+		if err != nil {
+			log.Fatal(err)
+		}
+		clients = append(clients, c)
+	}
+	return clients, func() {
+		for _, c := range clients {
+			c.Close()
+		}
+	}
+}
