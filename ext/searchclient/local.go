@@ -30,8 +30,8 @@ func (c *Client) searchLocal(ctx context.Context, k ext.Kind, query string, limi
 }
 
 // rank ranks objects with Rank; each item's server is the one its _meta
-// names (a list of mcpsearch's names each item's catalog server), else the
-// client's name.
+// names (mcpsearch's lists name each item's catalog server there), else
+// the client's name.
 func (c *Client) rank(query string, objects []json.RawMessage) []Item {
 	ranked := Rank(query, objects)
 	for i, it := range ranked {
