@@ -29,9 +29,10 @@ const (
 )
 
 // DefaultMetaThreshold is the size, in characters of JSON, of the tool
-// definitions above which auto mode chooses meta: 50,000 characters are
-// about 20,000 tokens (2.5 characters a token), a tenth of a 200K context.
-const DefaultMetaThreshold = 50_000
+// definitions above which auto mode chooses meta. It is Claude Code's own
+// bar, past which that client defers MCP tools to its tool search: a tenth
+// of a 180,000-token context at 2.5 characters a token, 45,000 characters.
+const DefaultMetaThreshold = 45_000
 
 // Names of the meta tools.
 const (
