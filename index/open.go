@@ -32,6 +32,7 @@ type Index struct {
 	vectors        *itemVectors     // item vectors for the dense score
 	docOrder       []byte           // catalog position of each document (docorder.go)
 	filterNames    filterNames      // servers and annotation names, read on first use (filter.go)
+	directory      directory        // servers by visibility set and their topics, read on first use (directory.go)
 }
 
 // bm25Stats gives BM25, for each kind, the number of its items and the

@@ -42,6 +42,12 @@ func searchMethod(k ext.Kind) handlerFunc {
 		if err != nil {
 			return nil, err
 		}
+		if names, ok, err := parseSelect(p.Query); ok {
+			if err != nil {
+				return nil, err
+			}
+			return h.selectMethod(ctx, req, k, p, names)
+		}
 		q, bind, err := h.searchQuery(k, p, ext.AccessFrom(ctx))
 		if err != nil {
 			return nil, err

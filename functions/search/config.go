@@ -56,6 +56,7 @@ type Config struct {
 	AlwaysTools              []string
 	MetaThresholdChars       int // 0: server.DefaultMetaThreshold
 	metaThreshold            metaThreshold
+	DirectoryChars           int // 0: server.DefaultDirectoryChars; < 0: no directory
 	SecretsARN               string
 
 	Auth   auth.Mode // "" when unset: none locally, an error in Lambda
@@ -155,6 +156,13 @@ var settings = []setting{
 	}},
 	{"MCPSEARCH_CHARS_PER_TOKEN", "a decimal number from 0.5 to 10, such as 2.5", false, func(c *Config, v string) (err error) {
 		c.metaThreshold.charsPerToken, err = decimal(v, 0.5, 10)
+		return err
+	}},
+	{"MCPSEARCH_DIRECTORY_CHARS", "a whole number of characters from 0 (no directory of servers) to 100000", false, func(c *Config, v string) (err error) {
+		c.DirectoryChars, err = wholeNumber(v, 0, 100_000)
+		if c.DirectoryChars == 0 {
+			c.DirectoryChars = -1
+		}
 		return err
 	}},
 	{"MCPSEARCH_SECRETS_ARN", "a Secrets Manager secret ARN (arn:aws:secretsmanager:REGION:ACCOUNT:secret:NAME)", false, func(c *Config, v string) error {

@@ -378,12 +378,6 @@ func TestListModes(t *testing.T) {
 	if got := list(t, map[string]string{"MCPSEARCH_LIST_MODE": "auto", "MCPSEARCH_META_THRESHOLD_CHARS": "100"}); len(got) != 2 {
 		t.Errorf("auto, small threshold: got %v, want the two meta tools", got)
 	}
-	if got := list(t, map[string]string{"MCPSEARCH_LIST_MODE": "auto", "MCPSEARCH_META_THRESHOLD_TOKENS": "10%of400"}); len(got) != 2 {
-		t.Errorf("auto, 10%% of 400 tokens (100 characters): got %v, want the two meta tools", got)
-	}
-	if got := list(t, map[string]string{"MCPSEARCH_LIST_MODE": "auto", "MCPSEARCH_META_THRESHOLD_TOKENS": "10%of200000", "MCPSEARCH_CHARS_PER_TOKEN": "4"}); len(got) != all {
-		t.Errorf("auto, 10%% of 200000 tokens at 4: got %d tools, want all %d", len(got), all)
-	}
 	if got := list(t, map[string]string{"MCPSEARCH_LIST_MODE": "auto"}); len(got) != all {
 		t.Errorf("auto, default threshold: got %d tools, want all %d (the catalog is small)", len(got), all)
 	}

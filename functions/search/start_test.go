@@ -234,6 +234,8 @@ var malformedSettings = []struct {
 	{"MCPSEARCH_META_THRESHOLD_TOKENS", "10%", nil},
 	{"MCPSEARCH_META_THRESHOLD_TOKENS", "101%of180000", nil},
 	{"MCPSEARCH_CHARS_PER_TOKEN", "2,5", map[string]string{"MCPSEARCH_META_THRESHOLD_TOKENS": "18000"}},
+	{"MCPSEARCH_DIRECTORY_CHARS", "-1", nil},
+	{"MCPSEARCH_DIRECTORY_CHARS", "100001", nil},
 	{"MCPSEARCH_SECRETS_ARN", "arn:aws:s3:::bucket", nil},
 	{"MCPSEARCH_BEARER_SHA256", "abcd", map[string]string{"MCPSEARCH_AUTH": "bearer"}},
 	{"MCPSEARCH_BEARER_SHA256", "abcd", map[string]string{"MCPSEARCH_AUTH": "none"}},
