@@ -9,6 +9,8 @@ import (
 	"github.com/blevesearch/bleve/v2/search"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/bm25"
+	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
 
 // bm25Queries cover the query shapes: short and long (more than ten words,
@@ -53,7 +55,7 @@ func TestBM25MatchesBleveRestricted(t *testing.T) {
 
 func compareWithBleve(t *testing.T, x *Index, q ext.Query, access ext.Access, n int) {
 	t.Helper()
-	qterms, err := x.resolveTerms(q.Kind, analyze(q.Text))
+	qterms, err := x.resolveTerms(q.Kind, text.Analyze(q.Text))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,9 +71,9 @@ func compareWithBleve(t *testing.T, x *Index, q ext.Query, access ext.Access, n 
 	if err != nil {
 		t.Fatalf("%q: %v", q.Text, err)
 	}
-	req := bleve.NewSearchRequestOptions(bq.bleveQuery(), n, 0, false)
+	req := bleve.NewSearchRequestOptions(bq.Bleve(), n, 0, false)
 	req.PreSearchData = map[string]any{search.BM25PreSearchDataKey: x.bm25[q.Kind]}
-	res, err := x.bleve.Search(req)
+	res, err := bleveOf(t, x).Search(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,12 +81,12 @@ func compareWithBleve(t *testing.T, x *Index, q ext.Query, access ext.Access, n 
 		t.Fatalf("%s %q: %d hits, bleve %d", q.Kind, q.Text, len(ours), len(res.Hits))
 	}
 	for i, h := range res.Hits {
-		if !close(ours[i].bm25, h.Score) {
-			t.Fatalf("%s %q: hit %d scores %v, bleve %v", q.Kind, q.Text, i, ours[i].bm25, h.Score)
+		if !close(ours[i].BM25, h.Score) {
+			t.Fatalf("%s %q: hit %d scores %v, bleve %v", q.Kind, q.Text, i, ours[i].BM25, h.Score)
 		}
 		tied := i > 0 && close(h.Score, res.Hits[i-1].Score) || i+1 < len(res.Hits) && close(h.Score, res.Hits[i+1].Score)
-		if ours[i].id != h.ID && !tied {
-			t.Fatalf("%s %q: hit %d is %s, bleve %s", q.Kind, q.Text, i, ours[i].id, h.ID)
+		if ours[i].ID != h.ID && !tied {
+			t.Fatalf("%s %q: hit %d is %s, bleve %s", q.Kind, q.Text, i, ours[i].ID, h.ID)
 		}
 	}
 }
@@ -94,23 +96,24 @@ func close(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(math.Abs(
 // BenchmarkBM25 retrieves the best 21 tools (the re-ranking window and a
 // page of 10 past it) for each query of the mix, side by side through
 // bleve's query engine and through the term-at-a-time scorer; the ratio of
-// the two is what bm25.go is for.
+// the two is what internal/bm25 is for.
 func BenchmarkBM25(b *testing.B) {
 	x := defaultIndex(b)
-	queries := make([]bm25Query, len(benchQueries))
-	for i, text := range benchQueries {
-		q := ext.Query{Kind: ext.KindTool, Text: text}
+	queries := make([]bm25.Query, len(benchQueries))
+	for i, s := range benchQueries {
+		q := ext.Query{Kind: ext.KindTool, Text: s}
 		var err error
-		if queries[i], err = searchQuery(q, analyze(text), x.manifest.Separator, true, ext.Access{All: true}); err != nil {
+		if queries[i], err = searchQuery(q, text.Analyze(s), x.manifest.Separator, true, ext.Access{All: true}); err != nil {
 			b.Fatal(err)
 		}
 	}
 	const n = 21
+	bi := bleveOf(b, x)
 	b.Run("bleve", func(b *testing.B) {
 		for i := 0; b.Loop(); i++ {
-			req := bleve.NewSearchRequestOptions(queries[i%len(queries)].bleveQuery(), n, 0, false)
+			req := bleve.NewSearchRequestOptions(queries[i%len(queries)].Bleve(), n, 0, false)
 			req.PreSearchData = map[string]any{search.BM25PreSearchDataKey: x.bm25[ext.KindTool]}
-			if _, err := x.bleve.Search(req); err != nil {
+			if _, err := bi.Search(req); err != nil {
 				b.Fatal(err)
 			}
 		}

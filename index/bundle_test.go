@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/vectors"
 )
 
 func TestBuildWritesReadableBundle(t *testing.T) {
@@ -118,7 +119,7 @@ func TestOpenRefusesDamagedBundles(t *testing.T) {
 		}, "no such file"},
 		{"vectors file cut short, manifest agreeing", func(t *testing.T, dir string, m *Manifest) {
 			for i, f := range m.Files {
-				if f.Path == vectorsFile {
+				if f.Path == vectors.File {
 					os.Truncate(filepath.Join(dir, f.Path), f.Size-1)
 					m.Files[i].Size--
 				}

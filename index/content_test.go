@@ -1,12 +1,12 @@
 package index
 
 import (
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/catalog"
 )
 
 // contentCatalog holds two resources; only the runbook's content (read by
@@ -21,7 +21,7 @@ const contentCatalog = `{"server":"docs",
 
 func TestResourceFoundByContent(t *testing.T) {
 	dir := writeCatalog(t, map[string]string{"docs.json": contentCatalog})
-	cat, err := LoadDir(dir, nil)
+	cat, err := catalog.LoadDir(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,48 +51,13 @@ func uris(hits []hitInfo) []string {
 func TestContentChangesIndexVersion(t *testing.T) {
 	load := func(text string) string {
 		dir := writeCatalog(t, map[string]string{"docs.json": strings.Replace(contentCatalog, "zanzibar", text, 1)})
-		cat, err := LoadDir(dir, nil)
+		cat, err := catalog.LoadDir(dir, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return cat.Version()
+		return cat.Version(FormatVersion)
 	}
 	if a, b := load("zanzibar"), load("madagascar"); a == b {
 		t.Errorf("got the same index version %s for different resource contents", a)
-	}
-}
-
-func TestResourceContentErrors(t *testing.T) {
-	const res = `"resources":[{"uri":"file:///a","name":"a"}]`
-	for _, test := range []struct {
-		name, file string
-		want       []string
-	}{
-		{"unlisted uri", `{"server":"s",` + res + `,"resourceContents":[{"uri":"file:///b","text":"x"}]}`,
-			[]string{"s.json", "resourceContents[0]", "field uri", `"file:///b" names no resource`}},
-		{"missing uri", `{"server":"s",` + res + `,"resourceContents":[{"text":"x"}]}`,
-			[]string{"resourceContents[0]", "field uri", "missing"}},
-		{"missing text", `{"server":"s",` + res + `,"resourceContents":[{"uri":"file:///a"}]}`,
-			[]string{"resourceContents[0]", "field text", "missing"}},
-		{"duplicate", `{"server":"s",` + res + `,"resourceContents":[{"uri":"file:///a","text":"x"},{"uri":"file:///a","text":"y"}]}`,
-			[]string{"resourceContents[1]", "has contents already"}},
-		{"not an object", `{"server":"s",` + res + `,"resourceContents":["x"]}`,
-			[]string{"resourceContents[0]", "not a JSON object"}},
-	} {
-		t.Run(test.name, func(t *testing.T) {
-			dir := writeCatalog(t, map[string]string{"s.json": test.file})
-			_, err := LoadDir(dir, nil)
-			if err == nil {
-				t.Fatal("got no error")
-			}
-			for _, w := range test.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("got %q, want it to contain %q", err, w)
-				}
-			}
-			if !strings.Contains(err.Error(), filepath.Join(dir, "s.json")) {
-				t.Errorf("got %q, want it to name the file", err)
-			}
-		})
 	}
 }

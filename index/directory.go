@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/store"
 )
 
 var _ ext.Directory = (*Index)(nil)
@@ -82,16 +83,16 @@ func (x *Index) readDirectory() (err error) {
 	}
 	words := map[string]*topicCounter{}
 	for _, k := range ext.Kinds {
-		if err := x.eachMeta(k, func(n int, m meta) {
-			s := byName[m.server]
+		if err := x.eachMeta(k, func(n int, m store.Meta) {
+			s := byName[m.Server]
 			if s == nil {
 				return
 			}
 			s.items[x.visibility.setOf(k, n)]++
-			if words[m.server] == nil {
-				words[m.server] = newTopicCounter(m.server)
+			if words[m.Server] == nil {
+				words[m.Server] = newTopicCounter(m.Server)
 			}
-			words[m.server].add(k, m.label)
+			words[m.Server].add(k, m.Label)
 		}); err != nil {
 			return err
 		}
@@ -106,7 +107,7 @@ func (x *Index) readDirectory() (err error) {
 
 // eachMeta calls fn with the meta record of every item of kind k, reading
 // the store a block of records at a time.
-func (x *Index) eachMeta(k ext.Kind, fn func(n int, m meta)) error {
+func (x *Index) eachMeta(k ext.Kind, fn func(n int, m store.Meta)) error {
 	const batch = 1024
 	count := x.manifest.Counts[k]
 	for start := 0; start < count; start += batch {

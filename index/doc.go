@@ -1,36 +1,59 @@
 // Package index turns catalogs of MCP list answers into a prebuilt,
-// read-only search index (a bundle) and answers searches and lists from it.
+// read-only search index (a bundle) and answers searches, lists and
+// lookups from it.
 //
-// A catalog is a directory of JSON files, one per upstream server, each
-// holding that server's raw tools/list, prompts/list, resources/list and
-// resources/templates/list answers ([LoadDir]). [Build] writes a bundle
-// atomically:
+// A catalog (package catalog: [catalog.LoadDir]) is a directory of JSON
+// files, one per upstream server, each holding that server's raw
+// tools/list, prompts/list, resources/list and resources/templates/list
+// answers. [Build] (or [BuildDir]) writes a bundle atomically:
 //
 //	<dir>/manifest.json   format version, index version, counts, file sizes and hashes
 //	<dir>/bleve/          one bleve (scorch) segment, files 0644, directories 0755
-//	<dir>/meta.*          each item's name, server and name words (store.go)
-//	<dir>/objects.*       each item's MCP object, zstd blocks (store.go)
-//	<dir>/vectors.bin     each item's word-vector mean (itemvec.go)
-//	<dir>/docorder.bin    each bleve document's position in catalog order (docorder.go)
+//	<dir>/meta.*          each item's name, server and name words (internal/store)
+//	<dir>/objects.*       each item's MCP object, zstd blocks (internal/store)
+//	<dir>/vectors.bin     each item's word-vector mean (internal/vectors)
+//	<dir>/docorder.bin    each bleve document's position in catalog order (internal/store)
 //
 // The index version is the SHA-256 of the canonical catalog (and of the
-// format version), so equal catalogs give equal versions although bleve's
-// bytes differ from build to build. [Open] refuses a bundle whose manifest is
-// missing, of another format, whose files do not have the recorded sizes,
-// or whose root.bolt does not have the recorded hash (bolt trusts its pages:
-// guard.go); it opens the index read-only and writes nothing, so a bundle on a read-only
-// file system owned by another user (as in Lambda) opens. [Verify] also
-// checks every file's hash.
+// format version: [catalog.Catalog.Version]), so equal catalogs give equal
+// versions although bleve's bytes differ from build to build. [Open]
+// refuses a bundle whose manifest is missing, of another format, whose
+// files do not have the recorded sizes, or whose root.bolt does not have
+// the recorded hash (bolt trusts its pages: guard.go); it opens the index
+// read-only and writes nothing, so a bundle on a read-only file system
+// owned by another user (as in Lambda) opens. [Verify] also checks every
+// file's hash.
 //
-// *Index implements ext.Searcher. Query text is analysed as plain words and
-// never parsed as bleve query syntax. Retrieval scores bleve's postings with
-// bleve's BM25 formula but term-at-a-time, outside bleve's query engine
-// (bm25.go); the explain option asks bleve itself for the same scores.
+// *Index implements ext.Searcher, ext.Resolver, ext.Selector (exact
+// lookups for select: queries, select.go), ext.Describer and ext.Directory
+// (each caller's servers, with their serverInfo description or their
+// tools' commonest words, directory.go). A search
+// (search.go) analyses the query's text as plain words (internal/text),
+// never as bleve query syntax, corrects unknown words (typo.go), retrieves
+// candidates by BM25 over bleve's postings, term at a time, outside
+// bleve's query engine (internal/bm25), joins the items nearest the query's
+// word vectors (dense.go, internal/vectors), re-ranks the first of them
+// (internal/rank, where every tuned number lives), answers with no items
+// when the best fits too little of a short query (nomatch.go), and loads
+// the page's objects (internal/store). The explain option shows the same
+// scores split by field and term, and the re-ranking signals as they were
+// summed (explain.go).
 //
-// Items may be restricted to groups and OAuth scopes ([Visibility]). Every
-// search, list and lookup serves the caller in its context
+// Items may be restricted to groups and OAuth scopes (catalog.Visibility).
+// Every search, list and lookup serves the caller in its context
 // (ext.AccessFrom): searches carry a filter clause on the visibility field,
 // so hidden items never take a place in the ranking or the page; lists and
-// lookups read the manifest's visibility table. BM25 statistics (document
-// counts, term frequencies, field lengths) are those of the whole catalog.
+// lookups read the manifest's visibility table (visibility.go). BM25
+// statistics (document counts, term frequencies, field lengths) are those
+// of the whole catalog.
+//
+// Importing the package does nothing: it reads and writes bleve's index
+// through scorch (segment.go), not through bleve's top-level package, which
+// starts workers and publishes expvar statistics when imported. Of bleve's
+// process-wide state, the text analysis registers its token filters in
+// bleve's registry on the first Build or Open (the mapping names them, and
+// bleve needs them to read the mapping), and the bound on a disjunction's
+// clauses (searcher.DisjunctionMaxClauseCount) is left as it is, since no
+// bleve searcher runs: a query's size is bounded by rank.MaxSearchTerms
+// instead.
 package index

@@ -1,21 +1,20 @@
 package index
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
 
-	bindex "github.com/blevesearch/bleve_index_api"
-
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/bm25"
+	"github.com/mcpsearch/mcpsearch/index/internal/rank"
 )
 
 // Explanation says why a search hit ranks where it does: the BM25 score of
 // its retrieval, split by field and term, then the re-ranking signals added
-// to it (see rank.go). It is what Search puts in ext.Hit.Explain when the
+// to it (package rank). It is what Search puts in ext.Hit.Explain when the
 // query asks for it, and what clients read in _meta[ext.MetaExplain].
 type Explanation struct {
 	// Summary is the explanation in one readable line, e.g.
@@ -45,9 +44,9 @@ type TermMatch struct {
 	Score float64 `json:"score"`
 }
 
-// RerankSignals are the terms of a re-ranked score: the BM25 score divided
-// by the best of the window, plus the name signals, plus the exact-name
-// bonus.
+// RerankSignals are the terms of a re-ranked score (rank.Signals): the
+// BM25 score divided by the best of the window, plus the name, action,
+// exact-name, similarity and clause signals.
 type RerankSignals struct {
 	BM25Share float64 `json:"bm25Share"`
 	// NameWords and NameWordsMatched: the item's own name words (analysed),
@@ -66,33 +65,31 @@ type RerankSignals struct {
 	ExactName      bool    `json:"exactName"`
 	ExactNameScore float64 `json:"exactNameScore"`
 	// Similarity is the cosine of the query's and the item's word vectors;
-	// SimilarityScore is what it added (denseWeight × Similarity).
+	// SimilarityScore is what it added (rank.DenseWeight × Similarity).
 	Similarity      float64 `json:"similarity"`
 	SimilarityScore float64 `json:"similarityScore"`
 	// ClauseScore is what being the nearest item to clauses of a long
-	// query added (see clauses.go).
+	// query added (see dense.go).
 	ClauseScore float64 `json:"clauseScore,omitempty"`
 }
 
 // explainPage fills the Explain field of page's hits, which are
-// cands[q.Offset:] in order. It scores the leaves of bq again on those
-// documents only (fieldScores), so its cost is bounded by the page size
-// and the query's terms.
-func (x *Index) explainPage(ctx context.Context, q ext.Query, bq bm25Query, info queryInfo, cands []candidate, window int, page *ext.Page) error {
+// cands[q.Offset:] in order: their BM25 scores split by field and term
+// (fieldScores), and the signals re-ranking added, as it computed them.
+func (x *Index) explainPage(ctx context.Context, q ext.Query, bq bm25.Query, cands []rank.Candidate, page *ext.Page) error {
 	pageCands := cands[q.Offset : q.Offset+len(page.Items)]
 	ids := make([]string, len(pageCands))
 	for i, c := range pageCands {
-		ids[i] = c.id
+		ids[i] = c.ID
 	}
 	fields, err := x.fieldScores(ctx, q.Kind, bq, ids)
 	if err != nil {
 		return fmt.Errorf("index %s: explaining: %w", x.dir, err)
 	}
-	best := bestBM25(cands[:min(len(cands), window)])
 	for i, c := range pageCands {
-		e := &Explanation{BM25: round3(c.bm25), Fields: fields[i], Score: round3(c.score)}
-		if q.Offset+i < window {
-			e.Rerank = rerankSignals(info, c, best)
+		e := &Explanation{BM25: round3(c.BM25), Fields: fields[i], Score: round3(c.Score)}
+		if c.Signals != nil {
+			e.Rerank = rerankSignals(c.Signals)
 		}
 		e.Summary = e.summary()
 		page.Items[i].Explain = e
@@ -100,149 +97,39 @@ func (x *Index) explainPage(ctx context.Context, q ext.Query, bq bm25Query, info
 	return nil
 }
 
-// pageDoc is a document of a page: its number in the index and its place
-// on the page.
-type pageDoc struct {
-	id  bindex.IndexInternalID
-	num uint64
-	at  int
-}
-
-// fieldScores splits the BM25 scores of documents ids by field and term,
-// as bm25Top computes them: each leaf's score times its field clause's
-// share of leaves matched and the text's share of clauses matched (so the
-// terms add up to the score; TestExplainMatchesBleve proves it is bleve's
-// explanation). Each leaf's postings are advanced to the documents, in
-// index order.
-func (x *Index) fieldScores(ctx context.Context, kind ext.Kind, q bm25Query, ids []string) ([][]FieldMatch, error) {
+// fieldScores splits the BM25 scores of documents ids by field and term
+// (bm25.Contributions: TestExplainMatchesBleve proves it is bleve's
+// explanation), so its cost is bounded by the page size and the query's
+// terms.
+func (x *Index) fieldScores(ctx context.Context, kind ext.Kind, q bm25.Query, ids []string) ([][]FieldMatch, error) {
 	r, err := x.reader()
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	docs, err := pageDocs(r, ids)
+	contributions, err := bm25.Contributions(ctx, r, x.bm25[kind], q.Text, ids)
 	if err != nil {
 		return nil, err
-	}
-	leaves, err := openLeaves(r, x.bm25[kind], q.text)
-	defer closeLeaves(leaves)
-	if err != nil {
-		return nil, err
-	}
-	hits := make([][]leafHit, len(ids)) // by document: the leaves it matched
-	for c, clause := range leaves {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		for l := range clause {
-			if hits, err = matchLeaf(&clause[l], q.text[c][l], c, docs, hits); err != nil {
-				return nil, err
-			}
-		}
 	}
 	out := make([][]FieldMatch, len(ids))
-	for i := range out {
-		out[i] = splitScore(hits[i], leaves)
+	for i, doc := range contributions {
+		byField := map[string]*FieldMatch{}
+		for _, c := range doc {
+			addTerm(byField, c.Field, c.Term, c.Score)
+		}
+		out[i] = sortedFields(byField)
 	}
 	return out, nil
 }
 
-// pageDocs returns the documents ids in index order.
-func pageDocs(r bindex.IndexReader, ids []string) ([]pageDoc, error) {
-	docs := make([]pageDoc, len(ids))
-	for i, id := range ids {
-		iid, err := r.InternalID(id)
-		if err != nil || iid == nil {
-			return nil, fmt.Errorf("no document %s (%v)", id, err)
-		}
-		docs[i] = pageDoc{id: iid, num: docNumber(iid), at: i}
+// rerankSignals are the signals re-ranking added to a score, rounded for
+// reading.
+func rerankSignals(s *rank.Signals) *RerankSignals {
+	return &RerankSignals{
+		BM25Share: round3(s.BM25Share), NameWords: s.NameWords, NameWordsMatched: s.NameWordsMatched, Name: round3(s.Name),
+		Action: s.Action, ActionScore: round3(s.ActionScore), ExactName: s.ExactName, ExactNameScore: s.ExactNameScore,
+		Similarity: round3(s.Similarity), SimilarityScore: round3(s.SimilarityScore), ClauseScore: round3(s.ClauseScore),
 	}
-	slices.SortFunc(docs, func(a, b pageDoc) int { return cmp.Compare(a.num, b.num) })
-	return docs, nil
-}
-
-// leafHit is a leaf a document matched: its clause, field, term and score.
-type leafHit struct {
-	clause      int
-	field, term string
-	score       float64
-}
-
-// matchLeaf adds to hits the documents of docs that leaf l (the leaf
-// spec of clause c) matches.
-func matchLeaf(l *scoredLeaf, spec bm25Leaf, c int, docs []pageDoc, hits [][]leafHit) ([][]leafHit, error) {
-	var tfd bindex.TermFieldDoc
-	for _, d := range docs {
-		got, err := l.postings.Advance(d.id, &tfd)
-		if err != nil {
-			return nil, fmt.Errorf("term %q in %s: %w", spec.term, spec.field, err)
-		}
-		if got == nil {
-			break
-		}
-		if docNumber(got.ID) == d.num {
-			hits[d.at] = append(hits[d.at], leafHit{clause: c, field: spec.field, term: spec.term, score: l.score(got)})
-		}
-	}
-	return hits, nil
-}
-
-// splitScore turns the leaves one document matched into its field
-// matches, each leaf's score carried by its clause's and the text's share
-// of matches.
-func splitScore(hits []leafHit, leaves [][]scoredLeaf) []FieldMatch {
-	matched := make([]int, len(leaves))
-	clauses := 0
-	for _, h := range hits {
-		if matched[h.clause]++; matched[h.clause] == 1 {
-			clauses++
-		}
-	}
-	text := float64(clauses) / float64(len(leaves))
-	byField := map[string]*FieldMatch{}
-	for _, h := range hits {
-		field := float64(matched[h.clause]) / float64(len(leaves[h.clause]))
-		addTerm(byField, h.field, h.term, h.score*field*text)
-	}
-	return sortedFields(byField)
-}
-
-// bestBM25 is the best BM25 score of the re-ranking window top, which
-// every re-ranked score is divided by.
-func bestBM25(top []candidate) float64 {
-	best := 0.0
-	for _, c := range top {
-		best = max(best, c.bm25)
-	}
-	return best
-}
-
-// rerankSignals recomputes the signals rerank added to c's score.
-func rerankSignals(q queryInfo, c candidate, best float64) *RerankSignals {
-	r := &RerankSignals{NameWords: c.words, NameWordsMatched: []string{}}
-	if best > 0 {
-		r.BM25Share = round3(c.bm25 / best)
-	}
-	for _, w := range c.words {
-		if q.terms[w] {
-			r.NameWordsMatched = append(r.NameWordsMatched, w)
-		}
-	}
-	r.ActionScore = actionSignal(q.actions, c.words)
-	switch {
-	case r.ActionScore > 0:
-		r.Action = "match"
-	case r.ActionScore < 0:
-		r.Action = "clash"
-	}
-	r.Name = round3(nameSignals(q, c.words) - r.ActionScore)
-	r.ActionScore = round3(r.ActionScore)
-	if r.ExactName = q.isExactName(c); r.ExactName {
-		r.ExactNameScore = weightExactName
-	}
-	r.Similarity, r.SimilarityScore = round3(c.dense), round3(denseWeight*c.dense)
-	r.ClauseScore = round3(c.clause)
-	return r
 }
 
 func addTerm(byField map[string]*FieldMatch, field, term string, score float64) {

@@ -13,6 +13,9 @@ import (
 	"github.com/blevesearch/bleve/v2/search"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/bm25"
+	"github.com/mcpsearch/mcpsearch/index/internal/rank"
+	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
 
 func TestExplain(t *testing.T) {
@@ -105,9 +108,9 @@ func hasTerm(e *Explanation, field, term string) bool {
 
 func TestExplainPastTheWindow(t *testing.T) {
 	x := defaultIndex(t)
-	// The window holds the best rerankWindow by BM25 and at most
-	// denseCandidates items that join it by their word vectors.
-	past := rerankWindow + denseCandidates
+	// The window holds the best rank.RerankWindow by BM25 and at most
+	// rank.DenseCandidates items that join it by their word vectors.
+	past := rank.RerankWindow + rank.DenseCandidates
 	q := ext.Query{Kind: ext.KindTool, Text: "list files in a repository", Offset: past, Limit: 3, Explain: true}
 	page, err := x.Search(context.Background(), q)
 	if err != nil || len(page.Items) == 0 {
@@ -167,7 +170,7 @@ func TestExplainMatchesBleve(t *testing.T) {
 		}
 	}
 	for _, q := range queries {
-		terms := termStrings(mustResolve(t, x, q.Kind, analyze(q.Text)))
+		terms := termStrings(mustResolve(t, x, q.Kind, text.Analyze(q.Text)))
 		if len(terms) == 0 {
 			continue
 		}
@@ -181,7 +184,7 @@ func TestExplainMatchesBleve(t *testing.T) {
 		}
 		ids := make([]string, len(top))
 		for i, c := range top {
-			ids[i] = c.id
+			ids[i] = c.ID
 		}
 		ours, err := x.fieldScores(context.Background(), q.Kind, bq, ids)
 		if err != nil {
@@ -206,13 +209,13 @@ func mustResolve(t *testing.T, x *Index, kind ext.Kind, terms []string) []queryT
 }
 
 // bleveExplanations runs bq with bleve's explanations on documents ids.
-func bleveExplanations(t *testing.T, x *Index, kind ext.Kind, bq bm25Query, ids []string) map[string]*search.Explanation {
+func bleveExplanations(t *testing.T, x *Index, kind ext.Kind, bq bm25.Query, ids []string) map[string]*search.Explanation {
 	t.Helper()
 	only := bleve.NewDocIDQuery(ids)
 	only.SetBoost(0) // restricts without adding to the score
-	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(only, bq.bleveQuery()), len(ids), 0, true)
+	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(only, bq.Bleve()), len(ids), 0, true)
 	req.PreSearchData = map[string]any{search.BM25PreSearchDataKey: x.bm25[kind]}
-	res, err := x.bleve.Search(req)
+	res, err := bleveOf(t, x).Search(req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	bindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/bm25"
 )
 
 // Filter validation. A filter naming an annotation no tool the caller may
@@ -115,23 +116,12 @@ func (x *Index) eachPosting(r bindex.IndexReader, field, term string, fn func(k 
 		if err != nil || d == nil {
 			return err
 		}
-		k, n, ok := x.itemAt(int(docRank(x.docOrder, uint32(docNumber(d.ID)))))
+		k, n, ok := x.itemAt(int(x.docOrder.Rank(uint32(bm25.DocNumber(d.ID)))))
 		if !ok {
 			return fmt.Errorf("term %q of %s: a document past the catalog", term, field)
 		}
 		fn(k, x.visibility.setOf(k, n))
 	}
-}
-
-// itemAt is the kind and ordinal of the item at a position in catalog
-// order.
-func (x *Index) itemAt(pos int) (ext.Kind, int, bool) {
-	for _, k := range ext.Kinds {
-		if n := pos - x.base[k]; n >= 0 && n < x.manifest.Counts[k] {
-			return k, n, true
-		}
-	}
-	return "", 0, false
 }
 
 func addSet(sets []int32, set int32) []int32 {

@@ -2,17 +2,15 @@ package index
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"testing"
-	"testing/fstest"
 	"time"
 
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
 
 // FuzzSearch searches a small built index with arbitrary text: nothing
@@ -21,7 +19,7 @@ import (
 // only term, disjunction, conjunction and match-none clauses (no
 // wildcard, regexp, fuzzy or query-string clause that could scan the
 // dictionary), no more of them than the words of the text call for. The
-// term-at-a-time scorer ranks as bleve's own engine does (bm25.go).
+// term-at-a-time scorer ranks as bleve's own engine does (internal/bm25).
 func FuzzSearch(f *testing.F) {
 	x := mustBuild(f, "testdata/catalog")
 	for _, seed := range []string{"weather forecast", "*a*", "description:/.*/", "nots~2", "+a -b",
@@ -54,7 +52,7 @@ func FuzzSearch(f *testing.F) {
 // its clauses.
 func checkQueryTree(t *testing.T, x *Index, q ext.Query) {
 	t.Helper()
-	qterms, err := x.resolveTerms(q.Kind, analyze(q.Text))
+	qterms, err := x.resolveTerms(q.Kind, text.Analyze(q.Text))
 	if err != nil {
 		t.Fatalf("resolving the terms of %q: %v", q.Text, err)
 	}
@@ -63,7 +61,7 @@ func checkQueryTree(t *testing.T, x *Index, q ext.Query) {
 	if err != nil {
 		t.Fatalf("query for %q: %v", q.Text, err)
 	}
-	leaves, err := termLeaves(bq.bleveQuery())
+	leaves, err := termLeaves(bq.Bleve())
 	if err != nil {
 		t.Fatalf("query for %q: %v", q.Text, err)
 	}
@@ -97,72 +95,4 @@ func termLeaves(q query.Query) (int, error) {
 		n += k
 	}
 	return n, nil
-}
-
-// FuzzLoadFS loads a catalog of one file with arbitrary bytes: the result
-// is a catalog or a *LoadError naming the file, never a panic.
-func FuzzLoadFS(f *testing.F) {
-	for _, seed := range []string{
-		`{"server":"w","tools":[{"name":"get_weather","description":"weather","inputSchema":{"type":"object"}}]}`,
-		`{"server":"p","prompts":[{"name":"summarize","arguments":[{"name":"text","required":true}]}]}`,
-		`{"server":"r","resources":[{"uri":"file:///a","name":"a"}],"resourceTemplates":[{"uriTemplate":"file:///{p}","name":"t"}]}`,
-		`{"server":"u","upstream":{"transport":"streamable-http","url":"http://127.0.0.1:1/mcp"},"tools":[]}`,
-		`{`, `[]`, `null`, `{"server":""}`, `{"server":"a__b","tools":[{"name":5}]}`,
-	} {
-		f.Add([]byte(seed))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		fsys := fstest.MapFS{"srv.json": &fstest.MapFile{Data: data}}
-		cat, err := LoadFS(fsys, "fuzz", nil)
-		if err == nil {
-			checkLoadedItems(t, cat)
-			return
-		}
-		var le *LoadError
-		if !errors.As(err, &le) || le.File == "" {
-			t.Fatalf("got %T %v, want a *LoadError naming the file", err, err)
-		}
-	})
-}
-
-// checkLoadedItems checks what clients will be sent: every stored object
-// is a JSON object, and a tool's or prompt's "name" is its canonical name.
-func checkLoadedItems(t *testing.T, cat *Catalog) {
-	t.Helper()
-	if cat == nil {
-		t.Fatal("nil catalog and nil error")
-	}
-	for _, it := range cat.Items {
-		var obj map[string]any
-		if err := json.Unmarshal(it.Object, &obj); err != nil {
-			t.Fatalf("%s %q: stored object %s is not a JSON object: %v", it.Kind, it.Name, it.Object, err)
-		}
-		if (it.Kind == ext.KindTool || it.Kind == ext.KindPrompt) && obj["name"] != it.Name {
-			t.Fatalf("%s %q: stored object names %v", it.Kind, it.Name, obj["name"])
-		}
-	}
-}
-
-// TestLoadRefusesAmbiguousNameKeys: encoding/json reads "nAme" as the
-// name and the last of two "name" keys (so too "uri" and "uriTemplate"),
-// but the stored object must carry exactly one such key, spelt as clients
-// read it; such items are refused with a *LoadError
-// naming the field. (Found by FuzzLoadFS: the first gave a bare error, the
-// second stored invalid JSON that failed every later search hitting it.)
-func TestLoadRefusesAmbiguousNameKeys(t *testing.T) {
-	for _, test := range []struct{ name, file, want string }{
-		{"other case", `{"server":"s","prompts":[{"nAme":"p"}]}`, "case-sensitive"},
-		{"twice", `{"server":"s","tools":[{"name":"a","name":"bbbb","inputSchema":{"type":"object"}}]}`, "appears twice"},
-		{"uri in other case", `{"server":"s","resources":[{"name":"r","URI":"file:///a"}]}`, "case-sensitive"},
-		{"uriTemplate twice", `{"server":"s","resourceTemplates":[{"name":"t","uriTemplate":"a/{x}","uriTemplate":"b/{y}"}]}`, "appears twice"},
-	} {
-		t.Run(test.name, func(t *testing.T) {
-			fsys := fstest.MapFS{"srv.json": &fstest.MapFile{Data: []byte(test.file)}}
-			_, err := LoadFS(fsys, "cat", nil)
-			var le *LoadError
-			if !errors.As(err, &le) || le.Field == "" || !strings.Contains(err.Error(), test.want) {
-				t.Errorf("got %v, want a *LoadError naming the field, saying %q", err, test.want)
-			}
-		})
-	}
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/blevesearch/bleve/v2"
 )
 
 // defaultCatalog is the catalog the search function bundles.
@@ -90,4 +92,16 @@ func decode(tb testing.TB, data []byte, v any) {
 	if err := json.Unmarshal(data, v); err != nil {
 		tb.Fatal(err)
 	}
+}
+
+// bleveOf opens the bleve index of x through bleve itself, to compare with
+// bleve's own scores; it is closed when the test ends.
+func bleveOf(tb testing.TB, x *Index) bleve.Index {
+	tb.Helper()
+	b, err := bleve.OpenUsing(filepath.Join(x.dir, "bleve"), map[string]any{"read_only": true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { b.Close() })
+	return b
 }

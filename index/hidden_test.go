@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
 
 // TestHiddenWordCostsWhatAnUnknownWordCosts: a word held only by items a
@@ -24,7 +25,7 @@ func TestHiddenWordCostsWhatAnUnknownWordCosts(t *testing.T) {
 	x := mustBuild(t, dir)
 	cost := func(word string) typoCost {
 		t.Helper()
-		terms, c, err := x.resolveTermsCost(ext.KindTool, analyze(word))
+		terms, c, err := x.resolveTermsCost(ext.KindTool, text.Analyze(word))
 		if err != nil || len(terms) != 1 {
 			t.Fatalf("%q: got %v, %v; want one term", word, terms, err)
 		}
@@ -86,7 +87,7 @@ func hiddenAndVisibleWords(tb testing.TB, x *Index, ctx context.Context) (hidden
 	all := ext.WithAccess(context.Background(), ext.Access{All: true})
 	terms := sortedKeys(vocabulary(tb, x, ext.KindTool, fieldDescription))
 	for _, term := range terms {
-		if len(term) < 8 || len(term) > 12 || !isContentWord(term) || !slices.Equal(analyze(term), []string{term}) {
+		if len(term) < 8 || len(term) > 12 || !isContentWord(term) || !slices.Equal(text.Analyze(term), []string{term}) {
 			continue
 		}
 		seen, everyone := searchCount(tb, x, ctx, term), searchCount(tb, x, all, term)

@@ -52,14 +52,14 @@ func (x *Index) target(k ext.Kind, n int, name, upstreamName string) (*ext.Targe
 		return nil, err
 	}
 	pos, _ := x.position(id)
-	obj, err := x.objects.get(pos)
+	obj, err := x.objects.Get(pos)
 	if err != nil {
 		return nil, fmt.Errorf("index %s: %w", x.dir, err)
 	}
 	if upstreamName == "" {
-		upstreamName = m.label
+		upstreamName = m.Label
 	}
-	return &ext.Target{Kind: k, Server: m.server, Name: name, UpstreamName: upstreamName, Object: obj, Upstream: x.upstreamOf(m.server)}, nil
+	return &ext.Target{Kind: k, Server: m.Server, Name: name, UpstreamName: upstreamName, Object: obj, Upstream: x.upstreamOf(m.Server)}, nil
 }
 
 // upstreamOf returns the catalog's upstream object of server, or nil.
@@ -161,12 +161,12 @@ func (x *Index) readObject(k ext.Kind, n int, v any) (string, error) {
 		return "", err
 	}
 	pos, _ := x.position(id)
-	obj, err := x.objects.get(pos)
+	obj, err := x.objects.Get(pos)
 	if err != nil {
 		return "", fmt.Errorf("index %s: %w", x.dir, err)
 	}
 	if err := json.Unmarshal(obj, v); err != nil {
 		return "", fmt.Errorf("index %s: document %s: %w", x.dir, id, err)
 	}
-	return m.server, nil
+	return m.Server, nil
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/catalog"
 )
 
 // listNames returns the canonical names of every item of kind k, in list
@@ -30,7 +31,7 @@ func listNames(tb testing.TB, x *Index, k ext.Kind) []string {
 // bundled catalog share get distinct canonical names, and a rebuild gives
 // every item the same name in the same place.
 func TestNamesUniqueAndStable(t *testing.T) {
-	cat, err := LoadDir(defaultCatalog, nil)
+	cat, err := catalog.LoadDir(defaultCatalog, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +93,7 @@ func firstDiff(a, b []string) string {
 // TestResolveEveryName: every tool and prompt of the bundled catalog is
 // found by its canonical name, with its server and upstream name.
 func TestResolveEveryName(t *testing.T) {
-	cat, err := LoadDir(defaultCatalog, nil)
+	cat, err := catalog.LoadDir(defaultCatalog, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +125,7 @@ func TestResolveSeparator(t *testing.T) {
 		"a.json": `{"server":"a","tools":[{"name":"run","inputSchema":{"type":"object"}}]}`,
 		"b.json": `{"server":"b","tools":[{"name":"run","inputSchema":{"type":"object"}}]}`,
 	})
-	cat, err := LoadDir(dir, &LoadOptions{Separator: "."})
+	cat, err := catalog.LoadDir(dir, &catalog.LoadOptions{Separator: "."})
 	if err != nil {
 		t.Fatal(err)
 	}

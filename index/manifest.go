@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/catalog"
 )
 
 // FormatVersion is the bundle format this package writes and reads. It is
@@ -76,7 +77,7 @@ type Manifest struct {
 
 // ServerInfo is a server of the catalog and how many items of each kind it has.
 type ServerInfo struct {
-	Server
+	catalog.Server
 	Counts map[ext.Kind]int `json:"counts"`
 }
 

@@ -1,24 +1,18 @@
 package index
 
 import (
-	"fmt"
 	"strings"
 
-	"github.com/blevesearch/bleve/v2/analysis"
-	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
-	"github.com/blevesearch/bleve/v2/analysis/lang/cjk"
-	"github.com/blevesearch/bleve/v2/analysis/lang/en"
-	"github.com/blevesearch/bleve/v2/analysis/token/porter"
-	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/mapping"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
 
-// The mapping is shared by the builder and the server: a bundle records the
-// names of its analysis components and the serving binary must register
-// every one of them, which importing this package guarantees.
+// The mapping is written into every bundle, with the names of its analysis
+// components: text.AddTo registers them (Build and Open call it), so that
+// bleve can read the mapping of a bundle, as the tests do.
 
 // Document fields. The text fields and nameExact exist once per kind of
 // item, prefixed with the kind's code ("t_name", "p_name", …; see
@@ -67,38 +61,17 @@ func indexedFields() []string {
 	return fields
 }
 
-// Analyzer names.
-const (
-	analyzerText     = "mcp_text"
-	filterCJKBigrams = "mcp_cjk_bigrams"
-)
-
-// cjkUnigrams keeps single ideographs beside their bigrams (measured: no
-// better on the benchmarks, and more terms).
-const cjkUnigrams = false
-
 // newMapping returns the index mapping: BM25 scoring, explicit fields only
 // (no dynamic fields, no _all), nothing stored (the record stores keep
 // names and objects), and none of the term vectors or doc values that
-// search does not use, to keep bundles small.
+// search does not use, to keep bundles small. Text fields are analysed by
+// the text analyzer (package text), which it registers with bleve.
 func newMapping() (*mapping.IndexMappingImpl, error) {
-	if !nameSplitRegistered || !synonymsRegistered {
-		return nil, fmt.Errorf("token filters %s and %s are not registered", filterNameSplit, filterSynonyms)
-	}
 	m := mapping.NewIndexMapping()
 	m.ScoringModel = "bm25"
-	m.DefaultAnalyzer = analyzerText
+	m.DefaultAnalyzer = text.AnalyzerName
 	m.StoreDynamic, m.IndexDynamic, m.DocValuesDynamic = false, false, false
-	if err := m.AddCustomTokenFilter(filterCJKBigrams, map[string]any{
-		"type": cjk.BigramName, "output_unigram": cjkUnigrams,
-	}); err != nil {
-		return nil, err
-	}
-	if err := m.AddCustomAnalyzer(analyzerText, map[string]any{
-		"type":          custom.Name,
-		"tokenizer":     unicode.Name,
-		"token_filters": []string{filterNameSplit, cjk.WidthName, filterCJKBigrams, en.PossessiveName, en.StopName, porter.Name, filterSynonyms},
-	}); err != nil {
+	if err := text.AddTo(m); err != nil {
 		return nil, err
 	}
 	doc := mapping.NewDocumentMapping()
@@ -116,7 +89,7 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 
 func textField() *mapping.FieldMapping {
 	f := mapping.NewTextFieldMapping()
-	f.Analyzer = analyzerText
+	f.Analyzer = text.AnalyzerName
 	f.Store, f.IncludeTermVectors, f.IncludeInAll, f.DocValues = false, false, false, false
 	return f
 }
@@ -128,11 +101,7 @@ func keywordField() *mapping.FieldMapping {
 	return f
 }
 
-// textAnalyzer is the analyzer of the text fields, for analysing queries.
-var textAnalyzer = func() analysis.Analyzer {
-	m, err := newMapping()
-	if err != nil {
-		panic(err)
-	}
-	return m.AnalyzerNamed(analyzerText)
-}()
+// SplitName splits an identifier into its lower-case words as the index
+// analyses names: snake_case, kebab-case, camelCase, acronyms (getURLs →
+// get, urls). The WordNet distiller reads the catalogs' vocabulary with it.
+func SplitName(s string) []string { return text.SplitName(s) }

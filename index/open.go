@@ -6,31 +6,27 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search"
-	"github.com/blevesearch/bleve/v2/search/searcher"
+	bindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/store"
+	"github.com/mcpsearch/mcpsearch/index/internal/text"
+	"github.com/mcpsearch/mcpsearch/index/internal/vectors"
 )
-
-func init() {
-	// Bound the clauses one query may expand to. Queries are built from at
-	// most ext.MaxQueryTerms words over a few fields, far below this.
-	searcher.DisjunctionMaxClauseCount = 4096
-}
 
 // Index is an open, read-only bundle. It is safe for concurrent use.
 type Index struct {
 	dir            string
 	manifest       *Manifest
-	bleve          bleve.Index
+	bleve          bindex.Index // the bleve index, read through scorch (segment.go)
 	bm25           map[ext.Kind]*search.BM25Stats
-	metas, objects *store
+	metas, objects *store.Store
 	base           map[ext.Kind]int // position of each kind's first record
 	uris           uriTable         // resource URIs and templates, read on first use (lookup.go)
 	visibility     *visibilityIndex // nil: every item is public
-	vectors        *itemVectors     // item vectors for the dense score
-	docOrder       []byte           // catalog position of each document (docorder.go)
+	vectors        *vectors.Vectors // item vectors for the dense score
+	docOrder       store.DocOrder   // catalog position of each document, BM25's tie-break
 	filterNames    filterNames      // servers and annotation names, read on first use (filter.go)
 	directory      directory        // servers by visibility set and their topics, read on first use (directory.go)
 }
@@ -49,10 +45,14 @@ var _ ext.Searcher = (*Index)(nil)
 
 // Open opens the bundle at dir read-only, after checking its manifest, the
 // sizes of its files and the hash of root.bolt (see hashedAtOpen). It
-// writes nothing.
+// writes nothing. Its first call builds the text analyzer (text.Analyzer),
+// which queries are read with.
 func Open(dir string) (x *Index, err error) {
 	defer wrapf(&err, "opening index")
 	defer recoverOpen(dir, &x, &err)
+	if _, err := text.Analyzer(); err != nil {
+		return nil, err
+	}
 	m, err := readManifest(dir)
 	if err != nil {
 		return nil, err
@@ -64,10 +64,10 @@ func Open(dir string) (x *Index, err error) {
 	if x.visibility, err = m.Visibility.expand(m.Counts); err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
-	if x.bleve, err = bleve.OpenUsing(filepath.Join(dir, "bleve"), map[string]any{"read_only": true}); err != nil {
+	if x.bleve, err = openSegment(filepath.Join(dir, "bleve")); err != nil {
 		return nil, fmt.Errorf("%s: bleve index: %w", dir, err)
 	}
-	if x.docOrder, err = readDocOrder(dir, x.docCount()); err != nil {
+	if x.docOrder, err = store.ReadDocOrder(dir, x.docCount()); err != nil {
 		x.Close()
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
@@ -75,7 +75,7 @@ func Open(dir string) (x *Index, err error) {
 		x.Close()
 		return nil, err
 	}
-	if x.vectors, err = openVectors(dir, x.docCount()); err != nil {
+	if x.vectors, err = vectors.Open(dir, x.docCount()); err != nil {
 		x.Close()
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
@@ -84,27 +84,16 @@ func Open(dir string) (x *Index, err error) {
 
 // openStores opens the record stores and checks they hold every item.
 func (x *Index) openStores() (err error) {
-	if x.metas, err = openStore(x.dir, metaStore); err != nil {
+	if x.metas, err = store.Open(x.dir, store.MetaStore); err != nil {
 		return fmt.Errorf("%s: %w", x.dir, err)
 	}
-	if x.objects, err = openStore(x.dir, objectStore); err != nil {
+	if x.objects, err = store.Open(x.dir, store.ObjectStore); err != nil {
 		return fmt.Errorf("%s: %w", x.dir, err)
 	}
-	if n := x.docCount(); x.metas.count != n || x.objects.count != n {
-		return fmt.Errorf("%s: the record stores hold %d and %d items, the manifest counts %d", x.dir, x.metas.count, x.objects.count, n)
+	if n := x.docCount(); x.metas.Count() != n || x.objects.Count() != n {
+		return fmt.Errorf("%s: the record stores hold %d and %d items, the manifest counts %d", x.dir, x.metas.Count(), x.objects.Count(), n)
 	}
 	return nil
-}
-
-// kindBases returns the position of each kind's first item in catalog
-// order: kinds come in the order of ext.Kinds.
-func kindBases(counts map[ext.Kind]int) map[ext.Kind]int {
-	base, pos := map[ext.Kind]int{}, 0
-	for _, k := range ext.Kinds {
-		base[k] = pos
-		pos += counts[k]
-	}
-	return base
 }
 
 // Verify checks the bundle at dir as Open does and also the SHA-256 of
@@ -120,13 +109,13 @@ func Verify(dir string) (*Manifest, error) {
 // Close releases the index.
 func (x *Index) Close() error {
 	var errs []error
-	for _, s := range []*store{x.metas, x.objects} {
+	for _, s := range []*store.Store{x.metas, x.objects} {
 		if s != nil {
-			errs = append(errs, s.close())
+			errs = append(errs, s.Close())
 		}
 	}
 	if x.vectors != nil {
-		errs = append(errs, x.vectors.close())
+		errs = append(errs, x.vectors.Close())
 	}
 	if x.bleve != nil {
 		errs = append(errs, x.bleve.Close())

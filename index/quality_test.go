@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
 
 // TestRetrievalTables checks the behaviours the ranking is built for, each
@@ -93,8 +94,8 @@ func TestNothingFits(t *testing.T) {
 // TestWordNetBridgesWords: a tool that says "buy" is found for "purchase",
 // through the WordNet synonyms indexed beside its description.
 func TestWordNetBridgesWords(t *testing.T) {
-	if !slices.Contains(related["bui"], "purchase") && !slices.Contains(related[analyze("buy")[0]], "purchase") {
-		t.Fatalf("the embedded WordNet table has no buy → purchase: %v", related[analyze("buy")[0]])
+	if related := text.Expansion("buy"); !slices.Contains(strings.Fields(related), "purchase") {
+		t.Fatalf("the embedded WordNet table has no buy → purchase: %q", related)
 	}
 	x := mustBuild(t, "testdata/shop")
 	// Only "purchase" can match: the tools say buy, put and follow.
@@ -117,7 +118,7 @@ func TestCJKQueries(t *testing.T) {
 
 // TestChineseGlosses: English queries find tools described in Chinese
 // only, and Chinese queries (simplified or traditional) English tools,
-// through the CC-CEDICT glosses (gloss.go).
+// through the CC-CEDICT glosses (internal/text/gloss.go).
 func TestChineseGlosses(t *testing.T) {
 	x := mustBuild(t, "testdata/cjk")
 	for _, test := range []struct {
@@ -139,7 +140,7 @@ func TestChineseGlosses(t *testing.T) {
 }
 
 // TestFilePathsInQueries: a file path in a query stands for a file of its
-// type, not for the words of its directories (paths.go).
+// type, not for the words of its directories (internal/text/paths.go).
 func TestFilePathsInQueries(t *testing.T) {
 	x := mustBuild(t, "testdata/files")
 	for _, test := range []struct {

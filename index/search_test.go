@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/catalog"
 )
 
 // hitInfo is what the tests read of a hit.
@@ -75,7 +76,7 @@ func TestDefaultCatalogRoundTrip(t *testing.T) {
 // of the default catalog with the first words of its own description.
 func TestEveryKindSearchable(t *testing.T) {
 	x := defaultIndex(t)
-	cat, err := LoadDir(defaultCatalog, nil)
+	cat, err := catalog.LoadDir(defaultCatalog, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -64,7 +64,7 @@ func (x *Index) findName(k ext.Kind, name string) (int, bool, error) {
 		if err != nil && firstErr == nil {
 			firstErr = err
 		}
-		return m.server + x.manifest.Separator + m.label
+		return m.Server + x.manifest.Separator + m.Label
 	}
 	count := x.manifest.Counts[k]
 	n := sort.Search(count, func(n int) bool { return canonical(n) >= name })

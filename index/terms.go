@@ -1,12 +1,8 @@
 package index
 
 import (
-	"cmp"
 	"context"
 	"fmt"
-	"math"
-	"slices"
-	"unicode"
 
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	bindex "github.com/blevesearch/bleve_index_api"
@@ -123,11 +119,7 @@ var summaryFields = []string{fieldName, fieldTitle, fieldDescription, fieldParam
 
 // reader opens a reader of the index's postings; the caller closes it.
 func (x *Index) reader() (bindex.IndexReader, error) {
-	advanced, err := x.bleve.Advanced()
-	if err != nil {
-		return nil, err
-	}
-	return advanced.Reader()
+	return x.bleve.Reader()
 }
 
 // heldTerms reports which of terms the document id holds in its summary
@@ -173,65 +165,4 @@ func fieldHolds(r bindex.IndexReader, field, term string, doc bindex.IndexIntern
 		return false, err
 	}
 	return found != nil && found.ID.Equals(doc), nil
-}
-
-// coverage is the share of the query's weight that an item holds (have):
-// each concept weighs the largest inverse document frequency of its
-// content-word alternatives (scaled down for generic words), and an item
-// that holds some of them is credited with the weight of the heaviest it
-// holds (a common sense of a Chinese word is weak evidence); identifiers,
-// numbers and one- or two-letter words do not count. It also returns the
-// labels of the weighty concepts the item lacks, heaviest first.
-func coverage(concepts []concept, have map[string]bool, docs int) (float64, []string) {
-	covered, all := 0.0, 0.0
-	type miss struct {
-		label string
-		w     float64
-	}
-	var missing []miss
-	for _, c := range concepts {
-		w, held := 0.0, 0.0
-		for _, t := range c.alternatives {
-			if isContentWord(t.term) {
-				tw := idf(t.docFreq, docs) * termWeight(t.term)
-				w = max(w, tw)
-				if have[t.term] {
-					held = max(held, tw)
-				}
-			}
-		}
-		if w == 0 {
-			continue
-		}
-		all += w
-		covered += held
-		if held == 0 {
-			missing = append(missing, miss{c.label, w})
-		}
-	}
-	if all == 0 {
-		return 1, nil
-	}
-	slices.SortFunc(missing, func(a, b miss) int { return cmp.Compare(b.w, a.w) })
-	labels := make([]string, len(missing))
-	for i, m := range missing {
-		labels[i] = m.label
-	}
-	return covered / all, labels
-}
-
-// isContentWord reports whether t is a word of three letters or more.
-func isContentWord(t string) bool {
-	n := 0
-	for _, r := range t {
-		if !unicode.IsLetter(r) {
-			return false
-		}
-		n++
-	}
-	return n >= 3
-}
-
-func idf(df, docs int) float64 {
-	return math.Log(1 + (float64(docs)-float64(df)+0.5)/(float64(df)+0.5))
 }

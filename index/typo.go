@@ -6,11 +6,12 @@ import (
 	"unicode/utf8"
 
 	segment "github.com/blevesearch/scorch_segment_api/v2"
+	"github.com/mcpsearch/mcpsearch/index/internal/rank"
 )
 
-// Typo tolerance: a word the index does not know, of minTypoRunes to
-// maxTypoRunes characters, is replaced by the known word nearest to it — at
-// most one edit away for words shorter than twoEditRunes, two for longer
+// Typo tolerance: a word the index does not know, of rank.MinTypoRunes to
+// rank.MaxTypoRunes characters, is replaced by the known word nearest to it — at
+// most one edit away for words shorter than rank.TwoEditRunes, two for longer
 // ones — sharing its first letter, found in the name and description
 // dictionaries (the nearest has the fewest edits, then the most documents,
 // then comes first in alphabetical order).
@@ -24,8 +25,8 @@ import (
 // typoAutomaton computes its states as the walk reaches them, one row of
 // the edit-distance table each (len(word)+1 bytes, of which the 2×edits+1
 // cells near the diagonal are computed), and a walk stops after
-// typoWalkSteps steps (transitions tried; a walk cut short offers the
-// nearest term it found), the walks of one query after typoQuerySteps in
+// rank.TypoWalkSteps steps (transitions tried; a walk cut short offers the
+// nearest term it found), the walks of one query after rank.TypoQuerySteps in
 // all: later words are not corrected. TestTypoAutomatonMatchesBleve proves
 // it finds what bleve's finds. On the default catalog a walk takes at most
 // about 700 steps; a step costs about 0.1 µs.
@@ -36,13 +37,6 @@ import (
 // index does not know the word. So a word held only by items the caller
 // may not see costs what a word held by none costs
 // (TestHiddenWordCostsWhatAnUnknownWordCosts).
-const (
-	minTypoRunes   = 5
-	maxTypoRunes   = 24
-	twoEditRunes   = 8
-	typoWalkSteps  = 4096
-	typoQuerySteps = 32768
-)
 
 // typoFields are the dictionaries a correction is looked up in.
 var typoFields = []string{fieldName, fieldDescription}
@@ -71,11 +65,11 @@ func newCorrector(d *termDicts) *corrector {
 // query may correct, or the query's steps are spent.
 func (c *corrector) nearest(term string) (string, int, error) {
 	word := []rune(term)
-	if len(word) < minTypoRunes || len(word) > maxTypoRunes || c.cost.steps >= typoQuerySteps {
+	if len(word) < rank.MinTypoRunes || len(word) > rank.MaxTypoRunes || c.cost.steps >= rank.TypoQuerySteps {
 		return "", 0, nil
 	}
 	edits := uint8(1)
-	if len(word) >= twoEditRunes {
+	if len(word) >= rank.TwoEditRunes {
 		edits = 2
 	}
 	best, err := c.walk(word, edits)
@@ -101,7 +95,7 @@ func (c *corrector) walk(word []rune, edits uint8) (typoMatch, error) {
 			return typoMatch{}, err
 		}
 		for _, dict := range dicts {
-			c.a.reset(word, edits, min(typoWalkSteps, typoQuerySteps-c.cost.steps))
+			c.a.reset(word, edits, min(rank.TypoWalkSteps, rank.TypoQuerySteps-c.cost.steps))
 			c.cost.walks++
 			err := walkDict(dict, &c.a, start, end, func(m typoMatch) {
 				if best.term == "" || m.nearerThan(best) {

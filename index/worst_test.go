@@ -3,12 +3,15 @@ package index
 import (
 	"context"
 	"math/rand/v2"
+	"os"
 	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/rank"
+	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
 
 // worstQuery is a query the limits allow (ext.MaxQueryBytes,
@@ -28,11 +31,11 @@ func worstQueries(tb testing.TB, x *Index) []worstQuery {
 	qs := []worstQuery{
 		{name: "one-4096-char-word", text: randomWord(rand.New(rand.NewPCG(1, 1)), 4096)},
 		{name: "128-rare-31-char-words", text: randomWords(128, 31)},
-		{name: "128-rare-24-char-words", text: randomWords(128, maxTypoRunes)},
+		{name: "128-rare-24-char-words", text: randomWords(128, rank.MaxTypoRunes)},
 		{name: "128-typos-walking-most", text: strings.Join(costliestTypos(tb, x, 128), " ")},
 		{name: "128-common-words", text: strings.Join(common, " ")},
 		{name: "128-common-words-explained", text: strings.Join(common, " "), explain: true},
-		{name: "128-common-words-of-5-letters", text: strings.Join(commonWords(tb, x, vocab, 128, minTypoRunes), " ")},
+		{name: "128-common-words-of-5-letters", text: strings.Join(commonWords(tb, x, vocab, 128, rank.MinTypoRunes), " ")},
 		{name: "identifier-of-682-rare-parts", text: identifier(rand.New(rand.NewPCG(2, 2)), 4096)},
 		{name: "1365-chinese-characters", text: chineseText(4096)},
 	}
@@ -54,7 +57,7 @@ func costliestTypos(tb testing.TB, x *Index, n int) []string {
 	for _, field := range typoFields {
 		for _, term := range sortedKeys(vocabulary(tb, x, ext.KindTool, field)) {
 			typo := mutate(rnd, []rune(term), 2)
-			if terms := analyze(typo); len(terms) != 1 || terms[0] != typo || len(typo) > 31 {
+			if terms := text.Analyze(typo); len(terms) != 1 || terms[0] != typo || len(typo) > 31 {
 				continue // the query would search other words
 			}
 			c := newCorrector(d)
@@ -111,7 +114,7 @@ func commonWords(tb testing.TB, x *Index, vocab map[string]int, n, minRunes int)
 	d := mustTermDicts(tb, x)
 	df := map[string]int{}
 	for w := range vocab {
-		if isContentWord(w) && len(w) >= minRunes && !isStopWord(w) && slices.Equal(analyze(w), []string{w}) {
+		if isContentWord(w) && len(w) >= minRunes && !text.IsStopWord(w) && slices.Equal(text.Analyze(w), []string{w}) {
 			var err error
 			if df[w], err = d.docFreq(w); err != nil {
 				tb.Fatal(err)
@@ -157,8 +160,12 @@ func identifier(r *rand.Rand, size int) string {
 // chineseText is Han characters, each a headword of the gloss table, of
 // at most size bytes.
 func chineseText(size int) string {
+	table, err := os.ReadFile("internal/text/zhgloss.txt")
+	if err != nil {
+		panic(err)
+	}
 	var heads []rune
-	for _, line := range strings.Split(string(glossLines), "\n") {
+	for _, line := range strings.Split(string(table), "\n") { // the comment lines have no single-character head
 		head, _, _ := strings.Cut(line, "\t")
 		if rs := []rune(head); len(rs) == 1 && len(head) == 3 {
 			heads = append(heads, rs[0])
@@ -172,7 +179,7 @@ func chineseText(size int) string {
 }
 
 // maxQueryAlloc bounds what one search of the default catalog allocates,
-// whatever its words (the README's Limits).
+// whatever its words (functions/search/README.md, Limits).
 const maxQueryAlloc = 8 << 20
 
 // TestWorstQueryMemory: no query the limits allow makes a search of the

@@ -59,7 +59,7 @@ func initParams(version string) map[string]any {
 		"clientInfo": map[string]any{"name": "test", "version": "1"}}
 }
 
-// checkSearchCapability checks the advertisement DESIGN.md shows.
+// checkSearchCapability checks the advertisement ext/README.md shows.
 func checkSearchCapability(t *testing.T, caps map[string]any, version string) {
 	t.Helper()
 	want := map[string]map[string]any{

@@ -190,9 +190,10 @@ func (c *Caller) result(res any, raw *rawResult, err error) (json.RawMessage, er
 	return out, nil
 }
 
-// passedOnBytes is at most how long raw is once the server encodes it:
-// encoding/json writes <, > and & as \u003c (6 bytes), and U+2028 and
-// U+2029 (3 bytes) as \u2028.
+// passedOnBytes is at most how long raw becomes when it is encoded again
+// with json.Marshal, as the gateway's _meta entry and Lambda's response
+// encoding do: <, > and & become \u003c (6 bytes), U+2028 and U+2029 (3
+// bytes) \u2028.
 func passedOnBytes(raw []byte) int64 {
 	n := len(raw)
 	for _, c := range []string{"<", ">", "&"} {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index"
+	"github.com/mcpsearch/mcpsearch/index/catalog"
 )
 
 // cachedBundle returns the directory of a bundle of the catalog at
@@ -28,7 +29,7 @@ func cachedBundle(catalogDir, cacheDir string, progress io.Writer) (string, erro
 		}
 		cacheDir = filepath.Join(cacheDir, "mcpsearch")
 	}
-	dir := filepath.Join(cacheDir, "index-"+cat.Version()[:16])
+	dir := filepath.Join(cacheDir, "index-"+cat.Version(index.FormatVersion)[:16])
 	if _, err := index.Verify(dir); err == nil {
 		return dir, nil
 	} else if !errors.Is(err, fs.ErrNotExist) && fileExists(dir) {
@@ -45,14 +46,14 @@ func cachedBundle(catalogDir, cacheDir string, progress io.Writer) (string, erro
 	return dir, nil
 }
 
-func loadCatalog(dir string) (*index.Catalog, error) {
+func loadCatalog(dir string) (*catalog.Catalog, error) {
 	if dir != "" {
-		return index.LoadDir(dir, nil)
+		return catalog.LoadDir(dir, nil)
 	}
 	if defaultCatalog == nil {
 		return nil, errors.New("this binary has no bundled catalog: set MCPSEARCH_INDEX to a bundle or MCPSEARCH_CATALOG to a catalog directory")
 	}
-	return index.LoadFS(defaultCatalog, "(bundled catalog)", nil)
+	return catalog.LoadFS(defaultCatalog, "(bundled catalog)", nil)
 }
 
 func fileExists(path string) bool {

@@ -129,8 +129,9 @@ func TestAuthMode(t *testing.T) {
 	}
 }
 
-// TestConfigurationTable: the README's Configuration table names every
-// variable the function reads, and reads nothing it does not name.
+// TestConfigurationTable: the Configuration table of this package's
+// README.md names every variable the function reads, and reads nothing it
+// does not name.
 func TestConfigurationTable(t *testing.T) {
 	documented := readmeConfigVariables(t)
 	read := configVariables()
@@ -150,7 +151,7 @@ func TestConfigurationTable(t *testing.T) {
 // capitals) of the first column of the table under "## Configuration".
 func readmeConfigVariables(t *testing.T) []string {
 	t.Helper()
-	f, err := os.Open("../../README.md")
+	f, err := os.Open("README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +172,7 @@ func readmeConfigVariables(t *testing.T) []string {
 		}
 	}
 	if len(names) == 0 {
-		t.Fatal(`README.md: no variables found in the table under "## Configuration"`)
+		t.Fatal(`functions/search/README.md: no variables found in the table under "## Configuration"`)
 	}
 	return names
 }

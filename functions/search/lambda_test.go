@@ -20,6 +20,7 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 
 	"github.com/mcpsearch/mcpsearch/index"
+	"github.com/mcpsearch/mcpsearch/index/catalog"
 )
 
 // testCatalog is a tiny catalog of two servers, one of whose tools is
@@ -55,7 +56,7 @@ func mustHandler(tb testing.TB) http.Handler {
 			tb.Fatal(err)
 		}
 	}
-	cat, err := index.LoadDir(catDir, nil)
+	cat, err := catalog.LoadDir(catDir, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}

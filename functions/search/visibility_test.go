@@ -18,6 +18,7 @@ import (
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/ext/upstream/upstreamtest"
 	"github.com/mcpsearch/mcpsearch/index"
+	"github.com/mcpsearch/mcpsearch/index/catalog"
 )
 
 // The visibility catalog: the red team's 25 tools answer the test query
@@ -93,7 +94,7 @@ func writeVisCatalog(t *testing.T, url string) string {
 	for _, tool := range visTools() {
 		obj := map[string]any{"name": tool.name, "description": tool.description, "inputSchema": map[string]any{"type": "object"}}
 		if tool.server == "common" && (tool.groups != nil || tool.scopes != nil) {
-			obj["_meta"] = map[string]any{index.MetaVisibility: map[string]any{"groups": tool.groups, "scopes": tool.scopes}}
+			obj["_meta"] = map[string]any{catalog.MetaVisibility: map[string]any{"groups": tool.groups, "scopes": tool.scopes}}
 		}
 		files[tool.server]["tools"] = append(files[tool.server]["tools"].([]any), obj)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/ext/server"
 	"github.com/mcpsearch/mcpsearch/index"
+	"github.com/mcpsearch/mcpsearch/index/catalog"
 )
 
 func TestScaleCatalog(t *testing.T) {
@@ -20,7 +21,7 @@ func TestScaleCatalog(t *testing.T) {
 		if err := ScaleCatalog("../../index/testdata/catalog", dst, n); err != nil {
 			t.Fatal(err)
 		}
-		cat, err := index.LoadDir(dst, nil)
+		cat, err := catalog.LoadDir(dst, nil)
 		if err != nil {
 			t.Fatalf("%d tools: the scaled catalog does not load: %v", n, err)
 		}
@@ -76,11 +77,11 @@ func TestScaleServers(t *testing.T) {
 	if err := ScaleServers("../../index/testdata/catalog", dst, 5); err != nil {
 		t.Fatal(err)
 	}
-	cat, err := index.LoadDir(dst, nil)
+	cat, err := catalog.LoadDir(dst, nil)
 	if err != nil {
 		t.Fatalf("the scaled catalog does not load: %v", err)
 	}
-	src, err := index.LoadDir("../../index/testdata/catalog", nil)
+	src, err := catalog.LoadDir("../../index/testdata/catalog", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

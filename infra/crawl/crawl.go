@@ -1,6 +1,6 @@
 // Package crawl lists the tools, prompts, resources and resource templates
 // of live MCP servers and writes one catalog file per server, in the format
-// index.LoadDir reads.
+// catalog.LoadDir reads (index/README.md, "Catalogs and bundles").
 //
 // A servers file (YAML or JSON, see LoadServers) names the upstreams. Run
 // connects to each with mcp-go's client — Streamable HTTP or a stdio
@@ -14,7 +14,7 @@
 //
 // A server that fails — unreachable, hanging past the timeout, dying
 // mid-list, an unset variable, an answer the build would refuse (the
-// checks and limits of index.LoadDir, run on each file before it is
+// checks and limits of catalog.LoadDir, run on each file before it is
 // written) — gets a failed Result, and its previous catalog file, if any,
 // is left as it was; the others are written anyway.
 package crawl
@@ -31,8 +31,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
-
-	"github.com/mcpsearch/mcpsearch/index"
+	"github.com/mcpsearch/mcpsearch/index/catalog"
 )
 
 // Defaults of Options.
@@ -56,7 +55,7 @@ type Options struct {
 	ReadResources bool
 	// MaxResourceBytes cuts each resource text to this many bytes (at a
 	// character boundary; Result.Truncated counts them), at most
-	// index.MaxContentBytes. If zero, DefaultMaxResourceBytes.
+	// catalog.MaxContentBytes. If zero, DefaultMaxResourceBytes.
 	MaxResourceBytes int
 	// Lookup resolves ${VAR} references. If nil, os.LookupEnv.
 	Lookup func(string) (string, bool)
@@ -103,8 +102,8 @@ type Result struct {
 // every failed server (nil if all succeeded).
 func Run(ctx context.Context, cfg *Config, outDir string, opts *Options) ([]Result, error) {
 	o := opts.withDefaults()
-	if o.MaxResourceBytes > index.MaxContentBytes {
-		return nil, fmt.Errorf("resource texts cut at %d bytes: the index takes at most %d", o.MaxResourceBytes, index.MaxContentBytes)
+	if o.MaxResourceBytes > catalog.MaxContentBytes {
+		return nil, fmt.Errorf("resource texts cut at %d bytes: the index takes at most %d", o.MaxResourceBytes, catalog.MaxContentBytes)
 	}
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return nil, fmt.Errorf("creating %s: %w", outDir, err)
@@ -194,7 +193,7 @@ func fetch(ctx context.Context, s *ServerConfig, o *Options, r *Result) (*catalo
 }
 
 // catalogFile is what Run writes for one server: the catalog format
-// index.LoadDir reads, plus the initialize answer (serverInfo, protocolVersion,
+// catalog.LoadDir reads, plus the initialize answer (serverInfo, protocolVersion,
 // capabilities) as the published catalogs carry it.
 type catalogFile struct {
 	Server            string             `json:"server"`
@@ -237,7 +236,7 @@ func newCatalogFile(s *ServerConfig, sess *session) (*catalogFile, error) {
 }
 
 // writeCatalog writes f to dir/<server>.json once the build's own checks
-// (index.CheckServerFile) pass, so that an upstream whose answer would not
+// (catalog.CheckServerFile) pass, so that an upstream whose answer would not
 // build (a name clients cannot use, an item past the limits) fails here,
 // named, and its previous file stays.
 func writeCatalog(dir string, f *catalogFile) (path string, err error) {
@@ -247,7 +246,7 @@ func writeCatalog(dir string, f *catalogFile) (path string, err error) {
 		return "", fmt.Errorf("encoding %s: %w", path, err)
 	}
 	data = append(data, '\n')
-	if err := index.CheckServerFile(path, data, nil); err != nil {
+	if err := catalog.CheckServerFile(path, data, nil); err != nil {
 		return "", fmt.Errorf("the upstream's answer would not build: %w", err)
 	}
 	return path, replaceFile(dir, path, data)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index"
+	"github.com/mcpsearch/mcpsearch/index/catalog"
 	"github.com/mcpsearch/mcpsearch/infra/testenv/fleet"
 )
 
@@ -151,9 +152,9 @@ func assertNoSecret(t *testing.T, dir string) {
 
 // buildAndSearch loads the crawled catalog, builds its index and finds the
 // resource wantURI by word, which only its content holds.
-func buildAndSearch(t *testing.T, catalog, word, wantURI string) {
+func buildAndSearch(t *testing.T, catalogDir, word, wantURI string) {
 	t.Helper()
-	cat, err := index.LoadDir(catalog, nil)
+	cat, err := catalog.LoadDir(catalogDir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -335,7 +336,7 @@ func TestCrawlEverything(t *testing.T) {
 		t.Errorf("got %+v, want text contents read", results[0])
 	}
 	assertNoSecret(t, out)
-	if _, err := index.LoadDir(out, nil); err != nil {
+	if _, err := catalog.LoadDir(out, nil); err != nil {
 		t.Error(err)
 	}
 }
@@ -449,10 +450,10 @@ func TestCrawlRefusesWhatWouldNotBuild(t *testing.T) {
 	if got := mustRead(t, filepath.Join(out, "hostile.json")); !bytes.Equal(got, previous) {
 		t.Errorf("hostile.json: got %s, want the previous file", got)
 	}
-	if _, err := index.LoadDir(out, nil); err != nil {
+	if _, err := catalog.LoadDir(out, nil); err != nil {
 		t.Errorf("the catalog left by the crawl does not load: %v", err)
 	}
-	if _, err := Run(context.Background(), cfg, out, &Options{MaxResourceBytes: index.MaxContentBytes + 1}); err == nil || !strings.Contains(err.Error(), "the index takes at most") {
+	if _, err := Run(context.Background(), cfg, out, &Options{MaxResourceBytes: catalog.MaxContentBytes + 1}); err == nil || !strings.Contains(err.Error(), "the index takes at most") {
 		t.Errorf("cut past the index's limit: got %v", err)
 	}
 }

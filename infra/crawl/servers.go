@@ -15,7 +15,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/mcpsearch/mcpsearch/ext/upstream"
-	"github.com/mcpsearch/mcpsearch/index"
+	"github.com/mcpsearch/mcpsearch/index/catalog"
 )
 
 // Transports a servers file may name.
@@ -263,7 +263,7 @@ func (p *parser) check(m map[string]any, path string, s *ServerConfig) bool {
 	if s.Name == "" {
 		return p.fail(path+".name", "missing")
 	}
-	if err := index.CheckServerName(s.Name, ""); err != nil {
+	if err := catalog.CheckServerName(s.Name, ""); err != nil {
 		return p.fail(path+".name", "%v", err)
 	}
 	switch s.Transport {

@@ -121,7 +121,7 @@ func tail(s string) string {
 // TestInterop runs clients no one here wrote against a server over the
 // bundled default catalog: the official TypeScript SDK, the MCP Inspector
 // CLI, the conformance suite, mcp-go's client in each protocol era, the
-// fallback of ext/searchclient, and mcp-remote (the stdio bridge the README
+// fallback of ext/searchclient, and mcp-remote (the stdio bridge ext/README.md
 // gives for Claude Desktop) in meta-tool mode.
 func TestInterop(t *testing.T) {
 	srv := startCatalogServer(t, filepath.Join(repoRoot, "functions", "search", "catalog"))
@@ -341,7 +341,7 @@ func testSearchClientFallback(t *testing.T, srv *catalogServer) {
 	}
 }
 
-// testMCPRemote runs the README's recipe for stdio-only clients (Claude
+// testMCPRemote runs ext/README.md's recipe for stdio-only clients (Claude
 // Desktop): mcp-remote bridges stdio to the server in meta-tool mode, and
 // an mcp-go stdio client lists search_tools through it and calls it.
 func testMCPRemote(t *testing.T, srv *catalogServer) {
@@ -382,17 +382,17 @@ func testMCPRemote(t *testing.T, srv *catalogServer) {
 	}
 }
 
-// readmeClients is the "Clients" section of the README.
+// readmeClients is the "Clients" section of ext/README.md.
 func readmeClients(t *testing.T) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	data, err := os.ReadFile(filepath.Join(repoRoot, "ext", "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := string(data)
 	start := strings.Index(s, "\n## Clients\n")
 	if start < 0 {
-		t.Fatal("README.md has no Clients section")
+		t.Fatal("ext/README.md has no Clients section")
 	}
 	end := strings.Index(s[start+1:], "\n## ")
 	if end < 0 {
@@ -412,7 +412,7 @@ func fenced(t *testing.T, s, lang string) string {
 	return body[:strings.Index(body, "```")]
 }
 
-// testReadmeSnippets runs the README's TypeScript snippet against the
+// testReadmeSnippets runs ext/README.md's TypeScript snippet against the
 // server and checks that its Go snippet is the body of
 // ExampleClient_Search, which go test runs.
 func testReadmeSnippets(t *testing.T, srv *catalogServer) {
@@ -426,13 +426,13 @@ func testReadmeSnippets(t *testing.T, srv *catalogServer) {
 	body = body[:strings.Index(body, "\t// Output:")]
 	body = strings.ReplaceAll(strings.ReplaceAll(body, "\n\t", "\n"), "(ctx, url, nil)", `(ctx, "http://127.0.0.1:8080/mcp", nil)`)
 	if want := strings.TrimPrefix(body, "\t"); fenced(t, section, "go") != want {
-		t.Errorf("README Go snippet:\n%s\nwant the body of ExampleClient_Search:\n%s", fenced(t, section, "go"), want)
+		t.Errorf("ext/README.md Go snippet:\n%s\nwant the body of ExampleClient_Search:\n%s", fenced(t, section, "go"), want)
 	}
 
 	nodeTool(t, "node_modules/@modelcontextprotocol/sdk/package.json")
 	js := strings.ReplaceAll(fenced(t, section, "js"), "http://127.0.0.1:8080/mcp", srv.url)
 	out := runNode(t, interopDir, "node", "--input-type=module", "-e", js)
 	if !strings.HasPrefix(string(out), "playwright__browser_take_screenshot ") || strings.Count(string(out), "\n") != 5 {
-		t.Errorf("README TypeScript snippet printed:\n%s\nwant 5 tools, playwright__browser_take_screenshot first", out)
+		t.Errorf("ext/README.md TypeScript snippet printed:\n%s\nwant 5 tools, playwright__browser_take_screenshot first", out)
 	}
 }

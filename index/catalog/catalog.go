@@ -1,0 +1,432 @@
+package catalog
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/mcpsearch/mcpsearch/ext"
+)
+
+// DefaultSeparator joins a server name and an item name into a canonical
+// name: "gitlab" and "create_merge_request" give
+// "gitlab__create_merge_request".
+const DefaultSeparator = "__"
+
+// Catalog is a validated set of servers and their items.
+type Catalog struct {
+	Servers []Server
+	Items   []Item // sorted by kind, server and key
+	Sep     string // name separator; empty means DefaultSeparator
+}
+
+// Server describes one upstream server of a catalog.
+type Server struct {
+	Name       string          `json:"name"`
+	File       string          `json:"-"`
+	Package    string          `json:"package,omitempty"`
+	License    string          `json:"license,omitempty"`
+	Source     json.RawMessage `json:"source,omitempty"` // a URL or {homepage, repository}
+	Upstream   json.RawMessage `json:"upstream,omitempty"`
+	Visibility json.RawMessage `json:"visibility,omitempty"`
+	// About is the first sentence of the description the server gives of
+	// itself (serverInfo.description), for the directory of servers.
+	About string `json:"about,omitempty"`
+}
+
+// Item is one tool, prompt, resource or resource template.
+type Item struct {
+	Kind   ext.Kind
+	Server string
+	// Name is the canonical, collision-free name clients see: server,
+	// separator and upstream name for tools and prompts; the URI (or URI
+	// template) for resources, which are addressed by URI.
+	Name string
+	// UpstreamName is the name (or URI) the upstream server knows it by.
+	UpstreamName string
+	// Label is the object's own "name" as the upstream wrote it: the upstream
+	// name of a tool or prompt, the human-readable name of a resource.
+	Label string
+	// Object is the MCP object as the upstream listed it, with Name in
+	// place of its name for tools and prompts.
+	Object json.RawMessage
+	// Fields parsed from Object, for indexing.
+	Title, Description string
+	Params             []Param
+	Annotations        map[string]any
+	URI, MimeType      string
+	// Content is the text of a resource, read from the upstream by
+	// `mcpsearch crawl --read-resources` (the file's resourceContents).
+	Content string
+	// Visibility is who sees the item: its own, else its server's.
+	Visibility Visibility
+}
+
+// Param is a tool input property or prompt argument.
+type Param struct{ Name, Description string }
+
+// LoadError reports an invalid catalog file, naming the file and, where
+// there is one, the item and the field.
+type LoadError struct {
+	File  string
+	Item  string // e.g. `tools[3] "create_issue"`
+	Field string
+	Err   error
+}
+
+func (e *LoadError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Item != "" {
+		b.WriteString(": " + e.Item)
+	}
+	if e.Field != "" {
+		b.WriteString(": field " + e.Field)
+	}
+	b.WriteString(": " + e.Err.Error())
+	return b.String()
+}
+
+func (e *LoadError) Unwrap() error { return e.Err }
+
+// LoadOptions configure LoadDir. A nil *LoadOptions means the defaults.
+type LoadOptions struct {
+	// Separator joins server and item names. If empty, DefaultSeparator.
+	Separator string
+}
+
+// LoadDir reads every *.json file of dir as one server's catalog, validates
+// it and returns the catalog. Other files (a SOURCES.md, say) are ignored.
+// The first problem found is returned as a *LoadError.
+func LoadDir(dir string, opts *LoadOptions) (*Catalog, error) {
+	if _, err := os.Stat(dir); err != nil {
+		return nil, fmt.Errorf("reading catalog: %w", err)
+	}
+	return LoadFS(os.DirFS(dir), dir, opts)
+}
+
+// LoadFS is LoadDir on the root of fsys; errors name files under label.
+func LoadFS(fsys fs.FS, label string, opts *LoadOptions) (*Catalog, error) {
+	sep, err := separatorOf(opts)
+	if err != nil {
+		return nil, err
+	}
+	files, err := fs.Glob(fsys, "*.json")
+	if err != nil {
+		return nil, fmt.Errorf("listing catalog %s: %w", label, err)
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("catalog %s holds no *.json files", label)
+	}
+	slices.Sort(files)
+	cat := &Catalog{Sep: sep}
+	for _, name := range files {
+		srv, items, err := loadFile(fsys, name, filepath.Join(label, name), sep)
+		if err != nil {
+			return nil, err
+		}
+		cat.Servers = append(cat.Servers, srv)
+		cat.Items = append(cat.Items, items...)
+	}
+	return cat, cat.finish()
+}
+
+// CheckServerFile checks the server file data (named file in errors) as
+// LoadFS checks each of its files, by the same rules and with its names
+// unique, but without the other files of its catalog: the crawler runs it
+// before writing a file, so that an upstream's answer that would not build
+// fails the crawl of that server.
+func CheckServerFile(file string, data []byte, opts *LoadOptions) error {
+	sep, err := separatorOf(opts)
+	if err != nil {
+		return err
+	}
+	if err := checkFileSize(int64(len(data))); err != nil {
+		return &LoadError{File: file, Err: err}
+	}
+	srv, items, err := parseServerFile(file, data, sep)
+	if err != nil {
+		return err
+	}
+	cat := &Catalog{Servers: []Server{srv}, Items: items, Sep: sep}
+	return cat.finish()
+}
+
+func separatorOf(opts *LoadOptions) (string, error) {
+	sep := DefaultSeparator
+	if opts != nil && opts.Separator != "" {
+		sep = opts.Separator
+	}
+	if !separatorRE().MatchString(sep) {
+		return "", fmt.Errorf("name separator %q: want 1 to 8 of the characters _ - . / : (the default __ suits every client)", sep)
+	}
+	return sep, nil
+}
+
+// loadFile reads and parses the server file name of fsys; one over
+// MaxFileBytes is refused before it is read.
+func loadFile(fsys fs.FS, name, file, sep string) (Server, []Item, error) {
+	st, err := fs.Stat(fsys, name)
+	if err != nil {
+		return Server{}, nil, &LoadError{File: file, Err: err}
+	}
+	if err := checkFileSize(st.Size()); err != nil {
+		return Server{}, nil, &LoadError{File: file, Err: err}
+	}
+	data, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return Server{}, nil, &LoadError{File: file, Err: err}
+	}
+	return parseServerFile(file, data, sep)
+}
+
+// serverFile is the on-disk format of one server's catalog.
+type serverFile struct {
+	Server     *string         `json:"server"`
+	Package    string          `json:"package"`
+	License    string          `json:"license"`
+	Source     json.RawMessage `json:"source"`
+	Upstream   json.RawMessage `json:"upstream"`
+	Visibility json.RawMessage `json:"visibility"`
+	ServerInfo struct {
+		Description string `json:"description"`
+	} `json:"serverInfo"`
+	Tools             []json.RawMessage `json:"tools"`
+	Prompts           []json.RawMessage `json:"prompts"`
+	Resources         []json.RawMessage `json:"resources"`
+	ResourceTemplates []json.RawMessage `json:"resourceTemplates"`
+	ResourceContents  []json.RawMessage `json:"resourceContents"`
+}
+
+// resourceContent is one entry of a file's resourceContents: the text an
+// upstream returned from resources/read for one listed resource.
+type resourceContent struct {
+	URI      *string `json:"uri"`
+	MimeType string  `json:"mimeType"`
+	Text     *string `json:"text"`
+}
+
+// The patterns of name separators and server names, compiled on first use.
+var (
+	separatorRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[_\-./:]{1,8}$`) })
+	serverNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`) })
+)
+
+func parseServerFile(file string, data []byte, sep string) (Server, []Item, error) {
+	var sf serverFile
+	if err := checkUTF8(data); err != nil {
+		return Server{}, nil, &LoadError{File: file, Err: err}
+	}
+	if err := decodeStrict(data, &sf); err != nil {
+		return Server{}, nil, &LoadError{File: file, Err: err}
+	}
+	name, err := serverName(sf.Server, sep)
+	if err != nil {
+		return Server{}, nil, &LoadError{File: file, Field: "server", Err: err}
+	}
+	vis, field, err := parseVisibility(sf.Visibility)
+	if err != nil {
+		return Server{}, nil, &LoadError{File: file, Field: joinField("visibility", field), Err: err}
+	}
+	srv := Server{Name: name, File: file, Package: sf.Package, License: sf.License, Source: compactOrNil(sf.Source),
+		Upstream: compactOrNil(sf.Upstream), Visibility: compactOrNil(sf.Visibility), About: firstSentence(sf.ServerInfo.Description)}
+	p := itemParser{file: file, server: name, sep: sep, visibility: vis}
+	var items []Item
+	for _, group := range []struct {
+		kind ext.Kind
+		raws []json.RawMessage
+	}{{ext.KindTool, sf.Tools}, {ext.KindPrompt, sf.Prompts}, {ext.KindResource, sf.Resources}, {ext.KindResourceTemplate, sf.ResourceTemplates}} {
+		for i, raw := range group.raws {
+			it, err := p.parse(group.kind, i, raw)
+			if err != nil {
+				return Server{}, nil, err
+			}
+			items = append(items, it)
+		}
+	}
+	if err := attachContents(file, sf.ResourceContents, items); err != nil {
+		return Server{}, nil, err
+	}
+	return srv, items, nil
+}
+
+// attachContents sets the Content of the resources that raws name. Each
+// entry must name a listed resource, once, and carry its text.
+func attachContents(file string, raws []json.RawMessage, items []Item) error {
+	byURI := map[string]*Item{}
+	for i := range items {
+		if items[i].Kind == ext.KindResource {
+			byURI[items[i].URI] = &items[i]
+		}
+	}
+	seen := map[string]bool{}
+	for i, raw := range raws {
+		where := fmt.Sprintf("resourceContents[%d]", i)
+		fail := func(field string, err error) error {
+			return &LoadError{File: file, Item: where, Field: field, Err: err}
+		}
+		var c resourceContent
+		if err := json.Unmarshal(raw, &c); err != nil {
+			return fail("", errors.New("not a JSON object with string uri, mimeType and text"))
+		}
+		switch it := byURI[deref(c.URI)]; {
+		case c.URI == nil || *c.URI == "":
+			return fail("uri", errors.New("missing"))
+		case it == nil:
+			return fail("uri", fmt.Errorf("%q names no resource listed in resources", *c.URI))
+		case seen[*c.URI]:
+			return fail("uri", fmt.Errorf("%q has contents already", *c.URI))
+		case c.Text == nil:
+			return fail("text", errors.New("missing"))
+		case len(*c.Text) > MaxContentBytes:
+			return fail("text", checkSize(*c.Text, MaxContentBytes))
+		default:
+			seen[*c.URI] = true
+			it.Content = *c.Text
+		}
+	}
+	return nil
+}
+
+// decodeStrict decodes a JSON object, reporting a syntax error with its line.
+func decodeStrict(data []byte, v any) error {
+	err := json.Unmarshal(data, v)
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &syn):
+		return fmt.Errorf("not valid JSON: %v (line %d)", syn, lineOf(data, syn.Offset))
+	case errors.As(err, &typ) && typ.Field == "":
+		return fmt.Errorf("not a catalog: the file holds a JSON %s, want an object", typ.Value)
+	case errors.As(err, &typ):
+		return fmt.Errorf("field %s: want %s, got JSON %s", typ.Field, typ.Type, typ.Value)
+	}
+	return fmt.Errorf("not a catalog: %v", err)
+}
+
+func lineOf(data []byte, offset int64) int {
+	offset = min(offset, int64(len(data)))
+	return bytes.Count(data[:offset], []byte("\n")) + 1
+}
+
+// CheckServerName reports whether name is a valid server name under the
+// separator sep (DefaultSeparator if empty): what every catalog file's
+// "server" must be.
+func CheckServerName(name, sep string) error {
+	if sep == "" {
+		sep = DefaultSeparator
+	}
+	_, err := serverName(&name, sep)
+	return err
+}
+
+func serverName(name *string, sep string) (string, error) {
+	switch {
+	case name == nil || *name == "":
+		return "", errors.New("missing: every catalog file names its server")
+	case !serverNameRE().MatchString(*name):
+		return "", fmt.Errorf("%q is not a server name (letters, digits, '_', '-', '.'; at most 64)", *name)
+	case strings.Contains(*name, sep):
+		return "", fmt.Errorf("%q contains the name separator %q", *name, sep)
+	}
+	return *name, nil
+}
+
+func compactOrNil(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return nil
+	}
+	return b.Bytes()
+}
+
+// finish sorts the items and checks that canonical names are unique.
+func (c *Catalog) finish() error {
+	seenServer := map[string]string{}
+	for _, s := range c.Servers {
+		if prev, dup := seenServer[s.Name]; dup {
+			return &LoadError{File: s.File, Field: "server", Err: fmt.Errorf("server %q is already defined by %s", s.Name, prev)}
+		}
+		seenServer[s.Name] = s.File
+	}
+	slices.SortStableFunc(c.Items, compareItems)
+	for i := 1; i < len(c.Items); i++ {
+		a, b := c.Items[i-1], c.Items[i]
+		if a.Kind == b.Kind && a.key() == b.key() {
+			return &LoadError{File: seenServer[b.Server], Item: fmt.Sprintf("%s %q", b.Kind, b.UpstreamName),
+				Field: b.nameField(), Err: fmt.Errorf("duplicate canonical name %q (also %s %q of server %q)", b.Name, a.Kind, a.UpstreamName, a.Server)}
+		}
+	}
+	return nil
+}
+
+// key is what must be unique among items of one kind: the canonical name
+// for tools and prompts, server and URI for resources and templates.
+func (it *Item) key() string {
+	if it.Kind == ext.KindTool || it.Kind == ext.KindPrompt {
+		return it.Name
+	}
+	return it.Server + "\x00" + it.Name
+}
+
+func (it *Item) nameField() string {
+	switch it.Kind {
+	case ext.KindResource:
+		return "uri"
+	case ext.KindResourceTemplate:
+		return "uriTemplate"
+	}
+	return "name"
+}
+
+func compareItems(a, b Item) int {
+	if c := slices.Index(ext.Kinds, a.Kind) - slices.Index(ext.Kinds, b.Kind); c != 0 {
+		return c
+	}
+	return strings.Compare(a.key(), b.key())
+}
+
+// Count returns the number of items of kind k.
+func (c *Catalog) Count(k ext.Kind) int {
+	n := 0
+	for i := range c.Items {
+		if c.Items[i].Kind == k {
+			n++
+		}
+	}
+	return n
+}
+
+// maxAboutRunes bounds a server's About.
+const maxAboutRunes = 160
+
+// firstSentence is the first sentence of a description, on one line,
+// without its final period, at most maxAboutRunes long (cut after a word).
+func firstSentence(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if i := strings.Index(s, ". "); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.TrimSuffix(s, ".")
+	if r := []rune(s); len(r) > maxAboutRunes {
+		cut := string(r[:maxAboutRunes])
+		if i := strings.LastIndex(cut, " "); i > 0 {
+			cut = cut[:i]
+		}
+		s = cut + "…"
+	}
+	return s
+}

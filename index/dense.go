@@ -1,0 +1,242 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/bm25"
+	"github.com/mcpsearch/mcpsearch/index/internal/rank"
+	"github.com/mcpsearch/mcpsearch/index/internal/text"
+	"github.com/mcpsearch/mcpsearch/index/internal/vectors"
+)
+
+// Dense fusion: the cosine of the query's and each item's vector (package
+// vectors), times rank.DenseWeight, is added to the score of every
+// candidate of the re-ranking window, and the rank.DenseCandidates items
+// nearest the query join the window whether BM25 found them or not, so an
+// item that shares no word with the query can still be found.
+//
+// Multi-vector queries. A long query often describes a task of several
+// steps ("find a flight, then book a hotel and add it to my calendar"),
+// each needing its own tool, and one mean vector of the whole text leans to
+// whichever step has the most words. So a query of more than
+// rank.MaxCommandWords words is also split into clauses (text.SplitClauses),
+// and each clause with a vector
+//
+//   - lets its rank.ClauseCandidates nearest items (cosine ≥
+//     rank.DenseMinCosine) join the re-ranking window, beside the whole
+//     query's nearest, and
+//   - lifts the window item nearest to it (cosine ≥ rank.DenseMinCosine) by
+//     rank.WeightClauseBest, so each step's best tool can reach the head.
+//
+// A shorter query is one clause and is answered exactly as before. A long
+// query costs at most rank.MaxClauses more vector scans (each bounded by
+// rank.MinScan rows).
+
+// addDense scores the re-ranking window by the cosine of query and item
+// vectors and adds the items nearest by cosine that BM25 did not rank in
+// it; a long query's clauses add theirs too. It returns the candidates and
+// the size of the new window.
+func (x *Index) addDense(ctx context.Context, q ext.Query, searched string, cands []rank.Candidate) ([]rank.Candidate, int, error) {
+	window := min(len(cands), rank.RerankWindow)
+	if len(cands) == 0 {
+		return cands, window, nil // nothing shares a word with the query: no items
+	}
+	qv := x.vectors.Query(searched)
+	if qv == nil {
+		return cands, window, nil
+	}
+	cvs := x.clauseVectors(searched)
+	near, err := x.nearestAll(q.Kind, qv, cvs)
+	if err != nil {
+		return nil, 0, err
+	}
+	if near, err = x.passFilter(ctx, q, near); err != nil {
+		return nil, 0, err
+	}
+	out, moved, err := x.joinWindow(q.Kind, cands, window, near)
+	if err != nil {
+		return nil, 0, err
+	}
+	if err := x.scoreDense(q.Kind, qv, cvs, out); err != nil {
+		return nil, 0, err
+	}
+	w := len(out)
+	for j := window; j < len(cands); j++ {
+		if !moved[j] {
+			out = append(out, cands[j])
+		}
+	}
+	return out, w, nil
+}
+
+// joinWindow returns the window of cands with the items near appended
+// that are not in it, and which candidates past the window joined it.
+func (x *Index) joinWindow(kind ext.Kind, cands []rank.Candidate, window int, near []vectors.Hit) ([]rank.Candidate, map[int]bool, error) {
+	at := map[string]int{}
+	for i, c := range cands {
+		at[c.ID] = i
+	}
+	out := slices.Clone(cands[:window])
+	moved := map[int]bool{}
+	for _, h := range near {
+		id := docID(kind, h.Ord)
+		if j, ok := at[id]; ok {
+			if j < window {
+				continue
+			}
+			moved[j] = true
+		}
+		// BM25 counts in the window only: an item joining it scores by its
+		// cosine and name, whatever page (and so how many BM25 candidates)
+		// was asked for, so that every page sees the same order.
+		m, err := x.metaOf(id)
+		if err != nil {
+			return nil, nil, err
+		}
+		out = append(out, rank.Candidate{ID: id, Label: m.Label, Server: m.Server, Words: strings.Fields(m.Words)})
+	}
+	return out, moved, nil
+}
+
+// scoreDense sets the cosine of the query vector qv, and the clause lift
+// of the clause vectors cvs, of each candidate of the window.
+func (x *Index) scoreDense(kind ext.Kind, qv *vectors.Query, cvs []*vectors.Query, window []rank.Candidate) error {
+	ords := make([]int, len(window))
+	for i, c := range window {
+		pos, err := x.position(c.ID)
+		if err != nil {
+			return err
+		}
+		ords[i] = pos - x.base[kind]
+	}
+	cos, err := x.vectors.Cosines(kind, qv, ords)
+	if err != nil {
+		return err
+	}
+	lift, err := x.clauseBest(kind, cvs, ords)
+	if err != nil {
+		return err
+	}
+	for i := range window {
+		window[i].Dense, window[i].Clause = float64(cos[i]), lift[i]
+	}
+	return nil
+}
+
+// passFilter keeps the hits that pass q's filter, in their order.
+func (x *Index) passFilter(ctx context.Context, q ext.Query, hits []vectors.Hit) ([]vectors.Hit, error) {
+	access := ext.AccessFrom(ctx)
+	clauses, err := filterClauses(q, x.visibility.viewer(access).all(), access)
+	if err != nil || len(clauses) == 0 || len(hits) == 0 {
+		return hits, err
+	}
+	r, docs, err := x.readerOfDocs()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	allowed, err := bm25.Allowed(r, clauses, docs)
+	if err != nil {
+		return nil, fmt.Errorf("index %s: %w", x.dir, err)
+	}
+	pass := map[int]bool{}
+	for _, h := range hits {
+		id, err := r.InternalID(docID(q.Kind, h.Ord))
+		if err != nil || id == nil {
+			return nil, fmt.Errorf("index %s: no document %s (%v)", x.dir, docID(q.Kind, h.Ord), err)
+		}
+		pass[h.Ord] = allowed.Has(bm25.DocNumber(id))
+	}
+	return slices.DeleteFunc(hits, func(h vectors.Hit) bool { return !pass[h.Ord] }), nil
+}
+
+// clauses splits a query of more than rank.MaxCommandWords words into at
+// most rank.MaxClauses clauses of at least rank.MinClauseWords words, or
+// returns nil when the query is shorter or holds fewer than two such
+// clauses.
+func clauses(query string) []string {
+	if len(strings.Fields(query)) <= rank.MaxCommandWords {
+		return nil
+	}
+	var out []string
+	for _, c := range text.SplitClauses(query) {
+		if len(strings.Fields(c)) >= rank.MinClauseWords && len(out) < rank.MaxClauses {
+			out = append(out, c)
+		}
+	}
+	if len(out) < 2 {
+		return nil
+	}
+	return out
+}
+
+// clauseVectors are the vectors of the clauses of a query (see clauses),
+// or nil when fewer than two clauses have one.
+func (x *Index) clauseVectors(query string) []*vectors.Query {
+	var out []*vectors.Query
+	for _, c := range clauses(query) {
+		if v := x.vectors.Query(c); v != nil {
+			out = append(out, v)
+		}
+	}
+	if len(out) < 2 {
+		return nil
+	}
+	return out
+}
+
+// nearestAll returns the rank.DenseCandidates items nearest the whole
+// query vector qv, then the rank.ClauseCandidates nearest each clause
+// vector, each item once and only those with a cosine of at least
+// rank.DenseMinCosine.
+func (x *Index) nearestAll(kind ext.Kind, qv *vectors.Query, cvs []*vectors.Query) ([]vectors.Hit, error) {
+	seen := map[int]bool{}
+	var out []vectors.Hit
+	for i, v := range append([]*vectors.Query{qv}, cvs...) {
+		k := rank.DenseCandidates
+		if i > 0 {
+			k = rank.ClauseCandidates
+		}
+		hits, err := x.vectors.Nearest(kind, v, k)
+		if err != nil {
+			return nil, err
+		}
+		for _, h := range hits {
+			if h.Cosine < rank.DenseMinCosine {
+				break
+			}
+			if !seen[h.Ord] {
+				seen[h.Ord] = true
+				out = append(out, h)
+			}
+		}
+	}
+	return out, nil
+}
+
+// clauseBest returns, for the items ords of kind, rank.WeightClauseBest
+// times the number of clause vectors cvs to which the item is the nearest
+// of ords (with a cosine of at least rank.DenseMinCosine).
+func (x *Index) clauseBest(kind ext.Kind, cvs []*vectors.Query, ords []int) ([]float64, error) {
+	out := make([]float64, len(ords))
+	for _, cv := range cvs {
+		cos, err := x.vectors.Cosines(kind, cv, ords)
+		if err != nil {
+			return nil, err
+		}
+		best := -1
+		for i, c := range cos {
+			if c >= rank.DenseMinCosine && (best < 0 || c > cos[best]) {
+				best = i
+			}
+		}
+		if best >= 0 {
+			out[best] += rank.WeightClauseBest
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,111 @@
+package index
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/index/internal/text"
+)
+
+// An item's document: what bleve indexes of it.
+
+// document is what bleve indexes for an item: its text fields under the
+// names of its kind.
+func document(it *catalog.Item) map[string]any {
+	field := func(f string) string { return kindField(it.Kind, f) }
+	doc := map[string]any{
+		fieldServer:             it.Server,
+		fieldVisibility:         visibilityTerms(it.Visibility),
+		field(fieldServerWords): it.Server,
+		field(fieldName):        it.Label,
+		field(fieldNameExact):   text.NormalizeName(it.Label),
+		field(fieldTitle):       it.Title,
+		field(fieldDescription): it.Description,
+		field(fieldRelated):     relatedWords(it),
+		field(fieldGloss):       itemGloss(it),
+	}
+	if len(it.Params) > 0 {
+		params := make([]string, 0, 2*len(it.Params))
+		for _, p := range it.Params {
+			params = append(params, p.Name, p.Description)
+		}
+		doc[field(fieldParams)] = params
+	}
+	if it.URI != "" || it.MimeType != "" {
+		doc[field(fieldURI)] = []string{it.URI, it.MimeType}
+	}
+	if it.Content != "" {
+		doc[field(fieldContent)] = it.Content
+	}
+	if len(it.Annotations) > 0 {
+		doc[fieldAnnotations] = annotationTerms(it.Annotations)
+	}
+	return doc
+}
+
+// itemGloss is the English gloss of the Chinese words of an item's name,
+// title, description and parameters.
+func itemGloss(it *catalog.Item) string {
+	parts := []string{it.Label, it.Title, it.Description}
+	for _, p := range it.Params {
+		parts = append(parts, p.Name, p.Description)
+	}
+	return text.GlossChinese(strings.Join(parts, "\n"))
+}
+
+// relatedWords are the WordNet synonyms of an item's name, title and
+// description.
+func relatedWords(it *catalog.Item) string {
+	return text.Expansion(strings.Join(text.SplitName(it.Label), " ") + "\n" + it.Title + "\n" + it.Description)
+}
+
+// annotationTerms renders annotations as keyword terms "key=value", keys and
+// values in lower case; only scalar values are indexed.
+func annotationTerms(a map[string]any) []string {
+	terms := make([]string, 0, len(a))
+	for k, v := range a {
+		if t, ok := annotationTerm(k, v); ok {
+			terms = append(terms, t)
+		}
+	}
+	return terms
+}
+
+func annotationTerm(k string, v any) (string, bool) {
+	switch v.(type) {
+	case bool, string, float64, int:
+		return strings.ToLower(fmt.Sprintf("%s=%v", k, v)), true
+	}
+	return "", false
+}
+
+// addFieldLengths adds the token counts of doc's indexed fields to lengths.
+func addFieldLengths(lengths map[string]int, doc map[string]any) {
+	for field, v := range doc {
+		var values []string
+		switch v := v.(type) {
+		case string:
+			values = []string{v}
+		case []string:
+			values = v
+		}
+		for _, val := range values {
+			if isKeywordField(field) {
+				lengths[field]++
+			} else {
+				lengths[field] += len(text.Tokens(val))
+			}
+		}
+	}
+}
+
+// itemCounts counts the catalog's items of each kind.
+func itemCounts(cat *catalog.Catalog) map[ext.Kind]int {
+	counts := map[ext.Kind]int{}
+	for _, it := range cat.Items {
+		counts[it.Kind]++
+	}
+	return counts
+}

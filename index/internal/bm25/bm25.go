@@ -1,0 +1,140 @@
+package bm25
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/query"
+	"github.com/blevesearch/bleve/v2/search/scorer"
+	bindex "github.com/blevesearch/bleve_index_api"
+)
+
+// Leaf is one term query: Term in Field, its score times Boost. A leaf of
+// boost 0 restricts matches and scores nothing (a filter).
+type Leaf struct {
+	Field, Term string
+	Boost       float64
+}
+
+// Query is the retrieval query of a search: Text is a disjunction of
+// disjunctions of leaves (one per field, and the exact name), and each of
+// Filters a disjunction of boost-0 leaves that a match must satisfy.
+type Query struct {
+	Text    [][]Leaf
+	Filters [][]Leaf
+}
+
+// Bleve is q as a bleve query, for comparing scores and explanations with
+// bleve's own.
+func (q Query) Bleve() query.Query {
+	text := query.NewDisjunctionQuery(disjunctions(q.Text))
+	if len(q.Filters) == 0 {
+		return text
+	}
+	return query.NewConjunctionQuery(append(disjunctions(q.Filters), text))
+}
+
+func disjunctions(clauses [][]Leaf) []query.Query {
+	out := make([]query.Query, len(clauses))
+	for i, c := range clauses {
+		terms := make([]query.Query, len(c))
+		for j, l := range c {
+			t := query.NewTermQuery(l.Term)
+			t.SetField(l.Field)
+			t.SetBoost(l.Boost)
+			terms[j] = t
+		}
+		out[i] = query.NewDisjunctionQuery(terms)
+	}
+	return out
+}
+
+// scoredLeaf is a leaf with its postings open and its scoring constants.
+type scoredLeaf struct {
+	postings    bindex.TermFieldReader
+	idf, avgLen float64
+	boost       float64
+	queryWeight float64 // boost × idf × the query norm
+}
+
+// openLeaves opens the postings of every leaf and sets their constants,
+// with the query norm over all of them.
+func openLeaves(r bindex.IndexReader, stats *search.BM25Stats, text [][]Leaf) ([][]scoredLeaf, error) {
+	out := make([][]scoredLeaf, len(text))
+	weights := 0.0
+	for i, clause := range text {
+		out[i] = make([]scoredLeaf, 0, len(clause))
+		clauseWeight := 0.0
+		for _, l := range clause {
+			p, err := r.TermFieldReader(context.Background(), []byte(l.Term), l.Field, true, true, false)
+			if err != nil {
+				return out, fmt.Errorf("term %q in %s: %w", l.Term, l.Field, err)
+			}
+			sl, err := newScoredLeaf(p, stats, l)
+			if err != nil {
+				p.Close()
+				return out, err
+			}
+			out[i] = append(out[i], sl)
+			w := sl.boost * sl.idf
+			clauseWeight += w * w
+		}
+		weights += clauseWeight
+	}
+	queryNorm := 1.0 / math.Sqrt(weights)
+	for _, clause := range out {
+		for j := range clause {
+			clause[j].queryWeight = clause[j].boost * clause[j].idf * queryNorm
+		}
+	}
+	return out, nil
+}
+
+func newScoredLeaf(p bindex.TermFieldReader, stats *search.BM25Stats, l Leaf) (scoredLeaf, error) {
+	n := stats.DocCount
+	length, ok := stats.FieldCardinality[l.Field]
+	if !ok {
+		return scoredLeaf{}, fmt.Errorf("no field length for %s", l.Field)
+	}
+	avgLen := math.Ceil(float64(length) / n)
+	df := float64(p.Count())
+	sl := scoredLeaf{postings: p, avgLen: avgLen, boost: l.Boost}
+	if avgLen > 0 {
+		sl.idf = math.Log(1 + (n-df+0.5)/(df+0.5))
+	} else {
+		sl.idf = 1.0 + math.Log(n/(df+1.0))
+	}
+	return sl, nil
+}
+
+func closeLeaves(leaves [][]scoredLeaf) {
+	for _, clause := range leaves {
+		for _, l := range clause {
+			l.postings.Close()
+		}
+	}
+}
+
+// score is bleve's BM25 score of one posting, query weight included.
+func (l *scoredLeaf) score(d *bindex.TermFieldDoc) float64 {
+	var tf float64
+	if d.Freq < scorer.MaxSqrtCache {
+		tf = scorer.SqrtCache[int(d.Freq)]
+	} else {
+		tf = math.Sqrt(float64(d.Freq))
+	}
+	var score float64
+	if l.avgLen > 0 {
+		fieldLength := 1 / (d.Norm * d.Norm)
+		score = l.idf * (tf * search.BM25_k1) /
+			(tf + search.BM25_k1*(1-search.BM25_b+(search.BM25_b*fieldLength/l.avgLen)))
+	} else {
+		score = tf * d.Norm * l.idf
+	}
+	if l.queryWeight != 1.0 {
+		score *= l.queryWeight
+	}
+	return score
+}

