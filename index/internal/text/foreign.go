@@ -60,8 +60,9 @@ func foreignOf(head string) (string, bool) {
 }
 
 // lookupSorted finds the line of data (sorted "key\tvalue" lines) whose
-// key is want, by bisection.
-func lookupSorted(data []byte, want string) (string, bool) {
+// key is head, by bisection.
+func lookupSorted(data []byte, head string) (string, bool) {
+	want := []byte(head)
 	lo, hi := 0, len(data)
 	for lo < hi {
 		mid := (lo + hi) / 2
@@ -71,7 +72,7 @@ func lookupSorted(data []byte, want string) (string, bool) {
 			end = start + i
 		}
 		key, value, _ := bytes.Cut(data[start:end], []byte{'\t'})
-		switch c := strings.Compare(string(key), want); {
+		switch c := bytes.Compare(key, want); {
 		case c == 0:
 			return string(value), true
 		case c < 0:
