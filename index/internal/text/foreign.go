@@ -51,6 +51,7 @@ func skipComments(data []byte) []byte {
 const (
 	maxKanaHead     = 12 // katakana of the longest headword
 	minCompoundPart = 4  // letters of each half of a German compound
+	maxCompound     = 40 // letters of a word split as a compound
 )
 
 // foreignOf returns the English words of a folded headword ("" for a
@@ -62,7 +63,6 @@ func foreignOf(head string) (string, bool) {
 // lookupSorted finds the line of data (sorted "key\tvalue" lines) whose
 // key is head, by bisection.
 func lookupSorted(data []byte, head string) (string, bool) {
-	want := []byte(head)
 	lo, hi := 0, len(data)
 	for lo < hi {
 		mid := (lo + hi) / 2
@@ -72,7 +72,7 @@ func lookupSorted(data []byte, head string) (string, bool) {
 			end = start + i
 		}
 		key, value, _ := bytes.Cut(data[start:end], []byte{'\t'})
-		switch c := bytes.Compare(key, want); {
+		switch c := compareKey(key, head); {
 		case c == 0:
 			return string(value), true
 		case c < 0:
@@ -82,6 +82,20 @@ func lookupSorted(data []byte, head string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// compareKey compares key with head as bytes.Compare would, allocating
+// nothing.
+func compareKey(key []byte, head string) int {
+	for i := 0; i < len(key) && i < len(head); i++ {
+		if key[i] != head[i] {
+			if key[i] < head[i] {
+				return -1
+			}
+			return 1
+		}
+	}
+	return len(key) - len(head)
 }
 
 // ForeignWords returns the words of text the foreign table knows, as
@@ -148,7 +162,7 @@ func glossLatin(word string) (string, bool) {
 		return english, true
 	}
 	n := utf8.RuneCountInString(folded)
-	if n < 2*minCompoundPart {
+	if n < 2*minCompoundPart || n > maxCompound {
 		return "", false
 	}
 	for k := len(folded) - minCompoundPart; k >= minCompoundPart; k-- {
