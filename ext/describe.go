@@ -1,6 +1,9 @@
 package ext
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // Describer is implemented by a Searcher that can describe the catalog it
 // holds; the server then adds the description to the extension's settings
@@ -26,4 +29,29 @@ type CatalogInfo struct {
 type ServerInfo struct {
 	Name   string       `json:"name"`
 	Counts map[Kind]int `json:"counts"`
+}
+
+// Directory is implemented by a Searcher that can tell one caller which
+// servers it may reach; the server then names them to the model, in the
+// instructions of its initialize and server/discover results (and, in
+// meta-tool mode, in the description of search_tools). Unlike a
+// [CatalogInfo], a directory is the caller's own, so it is given whether
+// or not the catalog's items are all public. index.Index implements it.
+type Directory interface {
+	// Directory returns, in catalog order, the servers of which the caller
+	// (AccessFrom(ctx)) may see at least one item. A server of which it
+	// sees nothing is left out, exactly as one that does not exist, and
+	// nothing of an entry tells of items the caller may not see.
+	Directory(ctx context.Context) ([]ServerEntry, error)
+}
+
+// ServerEntry is one server of a caller's directory.
+type ServerEntry struct {
+	Name string
+	// About says in a few words what the server is for (the server's own
+	// description, or its tools' commonest words), or is empty.
+	About string
+	// Items counts the items of every kind of the server that the caller
+	// may see.
+	Items int
 }

@@ -4,8 +4,8 @@
 // ([Access]), the names the extension puts on the wire (its [ExtensionID],
 // [SearchMethods] and _meta keys such as [MetaScore]), and the interfaces
 // the server is written against: the [Searcher] an index implements (and
-// [Resolver] and [Describer] when it can), and the [Caller] that forwards
-// calls to upstream servers.
+// [Resolver], [Selector], [Describer] and [Directory] when it can), and the
+// [Caller] that forwards calls to upstream servers.
 //
 // The extension adds tools/search, prompts/search, resources/search and
 // resources/templates/search to MCP, and serves the paginated tools/list,

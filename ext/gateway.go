@@ -86,3 +86,17 @@ const (
 	UpstreamMisconfigured     UpstreamFailure = "bad configuration"  // the catalog's upstream object is invalid
 	UpstreamFailed            UpstreamFailure = "failed"             // a Caller's error that is not an *UpstreamError
 )
+
+// Selector finds catalog items by their exact names, for the select:
+// queries of the search methods (see [SelectPrefix]). index.Index
+// implements it; with a Searcher that is not a Selector, every selected
+// name is unknown.
+type Selector interface {
+	// Select returns the items of kind k named name exactly: by canonical
+	// name (tools, prompts), URI (resources) or URI template (resource
+	// templates), those the caller (AccessFrom(ctx)) may see, in catalog
+	// order. A URI several servers list names several resources. No item
+	// is no error: an unknown name and a hidden one both give none, at
+	// the same cost.
+	Select(ctx context.Context, k Kind, name string) ([]Hit, error)
+}

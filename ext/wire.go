@@ -8,6 +8,16 @@ const ExtensionID = "io.github.mcpsearch/search"
 // SearchMethods lists the search methods, as advertised.
 var SearchMethods = []string{"tools/search", "prompts/search", "resources/search", "resources/templates/search"}
 
+// SelectPrefix starts a select query. A search method asked for
+// "select:a,b,…" answers the items named a, b, … that the caller may see
+// (tools and prompts by canonical name, resources by URI, templates by
+// URI template), in the order given and without score, instead of a
+// ranked search; the names it has no item for are listed in the hint as
+// unknown, hidden ones with them. The prefix is matched in any case, the
+// names exactly; white space around names and empty names are ignored. A
+// query names at most MaxLimit items, and a select answer has one page.
+const SelectPrefix = "select:"
+
 // Keys of the _meta entries of the extension.
 const (
 	// MetaScore, on an item of a search result, is its relevance score
@@ -16,7 +26,9 @@ const (
 	// MetaServer, on an item of a search or list result (and on a forwarded
 	// call's result), names the catalog server it belongs to.
 	MetaServer = "io.github.mcpsearch/server"
-	// MetaHint, on a search result without items, says why nothing fits.
+	// MetaHint, on a search result without items, says why nothing fits;
+	// on the answer of a select: query, it names the names that are not
+	// items the caller may see ("unknown: a, b").
 	MetaHint = "io.github.mcpsearch/hint"
 	// MetaExplain is the explain option. A search request whose params
 	// carry "_meta": {"io.github.mcpsearch/explain": true} gets, on each item

@@ -55,7 +55,7 @@ func TestBM25MatchesBleveRestricted(t *testing.T) {
 
 func compareWithBleve(t *testing.T, x *Index, q ext.Query, access ext.Access, n int) {
 	t.Helper()
-	qterms, err := x.resolveTerms(q.Kind, text.Analyze(q.Text))
+	qterms, err := x.resolveTerms(q.Kind, text.Analyze(q.Text), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,7 +24,10 @@
 // owned by another user (as in Lambda) opens. [Verify] also checks every
 // file's hash.
 //
-// *Index implements ext.Searcher, ext.Resolver and ext.Describer. A search
+// *Index implements ext.Searcher, ext.Resolver, ext.Selector (exact
+// lookups for select: queries, select.go), ext.Describer and ext.Directory
+// (each caller's servers, with their serverInfo description or their
+// tools' commonest words, directory.go). A search
 // (search.go) analyses the query's text as plain words (internal/text),
 // never as bleve query syntax, corrects unknown words (typo.go), retrieves
 // candidates by BM25 over bleve's postings, term at a time, outside

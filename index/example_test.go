@@ -71,8 +71,8 @@ func Example() {
 	}
 	// Output:
 	// tools: 6
-	// notes__delete_note (notes) 1.876
-	// notes__create_note (notes) 0.639
+	// notes__delete_note (notes) 2.276
+	// notes__create_note (notes) 1.039
 }
 
 // List returns a kind's items in catalog order, a page at a time.

@@ -52,7 +52,7 @@ func FuzzSearch(f *testing.F) {
 // its clauses.
 func checkQueryTree(t *testing.T, x *Index, q ext.Query) {
 	t.Helper()
-	qterms, err := x.resolveTerms(q.Kind, text.Analyze(q.Text))
+	qterms, err := x.resolveTerms(q.Kind, text.Analyze(q.Text), nil)
 	if err != nil {
 		t.Fatalf("resolving the terms of %q: %v", q.Text, err)
 	}

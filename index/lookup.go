@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sort"
 	"sync"
 
 	"github.com/yosida95/uritemplate/v3"
@@ -34,20 +33,11 @@ func (x *Index) Resolve(ctx context.Context, k ext.Kind, name string) (_ *ext.Ta
 
 // resolveName finds the tool or prompt whose canonical name is name.
 func (x *Index) resolveName(w viewer, k ext.Kind, name string) (*ext.Target, error) {
-	var firstErr error
-	canonical := func(n int) string {
-		m, err := x.metaOf(docID(k, n))
-		if err != nil && firstErr == nil {
-			firstErr = err
-		}
-		return m.Server + x.manifest.Separator + m.Label
+	n, ok, err := x.findName(k, name)
+	if err != nil {
+		return nil, err
 	}
-	count := x.manifest.Counts[k]
-	n := sort.Search(count, func(n int) bool { return canonical(n) >= name })
-	if firstErr != nil {
-		return nil, firstErr
-	}
-	if n == count || canonical(n) != name || !w.sees(k, n) {
+	if !ok || !w.sees(k, n) {
 		return nil, fmt.Errorf("%w: %s %q", ext.ErrNotFound, k, name)
 	}
 	return x.target(k, n, name, "")
@@ -84,10 +74,11 @@ func (x *Index) upstreamOf(server string) json.RawMessage {
 
 // uriTable holds the URIs of resources and the templates, read once.
 type uriTable struct {
-	once      sync.Once
-	err       error
-	resources map[string][]int // URI → ordinals of the resources listing it, in catalog order
-	templates []uriTemplate    // in catalog order
+	once       sync.Once
+	err        error
+	resources  map[string][]int // URI → ordinals of the resources listing it, in catalog order
+	byTemplate map[string][]int // URI template → ordinals of the templates listing it, in catalog order
+	templates  []uriTemplate    // in catalog order, those that parse
 }
 
 type uriTemplate struct {
@@ -138,7 +129,7 @@ func (x *Index) resolveURI(w viewer, uri string) (*ext.Target, error) {
 // loadURIs reads the URI of every resource and template.
 func (x *Index) loadURIs() error {
 	t := &x.uris
-	t.resources = map[string][]int{}
+	t.resources, t.byTemplate = map[string][]int{}, map[string][]int{}
 	for n := range x.manifest.Counts[ext.KindResource] {
 		var r struct{ URI string }
 		if _, err := x.readObject(ext.KindResource, n, &r); err != nil {
@@ -151,6 +142,7 @@ func (x *Index) loadURIs() error {
 		if _, err := x.readObject(ext.KindResourceTemplate, n, &r); err != nil {
 			return err
 		}
+		t.byTemplate[r.URITemplate] = append(t.byTemplate[r.URITemplate], n)
 		p, err := uritemplate.New(r.URITemplate)
 		if err != nil {
 			continue // a template that does not parse matches nothing

@@ -42,7 +42,9 @@ import (
 //	12: gloss field ("t_gloss"): English glosses of an item's Chinese
 //	   words (CC-CEDICT), which its vector holds too; docorder.bin: the
 //	   catalog position of each bleve document, BM25's tie-break.
-const FormatVersion = 12
+//	13: a server's "about" in the manifest: the first sentence of its
+//	   serverInfo.description, for the directory of servers.
+const FormatVersion = 13
 
 // BleveVersion is the bleve release that writes and reads bundles; go.mod
 // pins it (a test checks), and manifests record it.

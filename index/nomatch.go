@@ -67,11 +67,11 @@ type concept struct {
 // Chinese characters, whose glosses are one sense of many, count for
 // nothing. It stops at the first concept past the most that are weighed.
 func queryConcepts(terms []queryTerm, own, searched string, most int) []concept {
+	written := text.WordsAsWritten(own)
 	if own == searched {
 		out := make([]concept, min(len(terms), most+1))
 		for i := range out {
-			t := terms[i]
-			out[i] = concept{label: cmp.Or(t.corrected, t.term), alternatives: []queryTerm{t}}
+			out[i] = concept{label: asWritten(written, terms[i]), alternatives: []queryTerm{terms[i]}}
 		}
 		return out
 	}
@@ -83,18 +83,18 @@ func queryConcepts(terms []queryTerm, own, searched string, most int) []concept 
 		}
 	}
 	var out []concept
-	for _, w := range text.Analyze(own) {
+	for _, w := range text.Analyze(text.WithoutForeignWords(own)) {
 		if text.HasHan(w) {
 			continue // a bigram of Chinese text: its words are concepts below
 		}
 		for _, t := range terms {
 			if t.term == w || t.corrected == w {
-				out = append(out, concept{label: cmp.Or(t.corrected, t.term), alternatives: []queryTerm{t}})
+				out = append(out, concept{label: asWritten(written, t), alternatives: []queryTerm{t}})
 				break
 			}
 		}
 	}
-	for _, g := range text.GlossWords(own) {
+	for _, g := range append(text.GlossWords(own), text.ForeignWords(own)...) {
 		if len(out) > most {
 			break
 		}
@@ -112,6 +112,13 @@ func queryConcepts(terms []queryTerm, own, searched string, most int) []concept 
 		}
 	}
 	return out
+}
+
+// asWritten is the caller's own word of a term: the word of the query it
+// was analysed from (text.WordsAsWritten), or the term.
+func asWritten(written map[string]string, t queryTerm) string {
+	w := cmp.Or(t.corrected, t.term)
+	return cmp.Or(written[w], w)
 }
 
 // coverage is the share of the query's weight that an item holds (have):

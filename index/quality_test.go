@@ -33,6 +33,17 @@ func TestRetrievalTables(t *testing.T) {
 			return strings.Contains(strings.ToLower(n), "pullrequest") || strings.Contains(n, "pull_request")
 		}},
 		{"acronym in a camelCase name", "take app screenshot", 3, func(n, _ string) bool { return n == "browserstack__takeAppScreenshot" }},
+		// issue 16's table: examples, not a measurement (the everyday set is)
+		{"schedule a meeting: an event is created", "schedule a meeting", 3, func(n, _ string) bool {
+			return slices.Contains([]string{"google-calendar__create-event", "ms-365__create-online-meeting", "ms-365__find-meeting-times", "ms-365__create-calendar-event"}, n)
+		}},
+		{"deploy: install or apply", "deploy to kubernetes", 3, func(n, _ string) bool {
+			return strings.HasSuffix(n, "kubectl_apply") || strings.HasSuffix(n, "helm_install")
+		}},
+		{"German: erstelle", "erstelle ein GitHub Issue", 3, func(n, _ string) bool { return n == "mcp-github__create_issue" }},
+		{"typos: a transposition, a short word", "craete a pul request", 3, func(n, _ string) bool { return n == "mcp-github__create_pull_request" }},
+		{"schedule creates", "schedule a calendar event", 1, func(n, _ string) bool { return strings.Contains(n, "create") }},
+		{"the server a query names", "send a slack message", 3, func(n, _ string) bool { return strings.HasPrefix(n, "mcp-slack__") }},
 	} {
 		page, err := x.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: test.query, Limit: test.top})
 		if err != nil {
@@ -223,5 +234,18 @@ func TestChineseQueriesOnDefaultCatalog(t *testing.T) {
 	if agree < 15 || empty < 21 {
 		t.Errorf("%d of %d pairs agree (want ≥ 15), %d of %d negatives find nothing (want ≥ 21)",
 			agree, len(chineseQueries.pairs), empty, len(chineseQueries.negatives))
+	}
+}
+
+// TestHintInCallersWords: the no-match hint names what the best match
+// lacks in the caller's own words, never their stems.
+func TestHintInCallersWords(t *testing.T) {
+	x := defaultIndex(t)
+	page, err := x.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: "book flights to Paris", Limit: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Items) > 0 || !strings.Contains(page.Hint, "Paris") || !strings.Contains(page.Hint, "flights") {
+		t.Errorf("got %d items, hint %q; want none and a hint naming Paris and flights", len(page.Items), page.Hint)
 	}
 }

@@ -3,12 +3,17 @@ package index
 import (
 	"context"
 	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	bindex "github.com/blevesearch/bleve_index_api"
 	segment "github.com/blevesearch/scorch_segment_api/v2"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/rank"
+	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
 
 // queryTerm is one analysed word of a query, checked against the index
@@ -20,14 +25,15 @@ type queryTerm struct {
 }
 
 // resolveTerms looks up each term's document frequency and corrects
-// unknown ones (typo.go).
-func (x *Index) resolveTerms(kind ext.Kind, terms []string) ([]queryTerm, error) {
-	out, _, err := x.resolveTermsCost(kind, terms)
+// unknown ones (typo.go); short are the terms a query wrote as short
+// words that may be corrected too (shortWords; nil: none).
+func (x *Index) resolveTerms(kind ext.Kind, terms []string, short map[string]bool) ([]queryTerm, error) {
+	out, _, err := x.resolveTermsCost(kind, terms, short)
 	return out, err
 }
 
 // resolveTermsCost is resolveTerms, and what its typo corrections cost.
-func (x *Index) resolveTermsCost(kind ext.Kind, terms []string) (out []queryTerm, cost typoCost, err error) {
+func (x *Index) resolveTermsCost(kind ext.Kind, terms []string, short map[string]bool) (out []queryTerm, cost typoCost, err error) {
 	r, err := x.reader()
 	if err != nil {
 		return nil, cost, err
@@ -37,7 +43,7 @@ func (x *Index) resolveTermsCost(kind ext.Kind, terms []string) (out []queryTerm
 	if err != nil {
 		return nil, cost, err
 	}
-	c := newCorrector(d)
+	c := newCorrector(d, short)
 	for _, t := range terms {
 		qt := queryTerm{term: t}
 		if qt.docFreq, err = d.docFreq(t); err != nil {
@@ -47,12 +53,52 @@ func (x *Index) resolveTermsCost(kind ext.Kind, terms []string) (out []queryTerm
 		if err != nil {
 			return nil, cost, err
 		}
-		if qt.docFreq == 0 && near != "" && near != t && df > 0 {
+		if qt.docFreq == 0 && near != "" && near != t && df > 0 && x.frequentEnough(kind, t, df) {
 			qt = queryTerm{term: near, docFreq: df, corrected: t}
 		}
 		out = append(out, qt)
 	}
 	return out, c.cost, nil
+}
+
+// frequentEnough reports whether a correction held by df items may
+// replace word: any, for a word of rank.MinTypoRunes characters or more;
+// for a shorter one, only a frequent word (rank.MinShortTypoShare of the
+// items, and rank.MinShortTypoDocs).
+func (x *Index) frequentEnough(kind ext.Kind, word string, df int) bool {
+	if utf8.RuneCountInString(word) >= rank.MinTypoRunes {
+		return true
+	}
+	return df >= rank.MinShortTypoDocs && float64(df) >= rank.MinShortTypoShare*float64(x.manifest.Counts[kind])
+}
+
+// shortWords returns the terms of query written as words of
+// rank.MinShortTypoRunes to rank.MinTypoRunes-1 letters that are no
+// English words the word vectors know (pul, not gif nor bmi): the short
+// words a query may have mistyped. A stem (pari of Paris) is not one.
+func shortWords(query string) map[string]bool {
+	out := map[string]bool{}
+	wt, err := text.WordTable()
+	for term, word := range text.WordsAsWritten(query) {
+		n := utf8.RuneCountInString(word)
+		if n < rank.MinShortTypoRunes || n >= rank.MinTypoRunes || !allLetters(word) {
+			continue
+		}
+		if err == nil && wt.Find(strings.ToLower(word)) >= 0 {
+			continue
+		}
+		out[term] = true
+	}
+	return out
+}
+
+func allLetters(w string) bool {
+	for _, r := range w {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // termDicts reads the term dictionaries of a kind's text fields in every

@@ -51,12 +51,13 @@ type typoCost struct {
 // corrector looks up the corrections of one query's words.
 type corrector struct {
 	dicts *termDicts
+	short map[string]bool // short terms that may be corrected
 	cost  typoCost
 	a     typoAutomaton
 }
 
-func newCorrector(d *termDicts) *corrector {
-	return &corrector{dicts: d}
+func newCorrector(d *termDicts, short map[string]bool) *corrector {
+	return &corrector{dicts: d, short: short}
 }
 
 // nearest returns the term nearest to term in the name and description
@@ -65,7 +66,7 @@ func newCorrector(d *termDicts) *corrector {
 // query may correct, or the query's steps are spent.
 func (c *corrector) nearest(term string) (string, int, error) {
 	word := []rune(term)
-	if len(word) < rank.MinTypoRunes || len(word) > rank.MaxTypoRunes || c.cost.steps >= rank.TypoQuerySteps {
+	if len(word) < rank.MinTypoRunes && !c.short[term] || len(word) > rank.MaxTypoRunes || c.cost.steps >= rank.TypoQuerySteps {
 		return "", 0, nil
 	}
 	edits := uint8(1)

@@ -60,7 +60,7 @@ func costliestTypos(tb testing.TB, x *Index, n int) []string {
 			if terms := text.Analyze(typo); len(terms) != 1 || terms[0] != typo || len(typo) > 31 {
 				continue // the query would search other words
 			}
-			c := newCorrector(d)
+			c := newCorrector(d, nil)
 			if _, _, err := c.nearest(typo); err != nil {
 				tb.Fatal(err)
 			}

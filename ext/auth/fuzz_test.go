@@ -3,12 +3,14 @@ package auth
 import (
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 )
 
 // FuzzAuthorization: no Authorization header a client can send gets past
 // the bearer or jwt modes without the token, or makes them panic; every
-// refusal is a 401 with a challenge.
+// refusal is a 401 with a challenge, or, for a value that folds two
+// credentials (a comma), a 400 with an invalid_request challenge.
 func FuzzAuthorization(f *testing.F) {
 	secret := []byte("0123456789abcdef0123456789abcdef-fuzz")
 	v, err := NewJWTVerifier(JWTOptions{Issuer: testIssuer, Audience: testAudience, HS256Secret: secret})
@@ -28,8 +30,12 @@ func FuzzAuthorization(f *testing.F) {
 			r.Header["Authorization"] = []string{header}
 			w := httptest.NewRecorder()
 			h.ServeHTTP(w, r)
-			if p.calls != 0 || w.Code != http.StatusUnauthorized || w.Header().Get("WWW-Authenticate") == "" {
-				t.Fatalf("%s mode, header %q: got %d and %d calls, want 401 with a challenge", cfg.Mode, header, w.Code, p.calls)
+			want := http.StatusUnauthorized
+			if strings.Contains(header, ",") {
+				want = http.StatusBadRequest
+			}
+			if p.calls != 0 || w.Code != want || w.Header().Get("WWW-Authenticate") == "" {
+				t.Fatalf("%s mode, header %q: got %d and %d calls, want %d with a challenge", cfg.Mode, header, w.Code, p.calls, want)
 			}
 		}
 	})

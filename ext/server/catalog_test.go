@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -87,3 +88,22 @@ func page(all []ext.Hit, offset, limit int) *ext.Page {
 }
 
 var errSecret = errors.New("open /var/task/index/secret.zap: permission denied")
+
+var _ ext.Selector = (*memCatalog)(nil)
+
+// Select finds items by the member that names them: name, uri or
+// uriTemplate.
+func (c *memCatalog) Select(_ context.Context, k ext.Kind, name string) ([]ext.Hit, error) {
+	if c.fail != nil {
+		return nil, c.fail
+	}
+	var out []ext.Hit
+	for _, h := range c.items[k] {
+		var key struct{ Name, URI, URITemplate string }
+		json.Unmarshal(h.Object, &key)
+		if cmp.Or(key.URITemplate, key.URI, key.Name) == name {
+			out = append(out, h)
+		}
+	}
+	return out, nil
+}

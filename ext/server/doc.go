@@ -22,6 +22,10 @@
 //	  "experimental": {"search": {...the same object...}}
 //	}
 //
+// A search whose query is select:a,b answers the named items instead of a
+// ranking (select.go), and the instructions end with the caller's
+// directory of servers (directory.go).
+//
 // The server is stateless. Cursors carry the index version, a binding to
 // the query, filter and caller that made them, and an offset, and are signed
 // (see [Options.CursorKey]), so that a garbled or forged cursor is refused

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -81,8 +82,13 @@ func TestExplainKeepsCursors(t *testing.T) {
 	}
 }
 
-// describedCatalog is a memCatalog that describes itself.
+// describedCatalog is a memCatalog that describes itself, and gives every
+// caller the same directory.
 type describedCatalog struct{ *memCatalog }
+
+func (describedCatalog) Directory(context.Context) ([]ext.ServerEntry, error) {
+	return []ext.ServerEntry{{Name: "srv", About: "screenshots, merges and deploys", Items: 13}}, nil
+}
 
 func (describedCatalog) Describe() ext.CatalogInfo {
 	return ext.CatalogInfo{

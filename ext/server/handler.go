@@ -21,9 +21,14 @@ type Options struct {
 	// Name and Version identify the server in initialize and discover
 	// results. If empty, "mcpsearch" and "dev".
 	Name, Version string
-	// Instructions are sent to clients in initialize and discover results.
-	// If empty, a short text about the search methods.
+	// Instructions are sent to clients in initialize and discover results,
+	// followed by the caller's directory of servers when the searcher is
+	// an [ext.Directory]. If empty, a short text about the search methods.
 	Instructions string
+	// DirectoryChars is the budget, in characters, of the directory of
+	// servers (see [DirectoryText]). If zero, DefaultDirectoryChars; if
+	// negative, no directory is sent.
+	DirectoryChars int
 	// PageSize is the number of items in a list page. If zero,
 	// ext.DefaultPageSize; at most ext.MaxPageSize.
 	PageSize int
@@ -58,7 +63,8 @@ const DefaultUpstreamTimeout = 30 * time.Second
 
 const defaultInstructions = "This server indexes many MCP tools, prompts and resources. " +
 	"Call tools/search (or prompts/search, resources/search, resources/templates/search) " +
-	"with a plain-language query to find the few items that fit a task, instead of listing them all."
+	"with a plain-language query to find the few items that fit a task, instead of listing them all; " +
+	"a query select:name1,name2 loads the named items."
 
 // Handler answers MCP requests over Streamable HTTP from a Searcher. It is
 // safe for concurrent use and keeps no state between requests.
@@ -72,6 +78,9 @@ type Handler struct {
 	info         mcp.Implementation
 	instructions string
 	capabilities map[string]any // of initialize and server/discover results
+
+	directoryChars int         // < 0: no directory
+	directories    directories // the directory text of each access key
 
 	caller          ext.Caller
 	upstreamTimeout time.Duration
@@ -92,6 +101,8 @@ func New(s ext.Searcher, opts *Options) *Handler {
 		logger:       cmp.Or(opts.Logger, slog.Default()),
 		info:         mcp.Implementation{Name: cmp.Or(opts.Name, "mcpsearch"), Version: cmp.Or(opts.Version, "dev")},
 		instructions: cmp.Or(opts.Instructions, defaultInstructions),
+
+		directoryChars: cmp.Or(opts.DirectoryChars, DefaultDirectoryChars),
 
 		caller:          opts.Caller,
 		upstreamTimeout: cmp.Or(opts.UpstreamTimeout, DefaultUpstreamTimeout),

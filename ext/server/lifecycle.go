@@ -14,34 +14,43 @@ import (
 // The lifecycle methods: the initialize handshake (protocols up to
 // 2025-11-25), server/discover (2026-07-28), ping, subscriptions/listen,
 // and the capabilities the server does not have. Their answers are built
-// here from the server's settings.
+// here from the server's settings, and the instructions from the caller's
+// directory of servers too (directory.go).
 
 // initializeMethod answers the handshake. The protocol version is negotiated as
 // mcp-go does: the client's version if it is a known one before
 // 2026-07-28 (2025-03-26 if it names none), else 2025-11-25.
-func initializeMethod(_ context.Context, h *Handler, req *request) (any, error) {
+func initializeMethod(ctx context.Context, h *Handler, req *request) (any, error) {
 	var p mcp.InitializeRequest
 	if err := req.decodeAs(&p); err != nil {
+		return nil, err
+	}
+	instructions, err := h.instructionsFor(ctx)
+	if err != nil {
 		return nil, err
 	}
 	return map[string]any{
 		"protocolVersion": mcp.NegotiateLegacyVersion(p.Params.ProtocolVersion),
 		"capabilities":    h.capabilities,
 		"serverInfo":      h.info,
-		"instructions":    h.instructions,
+		"instructions":    instructions,
 	}, nil
 }
 
 // discoverMethod answers server/discover: the versions the server speaks, its
-// capabilities and instructions.
-func discoverMethod(_ context.Context, h *Handler, req *request) (any, error) {
+// capabilities and the caller's instructions.
+func discoverMethod(ctx context.Context, h *Handler, req *request) (any, error) {
 	if err := req.decodeAs(&mcp.DiscoverRequest{}); err != nil {
+		return nil, err
+	}
+	instructions, err := h.instructionsFor(ctx)
+	if err != nil {
 		return nil, err
 	}
 	return h.modernResult(req, map[string]any{
 		"supportedVersions": SupportedProtocolVersions,
 		"capabilities":      h.capabilities,
-		"instructions":      h.instructions,
+		"instructions":      instructions,
 	}, nil), nil
 }
 

@@ -159,6 +159,8 @@ var goldenCases = []goldenCase{
 	{"notification-modern-method-header-mismatch", modernHeadersFor("ping"), `{"jsonrpc":"2.0","method":"notifications/initialized","params":{` + meta + `}}`},
 	{"notification-of-a-search-method-modern-method-header-mismatch", modernHeadersFor("ping"), `{"jsonrpc":"2.0","method":"tools/search","params":{` + meta + `}}`},
 	{"prompts-list", nil, `{"jsonrpc":"2.0","id":8,"method":"prompts/list"}`},
+	{"tools-search-select", nil, `{"jsonrpc":"2.0","id":8,"method":"tools/search","params":{"query":"select: srv__tool_002, nope,srv__tool_000, srv__tool_002,","limit":1}}`},
+	{"tools-search-select-modern", modernHeadersFor("tools/search"), modernBody("tools/search", `"query":"select:srv__tool_001,mcp__search__srv__tool_000"`)},
 }
 
 // goldenServer is the server the golden answers come from: a described

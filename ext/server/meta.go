@@ -29,9 +29,10 @@ const (
 )
 
 // DefaultMetaThreshold is the size, in characters of JSON, of the tool
-// definitions above which auto mode chooses meta: 50,000 characters are
-// about 20,000 tokens (2.5 characters a token), a tenth of a 200K context.
-const DefaultMetaThreshold = 50_000
+// definitions above which auto mode chooses meta. It is Claude Code's own
+// bar, past which that client defers MCP tools to its tool search: a tenth
+// of a 180,000-token context at 2.5 characters a token, 45,000 characters.
+const DefaultMetaThreshold = 45_000
 
 // Names of the meta tools.
 const (
@@ -178,6 +179,9 @@ func metaList(ctx context.Context, h *Handler, req *request) (any, error) {
 		return nil, fmt.Errorf("%w: in meta-tool mode tools/list has a single page; the cursor is not one of this server's", ext.ErrInvalidParams)
 	}
 	items := slices.Clone(h.meta.tools)
+	if items[0], err = searchToolsFor(ctx, h); err != nil {
+		return nil, err
+	}
 	for _, name := range h.meta.always {
 		obj, err := alwaysTools(ctx, h.searcher, []string{name})
 		if errors.Is(err, errNotListed) {
@@ -234,10 +238,34 @@ func (m *MetaTools) searchTools(ctx context.Context, h *Handler, req *request, r
 	if err != nil {
 		return h.toolError(req, err.Error()), nil
 	}
-	page, err := h.searcher.Search(ctx, ext.Query{Kind: ext.KindTool, Text: text, Limit: limit, Filter: ext.Filter{Servers: m.servers}})
+	var page *ext.Page
+	if names, ok, err := parseSelect(text); ok {
+		if err != nil {
+			return h.toolError(req, err.Error()), nil
+		}
+		page, err = m.selectTools(ctx, h, names)
+		if err != nil {
+			return nil, err
+		}
+	} else if page, err = h.searcher.Search(ctx, ext.Query{Kind: ext.KindTool, Text: text, Limit: limit, Filter: ext.Filter{Servers: m.servers}}); err != nil {
+		return nil, fmt.Errorf("search_tools: %w", err)
+	}
+	return m.foundTools(h, req, page)
+}
+
+// selectTools answers a select: query of search_tools: the named tools of
+// the servers call_tool reaches.
+func (m *MetaTools) selectTools(ctx context.Context, h *Handler, names []string) (*ext.Page, error) {
+	keep := func(hit ext.Hit) bool { return m.servers == nil || slices.Contains(m.servers, hit.Server) }
+	hits, unknown, err := h.selected(ctx, ext.KindTool, names, keep)
 	if err != nil {
 		return nil, fmt.Errorf("search_tools: %w", err)
 	}
+	return &ext.Page{Items: hits, Hint: unknownHint(unknown)}, nil
+}
+
+// foundTools is the result of search_tools: the tools of page, compact.
+func (m *MetaTools) foundTools(h *Handler, req *request, page *ext.Page) (any, error) {
 	tools := make([]compactTool, 0, len(page.Items))
 	for _, hit := range page.Items {
 		var t compactTool
@@ -317,6 +345,26 @@ func (h *Handler) toolError(req *request, msg string) json.RawMessage {
 	return h.rawResult(req, body)
 }
 
-const searchToolsDef = `{"name":"search_tools","description":"Find tools for a task among the many this server offers: they are not listed, search them first. Describe what you want to do in plain words (\"open a merge request\", \"list failing pipelines\"), not a guessed tool name. Returns the best matching tools, best first, with their exact names, descriptions and input schemas. Then call the one that fits with call_tool. Search again with other words if none fits.","inputSchema":{"type":"object","properties":{"query":{"type":"string","description":"What you want to do, in plain words."},"limit":{"type":"integer","minimum":1,"maximum":50,"description":"How many tools to return (default 10)."}},"required":["query"]},"annotations":{"title":"Search tools","readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}}`
+// searchToolsFor is search_tools as the caller in ctx sees it: its
+// description ends with the caller's directory of servers.
+func searchToolsFor(ctx context.Context, h *Handler) (json.RawMessage, error) {
+	dir, err := h.directoryFor(ctx)
+	if err != nil || dir == "" {
+		return json.RawMessage(searchToolsDef), err
+	}
+	var def struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description"`
+		InputSchema json.RawMessage `json:"inputSchema"`
+		Annotations json.RawMessage `json:"annotations"`
+	}
+	if err := json.Unmarshal([]byte(searchToolsDef), &def); err != nil {
+		return nil, fmt.Errorf("search_tools definition: %w", err)
+	}
+	def.Description += "\n\n" + dir
+	return json.Marshal(def)
+}
+
+const searchToolsDef = `{"name":"search_tools","description":"Find tools for a task among the many this server offers: they are not listed, search them first. Describe what you want to do in plain words (\"open a merge request\", \"list failing pipelines\"), not a guessed tool name. Returns the best matching tools, best first, with their exact names, descriptions and input schemas. Then call the one that fits with call_tool. Search again with other words if none fits. To load tools whose exact names you know, query select:name1,name2.","inputSchema":{"type":"object","properties":{"query":{"type":"string","description":"What you want to do, in plain words."},"limit":{"type":"integer","minimum":1,"maximum":50,"description":"How many tools to return (default 10)."}},"required":["query"]},"annotations":{"title":"Search tools","readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}}`
 
 const callToolDef = `{"name":"call_tool","description":"Call a tool that search_tools returned: name is its exact name from the results (such as \"gitlab__create_merge_request\"), arguments an object that matches its inputSchema. Returns that tool's result.","inputSchema":{"type":"object","properties":{"name":{"type":"string","description":"The exact name of a tool that search_tools returned."},"arguments":{"type":"object","description":"The tool's arguments, matching its inputSchema."}},"required":["name"]},"annotations":{"title":"Call a tool"}}`

@@ -42,6 +42,12 @@ func searchMethod(k ext.Kind) handlerFunc {
 		if err != nil {
 			return nil, err
 		}
+		if names, ok, err := parseSelect(p.Query); ok {
+			if err != nil {
+				return nil, err
+			}
+			return h.selectMethod(ctx, req, k, p, names)
+		}
 		q, bind, err := h.searchQuery(k, p, ext.AccessFrom(ctx))
 		if err != nil {
 			return nil, err
@@ -241,10 +247,11 @@ func roundScore(f float64) float64 {
 }
 
 // withMeta returns obj with the entries of meta added to its _meta object.
-// An object without _meta keeps its bytes and key order.
+// An object without _meta keeps its bytes and key order; the entries an
+// object's _meta has keep theirs.
 func withMeta(obj json.RawMessage, meta map[string]any) (json.RawMessage, error) {
 	var probe struct {
-		Meta map[string]any `json:"_meta"`
+		Meta map[string]json.RawMessage `json:"_meta"`
 	}
 	if err := json.Unmarshal(obj, &probe); err != nil {
 		return nil, fmt.Errorf("stored object: %w", err)
@@ -267,13 +274,17 @@ func withMeta(obj json.RawMessage, meta map[string]any) (json.RawMessage, error)
 	return append(out, rest...), nil
 }
 
-func mergeMeta(obj json.RawMessage, have, add map[string]any) (json.RawMessage, error) {
+func mergeMeta(obj json.RawMessage, have map[string]json.RawMessage, add map[string]any) (json.RawMessage, error) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(obj, &m); err != nil {
 		return nil, err
 	}
 	for k, v := range add {
-		have[k] = v
+		value, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		have[k] = value
 	}
 	metaJSON, err := json.Marshal(have)
 	if err != nil {

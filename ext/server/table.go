@@ -24,7 +24,8 @@ type methodInfo struct {
 	era eraRule
 	// deadline runs the method under the request timeout (callWithin):
 	// it reads the searcher. A forwarded call is bounded by the upstream
-	// timeout instead, and a lifecycle answer needs no bound.
+	// timeout instead, and a lifecycle answer that reads nothing needs no
+	// bound.
 	deadline bool
 	// cacheable: from 2026-07-28 on, the result carries the caching hints
 	// ttlMs and cacheScope.
@@ -41,9 +42,10 @@ type methodInfo struct {
 // notification entry (see unknownMethod).
 var methods = map[string]methodInfo{
 	// The lifecycle, answered from the server's settings.
-	"initialize":           {handle: initializeMethod, era: legacyOnly, lifecycle: true},
+	// initialize and server/discover read the caller's directory of servers.
+	"initialize":           {handle: initializeMethod, era: legacyOnly, deadline: true, lifecycle: true},
 	"ping":                 {handle: pingMethod, era: legacyOnly, lifecycle: true},
-	"server/discover":      {handle: discoverMethod, era: modernOnly, cacheable: true, lifecycle: true},
+	"server/discover":      {handle: discoverMethod, era: modernOnly, deadline: true, cacheable: true, lifecycle: true},
 	"subscriptions/listen": {handle: listenMethod, era: modernOnly, lifecycle: true},
 	// Notifications are accepted (202, no body) and dropped, these and any
 	// other; a request of one is an unknown method.

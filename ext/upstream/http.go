@@ -40,6 +40,7 @@ func (t *httpTransport) SendRequest(ctx context.Context, req transport.JSONRPCRe
 	if err != nil && t.bodies.hit.Load() {
 		err = &TooLargeError{Limit: t.bodies.max}
 	}
+	keepRaw(ctx, req, resp)
 	return resp, err
 }
 

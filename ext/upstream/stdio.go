@@ -67,6 +67,7 @@ func (t *stdioTransport) SendRequest(ctx context.Context, req transport.JSONRPCR
 	if err != nil {
 		err = t.why(ctx, err)
 	}
+	keepRaw(ctx, req, resp)
 	return resp, err
 }
 

@@ -31,6 +31,7 @@
 package upstream
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -143,7 +144,9 @@ func (c *Caller) call(ctx context.Context, cfg *Config, t *ext.Target, method st
 		return nil, err
 	}
 	defer func() { go cl.Close() }() // a hung upstream must not hold the answer
-	return c.result(send(ctx, cl, t, method, params))
+	ctx, raw := keepingRaw(ctx, method)
+	res, err := send(ctx, cl, t, method, params)
+	return c.result(res, raw, err)
 }
 
 // callStdio sends the call through the pooled client of a stdio upstream.
@@ -162,22 +165,44 @@ func (c *Caller) callStdio(ctx context.Context, cfg *Config, t *ext.Target, meth
 	if err != nil {
 		return nil, err
 	}
-	res, err := send(ctx, e.cl, t, method, params)
+	rctx, raw := keepingRaw(ctx, method)
+	res, err := send(rctx, e.cl, t, method, params)
 	c.stdio.release(cfg, e, ctx, err)
-	return c.result(res, err)
+	return c.result(res, raw, err)
 }
 
-// result is the upstream's result as passed on, refused when its JSON is
+// result is the upstream's result as passed on: as the upstream sent it
+// (raw.go), else as mcp-go decoded it. It is refused when its JSON is
 // longer than the limit (escaping can make it longer than what was read).
-func (c *Caller) result(res any, err error) (json.RawMessage, error) {
+func (c *Caller) result(res any, raw *rawResult, err error) (json.RawMessage, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := json.Marshal(res)
-	if err == nil && int64(len(out)) > c.opts.MaxResultBytes {
+	out := raw.bytes
+	if out == nil {
+		if out, err = json.Marshal(res); err != nil {
+			return nil, err
+		}
+	}
+	if passedOnBytes(out) > c.opts.MaxResultBytes {
 		return nil, &TooLargeError{Limit: c.opts.MaxResultBytes}
 	}
-	return out, err
+	return out, nil
+}
+
+// passedOnBytes is at most how long raw becomes when it is encoded again
+// with json.Marshal, as the gateway's _meta entry and Lambda's response
+// encoding do: <, > and & become \u003c (6 bytes), U+2028 and U+2029 (3
+// bytes) \u2028.
+func passedOnBytes(raw []byte) int64 {
+	n := len(raw)
+	for _, c := range []string{"<", ">", "&"} {
+		n += 5 * bytes.Count(raw, []byte(c))
+	}
+	for _, c := range []string{"\u2028", "\u2029"} {
+		n += 3 * bytes.Count(raw, []byte(c))
+	}
+	return int64(n)
 }
 
 func (c *Caller) transportOptions() *TransportOptions {

@@ -55,6 +55,8 @@ type Config struct {
 	ListMode                 server.ListMode
 	AlwaysTools              []string
 	MetaThresholdChars       int // 0: server.DefaultMetaThreshold
+	metaThreshold            metaThreshold
+	DirectoryChars           int // 0: server.DefaultDirectoryChars; < 0: no directory
 	SecretsARN               string
 
 	Auth   auth.Mode // "" when unset: none locally, an error in Lambda
@@ -144,6 +146,23 @@ var settings = []setting{
 	}},
 	{"MCPSEARCH_META_THRESHOLD_CHARS", "a whole number of at least 1", false, func(c *Config, v string) (err error) {
 		c.MetaThresholdChars, err = wholeNumber(v, 1, 1<<31-1)
+		c.metaThreshold.chars = true
+		return err
+	}},
+	{"MCPSEARCH_META_THRESHOLD_TOKENS", "a whole number of tokens such as 18000, or a share of a context window such as 10%of180000 " +
+		"(a percent above 0 and at most 100, then of and a whole number of tokens)", false, func(c *Config, v string) (err error) {
+		c.metaThreshold.tokens, err = tokenThreshold(v)
+		return err
+	}},
+	{"MCPSEARCH_CHARS_PER_TOKEN", "a decimal number from 0.5 to 10, such as 2.5", false, func(c *Config, v string) (err error) {
+		c.metaThreshold.charsPerToken, err = decimal(v, 0.5, 10)
+		return err
+	}},
+	{"MCPSEARCH_DIRECTORY_CHARS", "a whole number of characters from 0 (no directory of servers) to 100000", false, func(c *Config, v string) (err error) {
+		c.DirectoryChars, err = wholeNumber(v, 0, 100_000)
+		if c.DirectoryChars == 0 {
+			c.DirectoryChars = -1
+		}
 		return err
 	}},
 	{"MCPSEARCH_SECRETS_ARN", "a Secrets Manager secret ARN (arn:aws:secretsmanager:REGION:ACCOUNT:secret:NAME)", false, func(c *Config, v string) error {
@@ -240,9 +259,10 @@ func settingNamed(name string) setting {
 }
 
 // check makes the checks that need several settings: the auth mode
-// against where the function runs and the mode's own settings.
+// against where the function runs and the mode's own settings, and the
+// list threshold in characters or tokens.
 func (c *Config) check() error {
-	return c.checkAuth()
+	return errors.Join(c.checkAuth(), c.metaThreshold.apply(c))
 }
 
 func refuseUnless(ok bool) error {

@@ -162,7 +162,8 @@ func (s *service) Close() error { return s.caller.Close() }
 // newHandler wires the extension server at /mcp and, if on, the playground
 // at /.
 func newHandler(cfg *Config, idx *index.Index, logger *slog.Logger) (*service, error) {
-	opts := &server.Options{Version: version, Logger: logger, CursorKey: idx.CursorKey(), PageSize: cfg.PageSize}
+	opts := &server.Options{Version: version, Logger: logger, CursorKey: idx.CursorKey(), PageSize: cfg.PageSize,
+		DirectoryChars: cfg.DirectoryChars}
 	if cfg.CursorKey != nil {
 		opts.CursorKey = cfg.CursorKey
 	}

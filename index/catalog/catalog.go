@@ -37,6 +37,9 @@ type Server struct {
 	Source     json.RawMessage `json:"source,omitempty"` // a URL or {homepage, repository}
 	Upstream   json.RawMessage `json:"upstream,omitempty"`
 	Visibility json.RawMessage `json:"visibility,omitempty"`
+	// About is the first sentence of the description the server gives of
+	// itself (serverInfo.description), for the directory of servers.
+	About string `json:"about,omitempty"`
 }
 
 // Item is one tool, prompt, resource or resource template.
@@ -187,12 +190,15 @@ func loadFile(fsys fs.FS, name, file, sep string) (Server, []Item, error) {
 
 // serverFile is the on-disk format of one server's catalog.
 type serverFile struct {
-	Server            *string           `json:"server"`
-	Package           string            `json:"package"`
-	License           string            `json:"license"`
-	Source            json.RawMessage   `json:"source"`
-	Upstream          json.RawMessage   `json:"upstream"`
-	Visibility        json.RawMessage   `json:"visibility"`
+	Server     *string         `json:"server"`
+	Package    string          `json:"package"`
+	License    string          `json:"license"`
+	Source     json.RawMessage `json:"source"`
+	Upstream   json.RawMessage `json:"upstream"`
+	Visibility json.RawMessage `json:"visibility"`
+	ServerInfo struct {
+		Description string `json:"description"`
+	} `json:"serverInfo"`
 	Tools             []json.RawMessage `json:"tools"`
 	Prompts           []json.RawMessage `json:"prompts"`
 	Resources         []json.RawMessage `json:"resources"`
@@ -231,7 +237,7 @@ func parseServerFile(file string, data []byte, sep string) (Server, []Item, erro
 		return Server{}, nil, &LoadError{File: file, Field: joinField("visibility", field), Err: err}
 	}
 	srv := Server{Name: name, File: file, Package: sf.Package, License: sf.License, Source: compactOrNil(sf.Source),
-		Upstream: compactOrNil(sf.Upstream), Visibility: compactOrNil(sf.Visibility)}
+		Upstream: compactOrNil(sf.Upstream), Visibility: compactOrNil(sf.Visibility), About: firstSentence(sf.ServerInfo.Description)}
 	p := itemParser{file: file, server: name, sep: sep, visibility: vis}
 	var items []Item
 	for _, group := range []struct {
@@ -402,4 +408,25 @@ func (c *Catalog) Count(k ext.Kind) int {
 		}
 	}
 	return n
+}
+
+// maxAboutRunes bounds a server's About.
+const maxAboutRunes = 160
+
+// firstSentence is the first sentence of a description, on one line,
+// without its final period, at most maxAboutRunes long (cut after a word).
+func firstSentence(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if i := strings.Index(s, ". "); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.TrimSuffix(s, ".")
+	if r := []rune(s); len(r) > maxAboutRunes {
+		cut := string(r[:maxAboutRunes])
+		if i := strings.LastIndex(cut, " "); i > 0 {
+			cut = cut[:i]
+		}
+		s = cut + "…"
+	}
+	return s
 }

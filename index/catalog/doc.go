@@ -6,7 +6,10 @@
 // A catalog is a directory of JSON files, one per upstream server, each
 // holding the server's name and its raw tools/list, prompts/list,
 // resources/list and resources/templates/list answers, and optionally the
-// texts of its resources, its upstream and its visibility:
+// texts of its resources, its upstream, its visibility and the
+// serverInfo its initialize answered (of which the first sentence of its
+// description is kept as the server's About, for the directory of
+// servers):
 //
 //	{"server": "weather", "tools": [{"name": "get_forecast", "inputSchema": {...}}, ...],
 //	 "prompts": [...], "resources": [...], "resourceTemplates": [...], "resourceContents": [...]}

@@ -15,7 +15,7 @@ func (c *Catalog) Version(format int) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "mcpsearch bundle format %d\x00%s\x00", format, c.Separator())
 	for _, s := range c.Servers {
-		fmt.Fprintf(h, "server\x00%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00", s.Name, s.Package, s.License, s.Source, s.Upstream, s.Visibility)
+		fmt.Fprintf(h, "server\x00%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00", s.Name, s.Package, s.License, s.Source, s.Upstream, s.Visibility, s.About)
 	}
 	for _, it := range c.Items {
 		fmt.Fprintf(h, "item\x00%s\x00%s\x00%s\x00%d\x00", it.Kind, it.Server, it.Name, len(it.Object))

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -66,5 +67,37 @@ func TestLoad(t *testing.T) {
 	ts.Close()
 	if broken, err := Load(ts.URL+"/mcp", 2, 10, 5*time.Second); err == nil {
 		t.Errorf("got %+v, want the warm-up against a stopped server to fail", broken)
+	}
+}
+
+// TestScaleServers: whole server files, copied under new names until
+// there are as many servers as asked.
+func TestScaleServers(t *testing.T) {
+	dst := filepath.Join(t.TempDir(), "scaled")
+	if err := ScaleServers("../../index/testdata/catalog", dst, 5); err != nil {
+		t.Fatal(err)
+	}
+	cat, err := catalog.LoadDir(dst, nil)
+	if err != nil {
+		t.Fatalf("the scaled catalog does not load: %v", err)
+	}
+	src, err := catalog.LoadDir("../../index/testdata/catalog", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools := map[string]int{}
+	for _, it := range src.Items {
+		if it.Kind == ext.KindTool {
+			tools[it.Server]++
+		}
+	}
+	var names []string
+	for _, s := range cat.Servers {
+		names = append(names, s.Name)
+	}
+	slices.Sort(names)
+	want := []string{"notes", "notes-2", "notes-3", "weather", "weather-2"}
+	if !slices.Equal(names, want) || cat.Count(ext.KindTool) != 3*tools["notes"]+2*tools["weather"] {
+		t.Errorf("got servers %v and %d tools, want %v with all their tools", names, cat.Count(ext.KindTool), want)
 	}
 }

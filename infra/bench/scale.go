@@ -6,6 +6,7 @@ package bench
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,12 +18,8 @@ import (
 // ("gitlab", "gitlab-2", …); the last copy is cut to size. Prompts,
 // resources and templates come along with their servers.
 func ScaleCatalog(src, dst string, tools int) error {
-	files, err := filepath.Glob(filepath.Join(src, "*.json"))
-	if err != nil || len(files) == 0 {
-		return fmt.Errorf("scale: no catalog files in %s", src)
-	}
-	slices.Sort(files)
-	if err := os.MkdirAll(dst, 0o755); err != nil {
+	files, err := scaleFiles(src, dst)
+	if err != nil {
 		return err
 	}
 	written := 0
@@ -39,6 +36,32 @@ func ScaleCatalog(src, dst string, tools int) error {
 		}
 	}
 	return nil
+}
+
+// ScaleServers writes into dst a catalog of exactly servers servers, made
+// as ScaleCatalog's are but of whole server files: the files of src in
+// name order, again and again under new names, until there are enough.
+func ScaleServers(src, dst string, servers int) error {
+	files, err := scaleFiles(src, dst)
+	if err != nil {
+		return err
+	}
+	for i := range servers {
+		if _, err := copyServer(files[i%len(files)], dst, i/len(files)+1, math.MaxInt); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// scaleFiles lists the server files of src in name order and makes dst.
+func scaleFiles(src, dst string) ([]string, error) {
+	files, err := filepath.Glob(filepath.Join(src, "*.json"))
+	if err != nil || len(files) == 0 {
+		return nil, fmt.Errorf("scale: no catalog files in %s", src)
+	}
+	slices.Sort(files)
+	return files, os.MkdirAll(dst, 0o755)
 }
 
 // copyServer writes copy n of a server file, with at most room tools, and

@@ -5,7 +5,8 @@
 // The server has the tools create_merge_request (echoes its title),
 // whoami (returns the Authorization header it received), fail (answers
 // with isError), hang (blocks until its request ends) and pid (returns its
-// process id, to tell processes apart); the prompt
+// process id, to tell processes apart) and sample (answers a sample
+// result of each content type, see SampleKinds); the prompt
 // review (argument topic); the resource memo://readme; and the template
 // memo://notes/{id}.
 package upstreamtest
@@ -57,6 +58,7 @@ func NewMCPServer() *server.MCPServer {
 		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultText(strconv.Itoa(os.Getpid())), nil
 		})
+	addSampleTool(s)
 	s.AddPrompt(mcp.NewPrompt("review", mcp.WithPromptDescription("Review code on a topic"),
 		mcp.WithArgument("topic", mcp.ArgumentDescription("what to review"))),
 		func(_ context.Context, r mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
@@ -84,7 +86,7 @@ func Start(tb testing.TB) string {
 		server.WithHTTPContextFunc(func(ctx context.Context, r *http.Request) context.Context {
 			return context.WithValue(ctx, authKey{}, r.Header.Get("Authorization"))
 		}))
-	return serve(tb, h)
+	return serve(tb, rawSamples(h))
 }
 
 // serve serves h on 127.0.0.1 until tb ends, and returns its MCP URL.

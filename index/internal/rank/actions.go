@@ -9,6 +9,9 @@ const (
 	actCreate
 	actDelete
 	actUpdate
+	actRun    // run, execute, trigger
+	actSend   // send, post, reply, forward
+	actCancel // cancel, dismiss, abort
 )
 
 // actionsOf maps analysed (stemmed) words to the actions they name.
@@ -20,6 +23,18 @@ var actionsOf = map[string][]Action{
 	"creat": {actCreate}, "add": {actCreate}, "new": {actCreate}, "make": {actCreate}, "insert": {actCreate},
 	"delet": {actDelete}, "remov": {actDelete}, "eras": {actDelete}, "destroi": {actDelete}, "drop": {actDelete},
 	"updat": {actUpdate}, "modifi": {actUpdate}, "edit": {actUpdate}, "chang": {actUpdate}, "set": {actUpdate}, "renam": {actUpdate},
+	"run": {actRun}, "execut": {actRun}, "trigger": {actRun}, "plai": {actRun},
+	"send": {actSend}, "post": {actSend}, "repli": {actSend}, "forward": {actSend},
+	"cancel": {actCancel}, "dismiss": {actCancel}, "abort": {actCancel},
+	"instal": {actCreate}, "appli": {actCreate, actUpdate},
+}
+
+// queryActionsOf maps analysed words that name an action when a caller
+// asks, though not in a tool's name (a tool named pipeline_schedule or
+// get_booking does not create): to schedule, book or arrange a meeting is
+// to create an event.
+var queryActionsOf = map[string][]Action{
+	"schedul": {actCreate}, "book": {actCreate}, "arrang": {actCreate},
 }
 
 // actionSignal rewards an item whose name names an action the query asks

@@ -111,10 +111,23 @@ const (
 // everyday set's typo subset measures it). The walks are bounded in steps
 // (a step costs about 0.1 µs; a walk of the default catalog takes at most
 // about 700).
+//
+// Words of MinShortTypoRunes to MinTypoRunes-1 characters (pul, cnfg)
+// are corrected too, at one edit, but only to a word held by
+// at least MinShortTypoShare of the items: a short word has many
+// neighbours, and only a frequent one is a likely meaning (pul → pull;
+// pho, a soup, is not php).
 const (
-	MinTypoRunes   = 5
-	MaxTypoRunes   = 24
-	TwoEditRunes   = 8
-	TypoWalkSteps  = 4096  // one dictionary walk; cut short, it offers the nearest term found
-	TypoQuerySteps = 32768 // every walk of one query; later words are not corrected
+	MinTypoRunes      = 5
+	MinShortTypoRunes = 3
+	MinShortTypoShare = 0.005
+	MinShortTypoDocs  = 10
+	MaxTypoRunes      = 24
+	TwoEditRunes      = 8
+	TypoWalkSteps     = 4096  // one dictionary walk; cut short, it offers the nearest term found
+	TypoQuerySteps    = 32768 // every walk of one query; later words are not corrected
 )
+
+// WeightServerNamed is what a candidate gains when the query names its
+// server (server.go).
+const WeightServerNamed = 0.4

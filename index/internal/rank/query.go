@@ -25,7 +25,7 @@ func NewQuery(query string, terms []string) Query {
 	}
 	for _, t := range terms {
 		q.Terms[t] = true
-		for _, a := range actionsOf[t] {
+		for _, a := range append(actionsOf[t], queryActionsOf[t]...) {
 			q.Actions[a] = true
 		}
 	}

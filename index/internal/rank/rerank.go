@@ -3,6 +3,7 @@ package rank
 import (
 	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
@@ -52,11 +53,14 @@ type Signals struct {
 	// ClauseScore is what being the nearest item to clauses of a long
 	// query adds.
 	ClauseScore float64
+	// ServerScore is what the evidence of the item's server adds
+	// when the query names it (serverEvidence).
+	ServerScore float64
 }
 
 // Score is the sum of the signals, the re-ranked score.
 func (s *Signals) Score() float64 {
-	return s.BM25Share + (s.Name + s.ActionScore + s.SimilarityScore + s.ClauseScore) + s.ExactNameScore
+	return s.BM25Share + (s.Name + s.ActionScore + s.SimilarityScore + s.ClauseScore) + s.ExactNameScore + s.ServerScore
 }
 
 // Rerank scores the first window candidates (BM25's best, then the items
@@ -77,6 +81,7 @@ func Rerank(q Query, cands []Candidate, window int) {
 		c.Signals = &signals[i]
 		c.Score = c.Signals.Score()
 	}
+	serverEvidence(q, top)
 	slices.SortStableFunc(top, func(a, b Candidate) int {
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {
 			return c
@@ -127,17 +132,40 @@ func nameScore(q Query, words []string, covered int) float64 {
 	if len(words) == 0 {
 		return 0
 	}
-	s := weightCoverage * float64(covered) / float64(len(words))
+	n := len(words)
+	if joined := joinedWord(words); joined != "" && !q.Terms[joined] {
+		n-- // the whole identifier says nothing its words do not
+	}
+	s := weightCoverage * float64(covered) / float64(n)
 	for _, w := range words {
 		if q.Plurals[w] {
 			s += weightPluralObject // "list the topics of a subscription": topics are listed
 			break
 		}
 	}
-	if covered == len(words) {
+	if covered >= n {
 		s += weightNameAllWords
 	}
-	return s
+	return min(s, weightCoverage+weightPluralObject+weightNameAllWords)
+}
+
+// joinedWord returns the word of an identifier's words that is the others
+// joined (create_pull_request: createpullrequest, which text.SplitName
+// keeps), or "".
+func joinedWord(words []string) string {
+	if len(words) < 3 {
+		return ""
+	}
+	last := words[len(words)-1]
+	rest := last
+	for _, w := range words[:len(words)-1] {
+		i := strings.Index(rest, w)
+		if i < 0 {
+			return ""
+		}
+		rest = rest[i+len(w):]
+	}
+	return last
 }
 
 // isExactName reports whether c's own name, or its server and name, is the

@@ -104,3 +104,18 @@ func Analyze(text string) []string {
 	}
 	return terms
 }
+
+// WordsAsWritten maps each term of text under the text analyzer to the
+// word of text it was first analysed from, so that what is said to the
+// caller is in the caller's own words (fact, not its stem "fact"; memory,
+// not "memori").
+func WordsAsWritten(text string) map[string]string {
+	out := map[string]string{}
+	for _, tok := range Tokens(text) {
+		t := string(tok.Term)
+		if _, ok := out[t]; !ok && tok.Start >= 0 && tok.End <= len(text) && tok.Start < tok.End {
+			out[t] = text[tok.Start:tok.End]
+		}
+	}
+	return out
+}

@@ -1,7 +1,6 @@
 package text
 
 import (
-	"bytes"
 	_ "embed"
 	"strings"
 	"sync"
@@ -40,40 +39,11 @@ var (
 const maxGlossChars = 3
 
 // glossLines is the table without its comment header, found on first use.
-var glossLines = sync.OnceValue(func() []byte {
-	data := glossData
-	for len(data) > 0 && data[0] == '#' {
-		i := bytes.IndexByte(data, '\n')
-		if i < 0 {
-			return nil
-		}
-		data = data[i+1:]
-	}
-	return data
-})
+var glossLines = sync.OnceValue(func() []byte { return skipComments(glossData) })
 
 // glossOf returns the English words of a simplified Chinese headword.
 func glossOf(head string) (string, bool) {
-	data, want := glossLines(), []byte(head)
-	lo, hi := 0, len(data) // the lines that start in [lo, hi) are left
-	for lo < hi {
-		mid := (lo + hi) / 2
-		start := lo + bytes.LastIndexByte(data[lo:mid], '\n') + 1
-		end := len(data)
-		if i := bytes.IndexByte(data[start:], '\n'); i >= 0 {
-			end = start + i
-		}
-		key, words, _ := bytes.Cut(data[start:end], []byte{'\t'})
-		switch c := bytes.Compare(key, want); {
-		case c == 0:
-			return string(words), true
-		case c < 0:
-			lo = end + 1
-		default:
-			hi = start
-		}
-	}
-	return "", false
+	return lookupSorted(glossLines(), head)
 }
 
 // simplified maps traditional characters to simplified ones, decoded from

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -74,10 +75,17 @@ func TestCLIErrors(t *testing.T) {
 	}
 }
 
+// TestBenchTokens: the table of list and search sizes, and the directory
+// of servers of the catalog and of a catalog of 30 servers copied from it.
 func TestBenchTokens(t *testing.T) {
-	code, out, errOut := runCLI("bench", "tokens", "--catalog", "../../../index/testdata/catalog")
+	code, out, errOut := runCLI("bench", "tokens", "--catalog", "../../../index/testdata/catalog", "--servers", "30")
 	if code != 0 || !strings.Contains(out, "index/testdata/catalog") || !strings.Contains(out, "%") {
 		t.Fatalf("exit %d: %s%s", code, out, errOut)
+	}
+	directory := regexp.MustCompile(`(?m)^\s*\S*index/testdata/catalog(?: ×30 servers)?\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*$`)
+	rows := directory.FindAllStringSubmatch(out, -1)
+	if len(rows) != 2 || rows[0][1] != "2" || rows[0][2] != "2" || rows[1][1] != "30" || rows[1][3] != "30" {
+		t.Errorf("directory rows: got %q in\n%s\nwant 2 servers with phrases, then 30 servers all named", rows, out)
 	}
 }
 

@@ -1,0 +1,239 @@
+package index
+
+import (
+	"cmp"
+	"context"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"unicode"
+
+	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/store"
+)
+
+var _ ext.Directory = (*Index)(nil)
+
+// The directory of servers. What it is made of is read once, on the first
+// directory asked for: each server's items by visibility set, and the
+// commonest words of its items' names (its topics). A caller's directory
+// then costs a pass over the servers and their sets.
+//
+// A server's About is its own description when it gives one (the
+// manifest's "about"), shown to every caller who sees one of its items, as
+// its name is. Otherwise it is its topics, which are words of its items'
+// names: they are shown only to callers who see every item of the server,
+// so that no word of a hidden item reaches anyone.
+
+// maxTopics is the number of words a server's topics hold at most.
+const maxTopics = 4
+
+type directory struct {
+	once    sync.Once
+	err     error
+	servers []dirServer // in catalog order
+}
+
+type dirServer struct {
+	name, about, topics string
+	items               map[int32]int // visibility set → the server's items of it
+}
+
+// Directory implements ext.Directory.
+func (x *Index) Directory(ctx context.Context) (_ []ext.ServerEntry, err error) {
+	defer recoverDamage(x.dir, &err)
+	d := &x.directory
+	d.once.Do(func() { d.err = x.readDirectory() })
+	if d.err != nil {
+		return nil, d.err
+	}
+	w := x.visibility.viewer(ext.AccessFrom(ctx))
+	var out []ext.ServerEntry
+	for _, s := range d.servers {
+		seen, all := 0, true
+		for set, n := range s.items {
+			if w.allowed == nil || w.allowed[set] {
+				seen += n
+			} else {
+				all = false
+			}
+		}
+		if seen == 0 {
+			continue
+		}
+		e := ext.ServerEntry{Name: s.name, About: s.about, Items: seen}
+		if e.About == "" && all {
+			e.About = s.topics
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// readDirectory reads every item's server and name from the meta records.
+func (x *Index) readDirectory() (err error) {
+	defer wrapf(&err, "index %s: directory of servers", x.dir)
+	byName := map[string]*dirServer{}
+	d := &x.directory
+	d.servers = make([]dirServer, len(x.manifest.Servers))
+	for i, s := range x.manifest.Servers {
+		d.servers[i] = dirServer{name: s.Name, about: s.About, items: map[int32]int{}}
+		byName[s.Name] = &d.servers[i]
+	}
+	words := map[string]*topicCounter{}
+	for _, k := range ext.Kinds {
+		if err := x.eachMeta(k, func(n int, m store.Meta) {
+			s := byName[m.Server]
+			if s == nil {
+				return
+			}
+			s.items[x.visibility.setOf(k, n)]++
+			if words[m.Server] == nil {
+				words[m.Server] = newTopicCounter(m.Server)
+			}
+			words[m.Server].add(k, m.Label)
+		}); err != nil {
+			return err
+		}
+	}
+	for i := range d.servers {
+		if c := words[d.servers[i].name]; c != nil {
+			d.servers[i].topics = strings.Join(c.top(maxTopics), ", ")
+		}
+	}
+	return nil
+}
+
+// eachMeta calls fn with the meta record of every item of kind k, reading
+// the store a block of records at a time.
+func (x *Index) eachMeta(k ext.Kind, fn func(n int, m store.Meta)) error {
+	const batch = 1024
+	count := x.manifest.Counts[k]
+	for start := 0; start < count; start += batch {
+		ids := make([]string, 0, batch)
+		for n := start; n < min(start+batch, count); n++ {
+			ids = append(ids, docID(k, n))
+		}
+		metas, err := x.metasOf(ids)
+		if err != nil {
+			return err
+		}
+		for i, m := range metas {
+			fn(start+i, m)
+		}
+	}
+	return nil
+}
+
+// topicCounter counts, for one server, in how many of its items' names
+// each word stands. The names of its tools are counted when it has tools,
+// else those of its other items.
+type topicCounter struct {
+	own    map[string]bool // the words of the server's name, left out
+	kind   ext.Kind        // the kind counted
+	counts map[string]int
+	items  int
+}
+
+func newTopicCounter(server string) *topicCounter {
+	own := map[string]bool{}
+	for _, w := range nameWords(server) {
+		own[w] = true
+	}
+	return &topicCounter{own: own, counts: map[string]int{}}
+}
+
+func (c *topicCounter) add(k ext.Kind, label string) {
+	if c.items > 0 && k != c.kind {
+		return // the kinds come in order: tools first
+	}
+	c.kind = k
+	c.items++
+	seen := map[string]bool{}
+	for _, w := range nameWords(label) {
+		if !seen[w] && !c.own[w] && !stopTopic()[w] {
+			seen[w] = true
+			c.counts[w]++
+		}
+	}
+}
+
+// top returns the n commonest words, most items first, then in word
+// order: words that several items share when there are any, a plural
+// counted with its singular.
+func (c *topicCounter) top(n int) []string {
+	counts := foldPlurals(c.counts)
+	var words []string
+	for _, least := range []int{2, 1} {
+		for w, count := range counts {
+			if count >= least {
+				words = append(words, w)
+			}
+		}
+		if len(words) > 0 {
+			break
+		}
+	}
+	slices.SortFunc(words, func(a, b string) int {
+		return cmp.Or(counts[b]-counts[a], strings.Compare(a, b))
+	})
+	return words[:min(n, len(words))]
+}
+
+// foldPlurals adds the count of a word ending in s (or ies) to that of
+// its singular, when the singular is counted too.
+func foldPlurals(counts map[string]int) map[string]int {
+	out := maps.Clone(counts)
+	for w, n := range counts {
+		for _, one := range []string{strings.TrimSuffix(w, "s"), strings.TrimSuffix(w, "ies") + "y"} {
+			if one != w && len(one) < len(w) && counts[one] > 0 {
+				out[one] += n
+				delete(out, w)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// nameWords splits a name (snake_case, kebab-case, camelCase, dotted) into
+// lower-case words of at least three letters.
+func nameWords(name string) []string {
+	var words []string
+	var cur []rune
+	flush := func() {
+		if len(cur) >= 3 {
+			words = append(words, strings.ToLower(string(cur)))
+		}
+		cur = cur[:0]
+	}
+	runes := []rune(name)
+	for i, r := range runes {
+		switch {
+		case !unicode.IsLetter(r):
+			flush()
+			continue
+		case unicode.IsUpper(r) && i > 0 && (unicode.IsLower(runes[i-1]) || i+1 < len(runes) && unicode.IsLower(runes[i+1]) && unicode.IsUpper(runes[i-1])):
+			flush()
+		}
+		cur = append(cur, r)
+	}
+	flush()
+	return words
+}
+
+// stopTopic holds the words of item names that say what a tool does to
+// something rather than what: verbs every server has, and filler.
+var stopTopic = sync.OnceValue(func() map[string]bool {
+	stop := map[string]bool{}
+	for _, w := range strings.Fields(`get list create update delete remove add set search find fetch read write run
+		execute new edit manage check show view retrieve post put patch make use all the and for with from into
+		info detail data item tool mcp api batch bulk multiple one single current more upsert modify change
+		toggle enable disable start stop take open close send load save upload download describe count move copy
+		rename insert replace validate call invoke resource template prompt name type value field option
+		setting config configuration`) {
+		stop[w] = true
+	}
+	return stop
+})

@@ -1,0 +1,50 @@
+package text
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestForeignTableSortedAndFolded(t *testing.T) {
+	var prev []byte
+	for _, line := range bytes.Split(bytes.TrimSpace(foreignLines()), []byte{'\n'}) {
+		key, _, ok := bytes.Cut(line, []byte{'\t'})
+		if !ok {
+			t.Fatalf("line %q has no tab", line)
+		}
+		if prev != nil && bytes.Compare(prev, key) >= 0 {
+			t.Errorf("%q after %q: not sorted or repeated", key, prev)
+		}
+		if k := string(key); foldWord(k) != k {
+			t.Errorf("%q is not folded", k)
+		}
+		prev = key
+	}
+}
+
+func TestWithForeignGlosses(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"erstelle ein GitHub Issue", "create  GitHub Issue"},
+		{"Trag den Kalendereintrag ein", "add den calendar entry "},
+		{"crée une branche", "create  branch"},
+		{"reunião amanhã", "meeting tomorrow"},
+		{"GitHubでプルリクエストを作成", "GitHubでpull requestを作成"},
+		{"delete the file", "delete the file"},
+	} {
+		if got := WithForeignGlosses(c.in); got != c.want {
+			t.Errorf("WithForeignGlosses(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestForeignWords(t *testing.T) {
+	got := ForeignWords("Füge eine Zeile hinzu")
+	var words []string
+	for _, g := range got {
+		words = append(words, g.Word+"="+g.English)
+	}
+	if want := "Füge=add eine= Zeile=row hinzu=add"; strings.Join(words, " ") != want {
+		t.Errorf("got %q, want %q", strings.Join(words, " "), want)
+	}
+}
