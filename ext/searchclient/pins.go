@@ -62,21 +62,17 @@ func (f candidates) from(c *Client) candidates {
 	return f
 }
 
-// selectPrefix starts a query that selects items by name.
-const selectPrefix = "select:"
-
-// remotePins fetches the pinned tools c holds with tools/search
-// "select:a,b,…". A server that answers with tools that were not asked for
-// read the names as words: the pins its answer lacks are looked up in its
-// tools/list, as they are when it has no tools/search. An answer of only
-// pinned tools (or none) is a selection: what it lacks, c does not hold.
-// (A server that reads the names as words and finds nothing holds no tool
-// that shares a word with them, so none of them either.)
+// remotePins fetches the pinned tools c holds with a tools/search for
+// "select:a,b,…" (ext.SelectPrefix). The answer is taken as a selection
+// when it holds only pinned tools and its hint names every pin it lacks as
+// unknown ("unknown: a, b"): those c does not hold (or hides). Otherwise
+// (a server that read the names as words, or one without tools/search) the
+// pins the answer lacks are looked up in its tools/list.
 func (c *Client) remotePins(ctx context.Context, pins []string) ([]Item, error) {
 	var found []Item
 	var rest []string // pins to look up in tools/list
 	for _, chunk := range selectChunks(pins) {
-		page, err := c.searchPage(ctx, ext.KindTool, selectPrefix+strings.Join(chunk, ","), len(chunk), nil, "")
+		page, err := c.searchPage(ctx, ext.KindTool, ext.SelectPrefix+strings.Join(chunk, ","), len(chunk), nil, "")
 		if c.isMethodNotFound(err) {
 			rest = append(rest, chunk...)
 			continue
@@ -86,8 +82,8 @@ func (c *Client) remotePins(ctx context.Context, pins []string) ([]Item, error) 
 		}
 		hits, exact := pinnedAmong(page.Items, chunk)
 		found = append(found, hits...)
-		if !exact {
-			rest = append(rest, unmatched(chunk, hits)...)
+		if lacking := unmatched(chunk, hits); !exact || !namedUnknown(page.Hint, lacking) {
+			rest = append(rest, lacking...)
 		}
 	}
 	if len(rest) == 0 {
@@ -100,15 +96,29 @@ func (c *Client) remotePins(ctx context.Context, pins []string) ([]Item, error) 
 	return append(found, c.pinsIn(objects, rest)...), nil
 }
 
+// namedUnknown reports whether hint, the hint of a select answer, names
+// every one of names as unknown ("unknown: a, b").
+func namedUnknown(hint string, names []string) bool {
+	list, ok := strings.CutPrefix(hint, "unknown:")
+	if !ok {
+		return len(names) == 0
+	}
+	unknown := strings.Split(list, ",")
+	for i := range unknown {
+		unknown[i] = strings.TrimSpace(unknown[i])
+	}
+	return !slices.ContainsFunc(names, func(n string) bool { return !slices.Contains(unknown, n) })
+}
+
 // selectChunks cuts pins into the queries of select searches: at most
 // ext.MaxLimit names (a page's most) and ext.MaxQueryBytes bytes each.
 func selectChunks(pins []string) [][]string {
 	var out [][]string
 	var cur []string
-	size := len(selectPrefix)
+	size := len(ext.SelectPrefix)
 	for _, p := range pins {
 		if len(cur) == ext.MaxLimit || len(cur) > 0 && size+1+len(p) > ext.MaxQueryBytes {
-			out, cur, size = append(out, cur), nil, len(selectPrefix)
+			out, cur, size = append(out, cur), nil, len(ext.SelectPrefix)
 		}
 		cur, size = append(cur, p), size+1+len(p)
 	}

@@ -124,11 +124,12 @@ type Tool struct {
 // kept, told apart by their canonical names.
 //
 // Pinned tools are fetched by name: from a server with the extension by a
-// tools/search for "select:name,…" and, when its answer holds tools that
-// were not asked for (a server that reads select: as words), or it has
-// no tools/search, from its tools/list; from any other server, from the
-// tools/list its search walks anyway. They come first and count against
-// the budget.
+// tools/search for "select:name,…" (ext.SelectPrefix) and, when its answer
+// is not a select answer (one of pinned tools only whose hint names the
+// pins it lacks as unknown: a server from before select: searches the
+// names as words) or it has no tools/search, from its tools/list; from any
+// other server, from the tools/list its search walks anyway. They come
+// first and count against the budget.
 //
 // The budget is never exceeded: tools are taken in order until the count
 // is reached, and a tool whose definition costs more than the tokens left

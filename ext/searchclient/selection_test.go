@@ -164,7 +164,9 @@ func TestSelectPinning(t *testing.T) {
 	}{
 		{"select: served", func() http.Handler { return selectingHandler("browser", 1, browserTools...) },
 			[]string{"browser__pdf", "browser__navigate", "browser__nothing"}, false, true},
-		{"select: read as words", func() http.Handler { return extensionHandler("browser", 1, browserTools...) },
+		{"select: read as words", func() http.Handler { return withoutSelect(extensionHandler("browser", 1, browserTools...), false) },
+			[]string{"browser__pdf", "browser__navigate", "browser__nothing"}, true, true},
+		{"select: read as words that find nothing", func() http.Handler { return withoutSelect(extensionHandler("browser", 1, browserTools...), true) },
 			[]string{"browser__pdf", "browser__navigate", "browser__nothing"}, true, true},
 		{"extension advertised, not served", func() http.Handler { return liarHandler("browser", browserTools...) },
 			[]string{"pdf", "browser__navigate", "browser__nothing"}, true, true},

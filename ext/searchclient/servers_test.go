@@ -179,31 +179,46 @@ var gitTools = []tool{
 	{"screenshot_diff", "Render a screenshot of a diff"},
 }
 
-// selectingCatalog answers "select:a,b,…" as the select: feature of the
-// extension does: exactly the named tools, in the order named, and
-// nothing else; other queries as a wordCatalog.
+// selectingCatalog is a wordCatalog that finds tools by name, as an
+// ext.Selector: the server answers select: queries with it.
 type selectingCatalog struct{ *wordCatalog }
 
-func (c selectingCatalog) Search(ctx context.Context, q ext.Query) (*ext.Page, error) {
-	names, ok := strings.CutPrefix(q.Text, "select:")
-	if !ok {
-		return c.wordCatalog.Search(ctx, q)
-	}
+func (c selectingCatalog) Select(_ context.Context, k ext.Kind, name string) ([]ext.Hit, error) {
 	var hits []ext.Hit
-	for _, name := range strings.Split(names, ",") {
-		for _, h := range c.items {
-			var obj struct{ Name string }
-			json.Unmarshal(h.Object, &obj)
-			if obj.Name == name {
-				h.Score = 1
-				hits = append(hits, h)
-			}
+	for _, h := range c.items {
+		var obj struct{ Name string }
+		json.Unmarshal(h.Object, &obj)
+		if k == ext.KindTool && obj.Name == name {
+			hits = append(hits, h)
 		}
 	}
-	return pageOf(hits, q.Offset, q.Limit), nil
+	return hits, nil
 }
 
-// selectingHandler is extensionHandler with the select: feature.
+// withoutSelect makes h a server from before select:, which searches a
+// select query as any other: it rewrites the query's select: prefix and
+// commas into words, or into a word no tool has when nothing is true.
+func withoutSelect(h http.Handler, nothing bool) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var msg map[string]any
+		if json.Unmarshal(body, &msg) == nil {
+			params, _ := msg["params"].(map[string]any)
+			if q, ok := params["query"].(string); ok && strings.HasPrefix(q, "select:") {
+				params["query"] = strings.NewReplacer("select:", "select ", ",", " ").Replace(q)
+				if nothing {
+					params["query"] = "zyzzyva"
+				}
+				body, _ = json.Marshal(msg)
+			}
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.ContentLength = int64(len(body))
+		h.ServeHTTP(w, r)
+	})
+}
+
+// selectingHandler is extensionHandler whose catalog finds tools by name.
 func selectingHandler(server string, scale float64, tools ...tool) http.Handler {
 	return extserver.New(selectingCatalog{newWordCatalog(server, scale, tools...)}, &extserver.Options{Name: server, PageSize: 2, Logger: quiet})
 }

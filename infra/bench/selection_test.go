@@ -1,10 +1,16 @@
 package bench
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -60,6 +66,48 @@ func TestMeasureSelection(t *testing.T) {
 	tools, tokens, err := ListTokens(h)
 	if err != nil || tools != 6 || tokens < outcomes[1].Tokens[6] {
 		t.Errorf("ListTokens: %d tools, %d tokens, %v; want 6 tools and at least the %d of a selection of them", tools, tokens, err, outcomes[1].Tokens[6])
+	}
+}
+
+// TestSelectPinsFromTheServer: against the real server, pinned tools come
+// from its select: answer, an unknown one is missing, and tools/list is
+// never walked.
+func TestSelectPinsFromTheServer(t *testing.T) {
+	set, err := eval.BuildCatalog("../../index/testdata/catalog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer set.Close()
+	h := server.New(set.Index(), &server.Options{Logger: slog.New(slog.DiscardHandler)})
+	var lists atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if strings.Contains(string(body), `"tools/list"`) {
+			lists.Add(1)
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		h.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	c, err := searchclient.Connect(context.Background(), srv.URL+"/mcp", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	sel, err := searchclient.Select(context.Background(), []*searchclient.Client{c}, "weather forecast", searchclient.Budget{Tools: 3},
+		&searchclient.SelectOptions{Pinned: []string{"notes__list_notes", "notes__nothing"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tl := range sel.Tools {
+		got = append(got, fmt.Sprintf("%s:%v", tl.Canonical, tl.Pinned))
+	}
+	if len(got) == 0 || got[0] != "notes__list_notes:true" || !slices.Contains(got, "weather__get_forecast:false") {
+		t.Errorf("got %v, want notes__list_notes pinned first, then weather__get_forecast among those found", got)
+	}
+	if fmt.Sprint(sel.Missing) != "[notes__nothing]" || lists.Load() != 0 {
+		t.Errorf("missing %v, %d tools/list requests; want [notes__nothing] and none", sel.Missing, lists.Load())
 	}
 }
 
