@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log"
+	"time"
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/ext/searchclient"
@@ -103,6 +104,43 @@ func ExampleFanOut() {
 	// browser__take_screenshot 1.00
 	// git__screenshot_diff 1.00
 	// failures: 0
+}
+
+// Choose the tools to expose to the model for one turn of a conversation:
+// the user's message searches every server (browser has the extension,
+// git does not and is ranked locally), the tool the application always
+// wants comes first, and the budget bounds both the count and the tokens
+// of the definitions. The model is shown the canonical names; a call goes
+// to t.Client with t.Name. (With Tokens: 150, git__create_merge_request,
+// 62 tokens, would not fit after the first two tools' 103: it would be
+// skipped and named in Skipped, and browser__navigate, 38, would take its
+// place.)
+func ExampleSelect() {
+	browser, stop1 := startExtension("browser", 1, browserTools...)
+	defer stop1()
+	git, stop2 := startPlain("git", gitTools...)
+	defer stop2()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	clients, closeAll := connectAll(ctx, browser, git) // searchclient.Connect each, as ExampleFanOut does
+	defer closeAll()
+	sel, err := searchclient.Select(ctx, clients,
+		"Take a screenshot of the checkout page and open a merge request with it",
+		searchclient.Budget{Tools: 4, Tokens: 200},
+		&searchclient.SelectOptions{Pinned: []string{"git__list_branches"}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, t := range sel.Tools {
+		fmt.Printf("%-30s %s.%s %d tokens, pinned %v\n", t.Canonical, t.Client.Name(), t.Name, t.Tokens, t.Pinned)
+	}
+	fmt.Println("tokens:", sel.Tokens, "skipped:", sel.Skipped, "failures:", len(sel.Failures))
+	// Output:
+	// git__list_branches             git.list_branches 60 tokens, pinned true
+	// browser__take_screenshot       browser.browser__take_screenshot 43 tokens, pinned false
+	// git__create_merge_request      git.create_merge_request 62 tokens, pinned false
+	// tokens: 165 skipped: [] failures: 0
 }
 
 // Rank is the fallback's scoring, usable on its own.

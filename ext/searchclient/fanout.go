@@ -44,18 +44,28 @@ func FanOut(ctx context.Context, clients []*Client, k ext.Kind, query string, op
 	for i, c := range clients {
 		if errs[i] != nil {
 			res.Failures[c.Name()] = errs[i]
-			continue
 		}
-		res.Items = append(res.Items, normalise(pages[i])...)
 	}
 	if len(res.Failures) == len(clients) {
 		return res, fmt.Errorf("searchclient: every server failed: %w", errors.Join(errs...))
 	}
-	slices.SortStableFunc(res.Items, func(a, b Item) int {
-		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Server, b.Server), cmp.Compare(a.Name, b.Name))
-	})
+	res.Items = merge(pages)
 	res.Items = res.Items[:min(len(res.Items), cmp.Or(opts.Limit, ext.DefaultLimit))]
 	return res, nil
+}
+
+// merge normalises each server's page (see normalise) and merges the pages
+// into one ranking: best normalised score first, ties by server name, then
+// item name, then the order of the pages.
+func merge(pages [][]Item) []Item {
+	var out []Item
+	for _, p := range pages {
+		out = append(out, normalise(p)...)
+	}
+	slices.SortStableFunc(out, func(a, b Item) int {
+		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Server, b.Server), cmp.Compare(a.Name, b.Name))
+	})
+	return out
 }
 
 func firstPage(ctx context.Context, c *Client, k ext.Kind, query string, opts *SearchOptions) ([]Item, error) {

@@ -20,16 +20,27 @@ func (c *Client) searchLocal(ctx context.Context, k ext.Kind, query string, limi
 		yield(nil, fmt.Errorf("searchclient: %s: listing %s for the local ranking: %w", c.name, k.ResultKey(), err))
 		return
 	}
-	ranked := c.filter(Rank(query, objects), k, f)
-	for i := range ranked {
-		ranked[i].Server = c.name
-	}
+	ranked := c.filter(c.rank(query, objects), k, f)
 	for start := 0; ; start += limit {
 		end := min(start+limit, len(ranked))
 		if !yield(&Page{Items: ranked[start:end], Fallback: true}, nil) || end == len(ranked) {
 			return
 		}
 	}
+}
+
+// rank ranks objects with Rank; each item's server is the one its _meta
+// names (mcpsearch's lists name each item's catalog server there), else
+// the client's name.
+func (c *Client) rank(query string, objects []json.RawMessage) []Item {
+	ranked := Rank(query, objects)
+	for i, it := range ranked {
+		ranked[i].Server = c.name
+		if listed, err := c.item(it.Object); err == nil {
+			ranked[i].Server = listed.Server
+		}
+	}
+	return ranked
 }
 
 // listAll walks every page of the list method of kind k.
@@ -61,14 +72,15 @@ func collect[T any](seq iter.Seq2[T, error]) ([]json.RawMessage, error) {
 	return out, nil
 }
 
-// filter applies f locally: Servers against the client's name, and
-// Annotations to tools, the standard hints taking their MCP defaults.
+// filter applies f locally: Servers against each item's server (the
+// client's name unless the item's _meta names another), and Annotations
+// to tools, the standard hints taking their MCP defaults.
 func (c *Client) filter(items []Item, k ext.Kind, f *ext.Filter) []Item {
 	if f == nil {
 		return items
 	}
-	if len(f.Servers) > 0 && !slices.Contains(f.Servers, c.name) {
-		return nil
+	if len(f.Servers) > 0 {
+		items = slices.DeleteFunc(items, func(it Item) bool { return !slices.Contains(f.Servers, it.Server) })
 	}
 	if len(f.Annotations) == 0 || k != ext.KindTool {
 		return items

@@ -33,7 +33,7 @@ func (c *Client) decodePage(k ext.Kind, raw json.RawMessage) (*Page, error) {
 		page.Hint, _ = meta[ext.MetaHint].(string)
 	}
 	for _, obj := range objects {
-		item, err := c.remoteItem(obj)
+		item, err := c.item(obj)
 		if err != nil {
 			return nil, fmt.Errorf("decoding %s result: %w", k.SearchMethod(), err)
 		}
@@ -42,7 +42,10 @@ func (c *Client) decodePage(k ext.Kind, raw json.RawMessage) (*Page, error) {
 	return page, nil
 }
 
-func (c *Client) remoteItem(obj json.RawMessage) (Item, error) {
+// item reads an MCP object of a search or list result: its name (or URI),
+// and the score and server its _meta carries; the server defaults to the
+// client's name.
+func (c *Client) item(obj json.RawMessage) (Item, error) {
 	var head struct {
 		Name string                     `json:"name"`
 		URI  string                     `json:"uri"`

@@ -33,6 +33,12 @@
 // reported in [FanOutResult.Failures]; the search fails only when every
 // server fails.
 //
+// [Select] turns a user's message into the tools to expose to the model for
+// that turn, before the model is called: it searches every server with the
+// message as FanOut does, puts the tools the application pins first
+// (fetched by name with a "select:" search, or from tools/list), and keeps
+// within a [Budget] of tools and tokens of definitions.
+//
 // The package depends on the standard library, mcp-go and package ext only.
 package searchclient
 
@@ -190,8 +196,9 @@ type SearchOptions struct {
 	// zero, ext.DefaultLimit.
 	Limit int
 	// Filter is passed to the extension as params.filter; the fallback
-	// applies Servers (against the client's name) and Annotations (tools,
-	// with the MCP defaults of the standard hints).
+	// applies Servers (against each item's server: the one its _meta
+	// names, else the client's name) and Annotations (tools, with the MCP
+	// defaults of the standard hints).
 	Filter *ext.Filter
 }
 
@@ -217,6 +224,8 @@ type Item struct {
 	// Server is the item's server as the extension reports it, or the
 	// client's name.
 	Server string
+
+	client *Client // the server Select found it on
 }
 
 // Search iterates over the pages of results for query among the items of

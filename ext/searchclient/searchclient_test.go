@@ -7,9 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
-
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/ext/searchclient"
 )
@@ -161,14 +158,7 @@ func TestFanOut(t *testing.T) {
 // but answers tools/search with -32601 (HTTP 404 on 2026-07-28) is searched
 // by the fallback.
 func TestSearchAdvertisedButMissing(t *testing.T) {
-	s := server.NewMCPServer("liar", "1", server.WithToolCapabilities(false),
-		server.WithExtensions(map[string]any{ext.ExtensionID: map[string]any{"methods": []string{"tools/search"}}}))
-	for _, tl := range browserTools {
-		s.AddTool(mcp.NewTool(tl.name, mcp.WithDescription(tl.description)), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return mcp.NewToolResultText("ok"), nil
-		})
-	}
-	srv := httptest.NewServer(server.NewStreamableHTTPServer(s, server.WithStateLess(true)))
+	srv := httptest.NewServer(liarHandler("liar", browserTools...))
 	defer srv.Close()
 	for _, version := range []string{"2025-11-25", "2026-07-28"} {
 		t.Run(version, func(t *testing.T) {
@@ -246,5 +236,38 @@ func TestSearchCapabilityFlags(t *testing.T) {
 				t.Error("New over mcp-go's typed capabilities: got the extension, want none (the flags are dropped)")
 			}
 		})
+	}
+}
+
+// TestSearchFallbackListedServer: the fallback over a list that names each
+// item's server in _meta (a gateway's) reports that server, as the
+// extension does, and filters by it.
+func TestSearchFallbackListedServer(t *testing.T) {
+	url, stop := startExtension("browser", 1, browserTools...)
+	defer stop()
+	c := connect(t, url, &searchclient.Options{Name: "gateway", ForceFallback: true})
+	for _, test := range []struct {
+		servers []string
+		want    string
+	}{
+		{nil, "[browser__take_screenshot:browser]"},
+		{[]string{"browser"}, "[browser__take_screenshot:browser]"},
+		{[]string{"gateway"}, "[]"},
+	} {
+		var got []string
+		for page, err := range c.Search(context.Background(), ext.KindTool, "screenshot", &searchclient.SearchOptions{Filter: &ext.Filter{Servers: test.servers}}) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !page.Fallback {
+				t.Fatal("got a page from the extension, want the fallback")
+			}
+			for _, it := range page.Items {
+				got = append(got, it.Name+":"+it.Server)
+			}
+		}
+		if fmt.Sprint(got) != test.want {
+			t.Errorf("filter %v: got %v, want %s", test.servers, got, test.want)
+		}
 	}
 }

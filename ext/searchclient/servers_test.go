@@ -1,25 +1,33 @@
 package searchclient_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"log"
+	"log/slog"
 	"maps"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/ext/searchclient"
 	extserver "github.com/mcpsearch/mcpsearch/ext/server"
 )
 
 // wordCatalog is an ext.Searcher for tests: it scores an item by scale times
-// the number of times the query's words occur as words of its JSON, so two catalogs can score on
-// different scales.
+// the number of times the query's words occur as words of its JSON, so two
+// catalogs can score on different scales. Words are runs of letters, in
+// queries too: it reads "select:a,b" as words, as a server without the
+// select: feature does.
 type wordCatalog struct {
 	version string
 	scale   float64
@@ -35,8 +43,8 @@ func (c *wordCatalog) Search(_ context.Context, q ext.Query) (*ext.Page, error) 
 	}
 	for _, h := range c.items {
 		n := 0
-		text := strings.FieldsFunc(strings.ToLower(string(h.Object)), func(r rune) bool { return !unicode.IsLetter(r) })
-		for _, w := range strings.Fields(strings.ToLower(q.Text)) {
+		text := letterWords(string(h.Object))
+		for _, w := range letterWords(q.Text) {
 			for _, t := range text {
 				if t == w {
 					n++
@@ -50,6 +58,12 @@ func (c *wordCatalog) Search(_ context.Context, q ext.Query) (*ext.Page, error) 
 	}
 	slices.SortStableFunc(hits, func(a, b ext.Hit) int { return int(b.Score - a.Score) })
 	return pageOf(hits, q.Offset, q.Limit), nil
+}
+
+// letterWords splits s at anything but a letter, lower-cased, as an index
+// reads both text and queries.
+func letterWords(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) })
 }
 
 func (c *wordCatalog) List(_ context.Context, k ext.Kind, offset, limit int) (*ext.Page, error) {
@@ -78,13 +92,18 @@ func startExtension(server string, scale float64, tools ...tool) (url string, st
 }
 
 func extensionHandler(server string, scale float64, tools ...tool) http.Handler {
+	return extserver.New(newWordCatalog(server, scale, tools...), &extserver.Options{Name: server, PageSize: 2, Logger: quiet})
+}
+
+// newWordCatalog holds tools of server, named canonically.
+func newWordCatalog(server string, scale float64, tools ...tool) *wordCatalog {
 	cat := &wordCatalog{version: "v-" + server, scale: scale}
 	for _, t := range tools {
 		obj, _ := json.Marshal(map[string]any{"name": server + "__" + t.name, "description": t.description,
 			"inputSchema": map[string]any{"type": "object"}})
 		cat.items = append(cat.items, ext.Hit{Object: obj, Server: server})
 	}
-	return extserver.New(cat, &extserver.Options{Name: server, PageSize: 2})
+	return cat
 }
 
 // startFlagsOnly serves tools through the extension but advertises it by
@@ -121,15 +140,30 @@ func startFlagsOnly(server string, tools ...tool) (url string, stop func()) {
 // startPlain serves tools from a plain mcp-go server, without the
 // extension, two a page.
 func startPlain(name string, tools ...tool) (url string, stop func()) {
-	s := server.NewMCPServer(name, "1", server.WithToolCapabilities(false), server.WithPaginationLimit(2))
+	srv := httptest.NewServer(plainHandler(name, tools...))
+	return srv.URL + "/mcp", srv.Close
+}
+
+func plainHandler(name string, tools ...tool) http.Handler {
+	return mcpgoHandler(name, tools, server.WithToolCapabilities(false), server.WithPaginationLimit(2))
+}
+
+// liarHandler serves tools from a plain mcp-go server that advertises the
+// extension's tools/search but answers it -32601.
+func liarHandler(name string, tools ...tool) http.Handler {
+	return mcpgoHandler(name, tools, server.WithToolCapabilities(false),
+		server.WithExtensions(map[string]any{ext.ExtensionID: map[string]any{"methods": []string{"tools/search"}}}))
+}
+
+func mcpgoHandler(name string, tools []tool, opts ...server.ServerOption) http.Handler {
+	s := server.NewMCPServer(name, "1", opts...)
 	for _, t := range tools {
 		s.AddTool(mcp.NewTool(t.name, mcp.WithDescription(t.description)),
 			func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 				return mcp.NewToolResultText("ok"), nil
 			})
 	}
-	srv := httptest.NewServer(server.NewStreamableHTTPServer(s, server.WithStateLess(true)))
-	return srv.URL + "/mcp", srv.Close
+	return server.NewStreamableHTTPServer(s, server.WithStateLess(true))
 }
 
 var browserTools = []tool{
@@ -143,4 +177,120 @@ var gitTools = []tool{
 	{"create_merge_request", "Open a merge request from a branch"},
 	{"list_branches", "List the branches of a repository"},
 	{"screenshot_diff", "Render a screenshot of a diff"},
+}
+
+// selectingCatalog is a wordCatalog that finds tools by name, as an
+// ext.Selector: the server answers select: queries with it.
+type selectingCatalog struct{ *wordCatalog }
+
+func (c selectingCatalog) Select(_ context.Context, k ext.Kind, name string) ([]ext.Hit, error) {
+	var hits []ext.Hit
+	for _, h := range c.items {
+		var obj struct{ Name string }
+		json.Unmarshal(h.Object, &obj)
+		if k == ext.KindTool && obj.Name == name {
+			hits = append(hits, h)
+		}
+	}
+	return hits, nil
+}
+
+// withoutSelect makes h a server from before select:, which searches a
+// select query as any other: it rewrites the query's select: prefix and
+// commas into words, or into a word no tool has when nothing is true.
+func withoutSelect(h http.Handler, nothing bool) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var msg map[string]any
+		if json.Unmarshal(body, &msg) == nil {
+			params, _ := msg["params"].(map[string]any)
+			if q, ok := params["query"].(string); ok && strings.HasPrefix(q, "select:") {
+				params["query"] = strings.NewReplacer("select:", "select ", ",", " ").Replace(q)
+				if nothing {
+					params["query"] = "zyzzyva"
+				}
+				body, _ = json.Marshal(msg)
+			}
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.ContentLength = int64(len(body))
+		h.ServeHTTP(w, r)
+	})
+}
+
+// selectingHandler is extensionHandler whose catalog finds tools by name.
+func selectingHandler(server string, scale float64, tools ...tool) http.Handler {
+	return extserver.New(selectingCatalog{newWordCatalog(server, scale, tools...)}, &extserver.Options{Name: server, PageSize: 2, Logger: quiet})
+}
+
+// traffic records the requests a test server received, as "method" or,
+// for a search, "method query".
+type traffic struct {
+	mu    sync.Mutex
+	calls []string
+}
+
+func (t *traffic) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return strings.Join(t.calls, "; ")
+}
+
+// count returns how many requests began with prefix.
+func (t *traffic) count(prefix string) int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := 0
+	for _, c := range t.calls {
+		if strings.HasPrefix(c, prefix) {
+			n++
+		}
+	}
+	return n
+}
+
+// serve starts h on 127.0.0.1, recording its traffic; a request whose
+// method is in hang waits until the client gives up.
+func serve(h http.Handler, hang ...string) (url string, log *traffic, stop func()) {
+	log = &traffic{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		var msg struct {
+			Method string
+			Params struct{ Query string }
+		}
+		if json.Unmarshal(body, &msg) == nil && msg.Method != "" {
+			log.mu.Lock()
+			log.calls = append(log.calls, strings.TrimSpace(msg.Method+" "+msg.Params.Query))
+			log.mu.Unlock()
+		}
+		if slices.Contains(hang, msg.Method) {
+			<-r.Context().Done()
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	return srv.URL + "/mcp", log, srv.Close
+}
+
+// quiet discards the test servers' request logs.
+var quiet = slog.New(slog.DiscardHandler)
+
+// connectAll connects to every URL, failing the example on an error, and
+// returns the clients and a function that closes them.
+func connectAll(ctx context.Context, urls ...string) ([]*searchclient.Client, func()) {
+	var clients []*searchclient.Client
+	for _, url := range urls {
+		c, err := searchclient.Connect(ctx, url, nil)
+		if err != nil {
+			log.Fatal(err)
+		}
+		clients = append(clients, c)
+	}
+	return clients, func() {
+		for _, c := range clients {
+			c.Close()
+		}
+	}
 }

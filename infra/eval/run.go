@@ -105,6 +105,13 @@ func (s *Set) CheckGold(queries []Query) error {
 	return nil
 }
 
+// Index is the set's index, to serve or search directly.
+func (s *Set) Index() *index.Index { return s.idx }
+
+// GoldID is the benchmark id of the tool with the canonical name, or ""
+// when the set has no such tool.
+func (s *Set) GoldID(canonical string) string { return s.ids[canonical] }
+
 // Close releases the index and removes its files.
 func (s *Set) Close() error {
 	err := s.idx.Close()
@@ -228,7 +235,7 @@ func Relevant(q Query, id string) bool { return groupOf(q, id) >= 0 }
 
 // groupOf returns the index of the first relevant group holding id, or -1.
 func groupOf(q Query, id string) int {
-	for g, members := range q.groups() {
+	for g, members := range q.Groups() {
 		if slices.Contains(members, id) {
 			return g
 		}
@@ -236,7 +243,9 @@ func groupOf(q Query, id string) int {
 	return -1
 }
 
-func (q Query) groups() [][]string {
+// Groups are the tools the query needs, one any-of group each: its
+// relevant_groups, or each of its relevant ids on its own.
+func (q Query) Groups() [][]string {
 	if len(q.RelevantGroups) > 0 {
 		return q.RelevantGroups
 	}
@@ -249,7 +258,7 @@ func (q Query) groups() [][]string {
 
 // recallAt is the share of the query's groups with a member in the top k.
 func recallAt(r Result, k int) float64 {
-	groups := r.Query.groups()
+	groups := r.Query.Groups()
 	if len(groups) == 0 {
 		return 0
 	}
@@ -266,7 +275,7 @@ func recallAt(r Result, k int) float64 {
 // group in the ranking; the ideal ranking puts one member of each group on
 // top.
 func ndcgAt(r Result, k int) float64 {
-	groups := r.Query.groups()
+	groups := r.Query.Groups()
 	credited := map[int]bool{}
 	dcg := 0.0
 	for i, id := range r.Ranked[:min(k, len(r.Ranked))] {

@@ -29,6 +29,7 @@ var benches = []struct {
 	{"search", "warm search latency, memory and artifact size per catalog size", runBenchSearch},
 	{"coldstart", "exec to the first answer under the Lambda runtime API emulator, against building the index at start-up", runBenchColdstart},
 	{"load", "throughput and latency of the real server under concurrent clients", runBenchLoad},
+	{"select", "share of the needed tools that searchclient.Select puts in budgets of 5, 10, 20 tools, and their tokens against tools/list", runBenchSelect},
 	{"search-one", "", runBenchSearchOne},
 }
 

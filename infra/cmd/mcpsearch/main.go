@@ -17,6 +17,8 @@
 //	                                           exec to the first answer under the Lambda runtime API emulator
 //	mcpsearch bench load [--sizes N,…] [--clients 1,8,64] [--requests N] [--max-time D]
 //	                                           throughput and latency of the real server under concurrent clients
+//	mcpsearch bench select [--catalog DIR --queries F] [--livemcpbench DIR] [--budgets 5,10,20] [--fallback]
+//	                                           needed tools that searchclient.Select puts in budgets of tools, and their tokens
 //	mcpsearch eval (--tools F | --catalog DIR) --queries F [--negatives F] [--json] [--k 1,5,10]
 //	               [--sample N:R] [--misses N] [--min K=V,…] [--max K=V,…]
 //	                                           retrieval quality on a benchmark

@@ -208,3 +208,28 @@ func TestBenchReusesOnlyOpenableBundles(t *testing.T) {
 		t.Error("a bundle without a file this build opens was reused")
 	}
 }
+
+func TestBenchSelect(t *testing.T) {
+	queries := filepath.Join(t.TempDir(), "queries.jsonl")
+	writeFile(t, queries, `{"qid":"a","query":"weather forecast for tomorrow","relevant":["weather__get_forecast"],"split":"test"}
+{"qid":"b","query":"delete a note","relevant":["notes__delete_note"],"split":"dev"}
+`)
+	code, out, errOut := runCLI("bench", "select", "--catalog", "../../../index/testdata/catalog", "--queries", queries,
+		"--livemcpbench", "", "--budgets", "1,3", "--fallback")
+	if code != 0 {
+		t.Fatalf("exit %d: %s%s", code, out, errOut)
+	}
+	for _, want := range []string{
+		"everyday  extension  2  2  1  100.0%  100.0%  100.0%",
+		"everyday  test  extension  1  1  3  100.0%",
+		"everyday  fallback  2  2  3",
+		"tools/list  6  tools,",
+	} {
+		if !strings.Contains(strings.Join(strings.Fields(out), "  "), want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if code, _, errOut := runCLI("bench", "select", "--budgets", "0"); code != 2 || !strings.Contains(errOut, "--budgets") {
+		t.Errorf("--budgets 0: exit %d %q, want 2 naming --budgets", code, errOut)
+	}
+}

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -171,7 +169,7 @@ func measureTokens(catalogDir string) (tokenRow, error) {
 		return row, err
 	}
 	for _, q := range tokenQueries {
-		body, err := rpc(s, "tools/search", map[string]any{"query": q, "limit": 5})
+		body, err := bench.Call(s, "tools/search", map[string]any{"query": q, "limit": 5})
 		if err != nil {
 			return row, err
 		}
@@ -184,42 +182,10 @@ func measureTokens(catalogDir string) (tokenRow, error) {
 // fullListBytes is the size of a tools/list answer holding every tool: the
 // tools of all pages in one array.
 func fullListBytes(s http.Handler) (int, error) {
-	var all []json.RawMessage
-	params := map[string]any{}
-	for {
-		body, err := rpc(s, "tools/list", params)
-		if err != nil {
-			return 0, err
-		}
-		var r struct {
-			Result struct {
-				Tools      []json.RawMessage `json:"tools"`
-				NextCursor string            `json:"nextCursor"`
-			} `json:"result"`
-		}
-		if err := json.Unmarshal(body, &r); err != nil {
-			return 0, err
-		}
-		all = append(all, r.Result.Tools...)
-		if r.Result.NextCursor == "" {
-			break
-		}
-		params = map[string]any{"cursor": r.Result.NextCursor}
+	all, err := bench.ListTools(s)
+	if err != nil {
+		return 0, err
 	}
 	full, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "result": map[string]any{"tools": all}})
 	return len(full), err
-}
-
-// rpc sends one request to s in process and returns the response body.
-func rpc(s http.Handler, method string, params map[string]any) ([]byte, error) {
-	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
-	req := httptest.NewRequest(http.MethodPost, "/mcp", bytes.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	rec := httptest.NewRecorder()
-	s.ServeHTTP(rec, req)
-	var r struct{ Error *ext.Error }
-	if err := json.Unmarshal(rec.Body.Bytes(), &r); err != nil || r.Error != nil || rec.Code != http.StatusOK {
-		return nil, fmt.Errorf("%s: HTTP %d: %s", method, rec.Code, rec.Body.Bytes())
-	}
-	return rec.Body.Bytes(), nil
 }
