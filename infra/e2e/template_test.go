@@ -170,7 +170,7 @@ func TestTemplateJWTAuthorizer(t *testing.T) {
 func TestTemplateCfnLint(t *testing.T) {
 	cfnLint, err := exec.LookPath("cfn-lint")
 	if err != nil {
-		t.Skip("cfn-lint not installed; install it with `pip install cfn-lint` to lint template.yaml")
+		missingTool(t, "cfn-lint is not installed", "apt-get install cfn-lint (or pip install cfn-lint)")
 	}
 	cmd := exec.Command(cfnLint, "template.yaml")
 	cmd.Dir = repoRoot
@@ -185,7 +185,7 @@ func TestTemplateCfnLint(t *testing.T) {
 func TestTemplateMakeBuild(t *testing.T) {
 	makeBin, err := exec.LookPath("make")
 	if err != nil {
-		t.Skip("make not installed")
+		missingTool(t, "make is not installed", "apt-get install make")
 	}
 	for _, f := range loadFunctions(t) {
 		t.Run(f.id, func(t *testing.T) {
