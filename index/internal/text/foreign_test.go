@@ -26,10 +26,15 @@ func TestForeignTableSortedAndFolded(t *testing.T) {
 func TestWithForeignGlosses(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"erstelle ein GitHub Issue", "create  GitHub Issue"},
-		{"Trag den Kalendereintrag ein", "add den calendar entry "},
+		{"Trag den Kalendereintrag ein", "add  calendar entry "},
+		{"affiche l'arborescence du dossier", "show tree  folder"},
+		{"Leg einen Bug für den Absturz an", "create  Bug   crash "},
+		{"leg day at the den", "leg day at the den"},
+		{"für die Woche", "  "},
+		{"Jiraで自分に割り当てられたチケットを見せて", "Jira     assigned  ticket issue   show "},
 		{"crée une branche", "create  branch"},
-		{"reunião amanhã", "meeting tomorrow"},
-		{"GitHubでプルリクエストを作成", "GitHubでpull requestを作成"},
+		{"reunião amanhã", "meeting "},
+		{"GitHubでプルリクエストを作成", "GitHub  pull request   create "},
 		{"delete the file", "delete the file"},
 	} {
 		if got := WithForeignGlosses(c.in); got != c.want {
