@@ -25,7 +25,7 @@ func TestHiddenWordCostsWhatAnUnknownWordCosts(t *testing.T) {
 	x := mustBuild(t, dir)
 	cost := func(word string) typoCost {
 		t.Helper()
-		terms, c, err := x.resolveTermsCost(ext.KindTool, text.Analyze(word), shortWords(word))
+		terms, c, err := x.resolveTermsCost(ext.KindTool, text.Analyze(word), typoWords(word))
 		if err != nil || len(terms) != 1 {
 			t.Fatalf("%q: got %v, %v; want one term", word, terms, err)
 		}

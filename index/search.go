@@ -21,7 +21,7 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 	defer recoverDamage(x.dir, &err)
 	own := text.FirstHanChars(q.Text, rank.MaxQueryHanChars)                                                 // the Chinese read
 	searched := text.WithQueryExpansions(text.WithGlosses(text.WithForeignGlosses(text.WithFileWords(own)))) // what BM25 and the vectors read
-	qterms, err := x.resolveTerms(q.Kind, queryTerms(searched), shortWords(searched))
+	qterms, err := x.resolveTerms(q.Kind, queryTerms(searched), typoWords(searched))
 	if err != nil {
 		return nil, fmt.Errorf("index %s: %w", x.dir, err)
 	}

@@ -2,6 +2,7 @@ package text
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -51,5 +52,17 @@ func TestForeignWords(t *testing.T) {
 	}
 	if want := "Füge=add eine= Zeile=row hinzu=add"; strings.Join(words, " ") != want {
 		t.Errorf("got %q, want %q", strings.Join(words, " "), want)
+	}
+}
+
+func TestNearestEnglishWord(t *testing.T) {
+	wt, err := WordTable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ typo, want string }{{"wirte", "write"}, {"delte", "delete"}, {"shedule", "schedule"}} {
+		if got := wt.Nearest(c.typo, 1, 4); !slices.Contains(got, c.want) {
+			t.Errorf("Nearest(%q) = %v, want %q among them", c.typo, got, c.want)
+		}
 	}
 }

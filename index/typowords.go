@@ -1,0 +1,168 @@
+package index
+
+import (
+	"strings"
+
+	"github.com/mcpsearch/mcpsearch/index/internal/rank"
+	"github.com/mcpsearch/mcpsearch/index/internal/text"
+)
+
+// Typos the stems hide, and words run together. Correction walks a
+// query's analysed terms, the index's stems after synonym folding: wirte
+// stems to wirt, four letters, never walked, and write is indexed as save,
+// so no term of the index is near it. So a word of rank.MinTypoRunes
+// letters or more that is no English word of the word vectors' table is
+// also compared, as written, with the table's words of its first letter
+// (at most rank.MaxWordTableWalks words a query), and the nearest, the
+// most frequent of the fewest edits, analysed: its term is the word's
+// correction when its stem's walk finds none (wirte → write → save). A word typed without
+// its space (blobstorage, piechart) that the index does not know is read
+// as its two halves when both are English words the word vectors know,
+// of rank.MinSplitRunes letters or more, and both are in the index.
+//
+// What either costs depends on the query's words only, never on whether
+// the index holds them: a word is compared with the table's when the
+// table does not hold it, and the halves of a word are looked up whenever both
+// are English words (TestHiddenWordCostsWhatAnUnknownWordCosts).
+
+// queryWords is what correction reads of a query's text beside its terms.
+type queryWords struct {
+	short   map[string]bool   // short terms that may be corrected (shortWords)
+	written map[string]string // each term's word as written, in lower case
+}
+
+// typoWords returns the queryWords of query.
+func typoWords(query string) *queryWords {
+	written := text.WordsAsWritten(query)
+	w := &queryWords{short: shortOf(written), written: make(map[string]string, len(written))}
+	for term, word := range written {
+		w.written[term] = strings.ToLower(word)
+	}
+	return w
+}
+
+// writtenToWalk returns the word term was written as when it is to be
+// looked up in the word vectors' table: letters only, of
+// rank.MinTypoRunes to rank.MaxTypoRunes, no word of the table; "" if not.
+func (w *queryWords) writtenToWalk(term string) string {
+	if w == nil {
+		return ""
+	}
+	word := w.written[term]
+	n := len(word)
+	if !isASCIILetters(word) || n < rank.MinTypoRunes || n > rank.MaxTypoRunes {
+		return ""
+	}
+	if wt, err := text.WordTable(); err != nil || wt.Find(word) >= 0 {
+		return ""
+	}
+	return word
+}
+
+// nearestOf returns the correction of term: its stem's nearest term, or
+// when that is none, the term of the English word nearest to the word as
+// written; and the word whose length decides whether the correction is
+// frequent enough (frequentEnough).
+func (c *corrector) nearestOf(term string, words *queryWords) (near string, df int, typed string, err error) {
+	if near, df, err = c.nearest(term); err != nil {
+		return "", 0, "", err
+	}
+	word := words.writtenToWalk(term)
+	if word == "" || c.wordWalks >= rank.MaxWordTableWalks {
+		return near, df, term, nil
+	}
+	c.wordWalks++
+	wnear, wdf, err := c.nearestWord(word)
+	if err != nil || near != "" && near != term && df > 0 {
+		return near, df, term, err
+	}
+	return wnear, wdf, word, nil
+}
+
+// nearestWord returns the term of the English word nearest to word (the
+// same edits as nearest allows; of the rank.WordTableCandidates most
+// frequent of the fewest edits, the term held by the most items) and its
+// document frequency; "" when none.
+func (c *corrector) nearestWord(word string) (string, int, error) {
+	wt, err := text.WordTable()
+	if err != nil {
+		return "", 0, nil
+	}
+	edits := 1
+	if len(word) >= rank.TwoEditRunes {
+		edits = 2
+	}
+	best, bestDF := "", 0
+	for _, near := range wt.Nearest(word, edits, rank.WordTableCandidates) {
+		terms := text.Analyze(near)
+		if len(terms) != 1 {
+			continue
+		}
+		c.cost.lookups++
+		df, err := c.dicts.docFreq(terms[0])
+		if err != nil {
+			return "", 0, err
+		}
+		if df > bestDF {
+			best, bestDF = terms[0], df
+		}
+	}
+	return best, bestDF, nil
+}
+
+// split returns the two halves of a word run together as known terms of
+// the index, the pair whose rarer half is held by the most documents; nil
+// when none.
+func (c *corrector) split(term string, words *queryWords) ([]queryTerm, error) {
+	if words == nil {
+		return nil, nil
+	}
+	word := words.written[term]
+	wt, err := text.WordTable()
+	if err != nil || len(word) < 2*rank.MinSplitRunes || !isASCIILetters(word) || wt.Find(word) >= 0 {
+		return nil, nil
+	}
+	var best []queryTerm
+	for k := rank.MinSplitRunes; k <= len(word)-rank.MinSplitRunes; k++ {
+		a, b := word[:k], word[k:]
+		if wt.Find(a) < 0 || wt.Find(b) < 0 || text.IsStopWord(a) || text.IsStopWord(b) {
+			continue
+		}
+		halves, err := c.halves(a, b, term)
+		if err != nil {
+			return nil, err
+		}
+		if halves != nil && (best == nil || min(halves[0].docFreq, halves[1].docFreq) > min(best[0].docFreq, best[1].docFreq)) {
+			best = halves
+		}
+	}
+	return best, nil
+}
+
+// halves looks up the terms of a and b, the halves of term; nil unless
+// each is one term the index holds.
+func (c *corrector) halves(a, b, term string) ([]queryTerm, error) {
+	var out []queryTerm
+	for _, half := range []string{a, b} {
+		ts := text.Analyze(half)
+		if len(ts) != 1 {
+			return nil, nil
+		}
+		c.cost.lookups++
+		df, err := c.dicts.docFreq(ts[0])
+		if err != nil || df == 0 {
+			return nil, err
+		}
+		out = append(out, queryTerm{term: ts[0], docFreq: df, corrected: term})
+	}
+	return out, nil
+}
+
+func isASCIILetters(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
+}
