@@ -16,7 +16,10 @@ import (
 // The no-match cut-off: a short query (at most rank.ShortQueryTerms words)
 // states its subject in few words, and is answered with no items when the
 // best item holds less than rank.MinCoverage of its weight (inverse
-// document frequency of its content words, see coverage). Long queries
+// document frequency of its content words, see coverage) and no item of
+// the first rank.FitWindow holds rank.FitCoverage of it (the ranking may
+// put first an item that holds the query's rarest word but not its
+// subject: "stash my changes real quick"). Long queries
 // describe a task and carry many words no tool description holds; any bar
 // on them cost recall (see the technique log), so they are not cut.
 //
@@ -56,7 +59,13 @@ func (x *Index) judgeFit(kind ext.Kind, terms []queryTerm, own, searched string,
 	docs := x.manifest.Counts[kind]
 	if len(concepts) <= rank.ShortQueryTerms {
 		if cov, missing := coverage(concepts, held, docs); cov < rank.MinCoverage {
-			return fit{empty: true, hint: "no item fits this query well: the best match lacks " + strings.Join(missing, ", ")}, nil
+			best, err := x.bestCoverage(kind, concepts, alternatives, cands, docs)
+			if err != nil {
+				return fit{}, err
+			}
+			if best < rank.FitCoverage {
+				return fit{empty: true, hint: "no item fits this query well: the best match lacks " + strings.Join(missing, ", ")}, nil
+			}
 		}
 	}
 	if lacking := lackedSubjects(concepts, held, docs); len(lacking) > 0 {
@@ -256,4 +265,19 @@ func isContentWord(t string) bool {
 
 func idf(df, docs int) float64 {
 	return math.Log(1 + (float64(docs)-float64(df)+0.5)/(float64(df)+0.5))
+}
+
+// bestCoverage is the largest coverage of the query's weight by one of the
+// first rank.FitWindow candidates.
+func (x *Index) bestCoverage(kind ext.Kind, concepts []concept, alternatives []queryTerm, cands []rank.Candidate, docs int) (float64, error) {
+	best := 0.0
+	for _, c := range cands[:min(len(cands), rank.FitWindow)] {
+		held, err := x.heldTerms(kind, c.ID, alternatives)
+		if err != nil {
+			return 0, err
+		}
+		cov, _ := coverage(concepts, held, docs)
+		best = max(best, cov)
+	}
+	return best, nil
 }
