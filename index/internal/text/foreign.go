@@ -22,7 +22,10 @@ import (
 // (Kalendereintrag) is split where both halves are. Runs of katakana are
 // split into the longest headwords of the table from the left, as Chinese
 // is (gloss.go). The FreeDict dictionaries Debian ships are GPL: not
-// embedded in an MIT binary.
+// embedded in an MIT binary. A query that holds a word of the table reads
+// as another language, and then also loses the grammatical words of
+// Snowball's German, Spanish, French and Portuguese stop-word lists
+// (stopforeign.go) that the table does not list.
 //
 // A query's glossed words are replaced by their English words before it
 // is analysed (WithForeignGlosses), and the no-match test weighs each as
@@ -130,6 +133,11 @@ func WithForeignGlosses(text string) string {
 // forEachForeign calls f with the byte span of each word of text the
 // table knows, the word and its English words.
 func forEachForeign(text string, f func(start, end int, word, english string)) {
+	foreign := false // whether the query reads as another language
+	forEachLatinWord(text, func(_, _ int, word string) {
+		_, known := glossLatin(word)
+		foreign = foreign || known
+	})
 	for i := 0; i < len(text); {
 		r, size := utf8.DecodeRuneInString(text[i:])
 		switch {
@@ -146,11 +154,35 @@ func forEachForeign(text string, f func(start, end int, word, english string)) {
 			}
 			if english, ok := glossLatin(text[i:j]); ok {
 				f(i, j, text[i:j], english)
+			} else if foreign && isForeignStopWord(foldWord(text[i:j])) {
+				f(i, j, text[i:j], "") // a grammatical word of another language
 			}
 			i = j
 		default:
 			i += size
 		}
+	}
+}
+
+// forEachLatinWord calls f with the byte span of each run of Latin
+// letters of text (letters that are neither Han nor kana).
+func forEachLatinWord(text string, f func(start, end int, word string)) {
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if !unicode.IsLetter(r) || isHan(r) || isKana(r) {
+			i += size
+			continue
+		}
+		j := i
+		for j < len(text) {
+			r, n := utf8.DecodeRuneInString(text[j:])
+			if !unicode.IsLetter(r) || isHan(r) || isKana(r) {
+				break
+			}
+			j += n
+		}
+		f(i, j, text[i:j])
+		i = j
 	}
 }
 

@@ -26,7 +26,7 @@ func TestForeignTableSortedAndFolded(t *testing.T) {
 func TestWithForeignGlosses(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"erstelle ein GitHub Issue", "create  GitHub Issue"},
-		{"Trag den Kalendereintrag ein", "add den calendar entry "},
+		{"Trag den Kalendereintrag ein", "add  calendar entry "},
 		{"crée une branche", "create  branch"},
 		{"reunião amanhã", "meeting tomorrow"},
 		{"GitHubでプルリクエストを作成", "GitHubでpull requestを作成"},
