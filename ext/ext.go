@@ -133,7 +133,9 @@ type Page struct {
 	Items []Hit
 	// More reports whether items follow the last one of this page.
 	More bool
-	// Hint, on a search page without items, says why nothing fits.
+	// Hint, on a search page without items, says why nothing fits; on the
+	// first page of a near miss, what the best item lacks; on a select
+	// answer, the names that gave no item.
 	Hint string
 }
 

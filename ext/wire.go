@@ -27,8 +27,10 @@ const (
 	// call's result), names the catalog server it belongs to.
 	MetaServer = "io.github.mcpsearch/server"
 	// MetaHint, on a search result without items, says why nothing fits;
-	// on the answer of a select: query, it names the names that are not
-	// items the caller may see ("unknown: a, b").
+	// on the first page of a near miss, which words of the query the best
+	// item lacks ("the best match lacks s3"); on the answer of a select:
+	// query, it names the names that are not items the caller may see
+	// ("unknown: a, b").
 	MetaHint = "io.github.mcpsearch/hint"
 	// MetaExplain is the explain option. A search request whose params
 	// carry "_meta": {"io.github.mcpsearch/explain": true} gets, on each item

@@ -2,7 +2,6 @@ package index
 
 import (
 	"cmp"
-	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -17,37 +16,123 @@ import (
 // The no-match cut-off: a short query (at most rank.ShortQueryTerms words)
 // states its subject in few words, and is answered with no items when the
 // best item holds less than rank.MinCoverage of its weight (inverse
-// document frequency of its content words, see coverage). Long queries
+// document frequency of its content words, see coverage) and no item of
+// the first rank.FitWindow holds rank.FitCoverage of it (the ranking may
+// put first an item that holds the query's rarest word but not its
+// subject: "stash my changes real quick"). Long queries
 // describe a task and carry many words no tool description holds; any bar
 // on them cost recall (see the technique log), so they are not cut.
+//
+// A query that keeps its items may still ask for something its best item
+// does not do: "read a file from s3" finds the filesystem's read_file. When
+// the best item lacks a word of the query that weighs at least
+// rank.LackWeightRatio times the heaviest word it holds, the page keeps its
+// items and its hint names that word ("the best match lacks s3"), so a
+// caller or a model can tell a near miss from a fit.
 
 // noWordMatches is the hint of a query none of whose words an item holds.
 const noWordMatches = "no item matches any word of the query"
 
-// noMatchHint says why no item fits the query, or returns "" when the best
-// candidate fits well enough. terms are those of the searched text, own
-// the caller's (see queryConcepts).
-func (x *Index) noMatchHint(kind ext.Kind, terms []queryTerm, own, searched string, cands []rank.Candidate) (string, error) {
+// fit is what the no-match test says of a query's best candidate: whether
+// the page is emptied, and the hint it carries (with or without items).
+type fit struct {
+	empty bool
+	hint  string
+}
+
+// judgeFit applies the no-match test to the best of cands (see above).
+// terms are those of the searched text, own the caller's (see
+// queryConcepts).
+func (x *Index) judgeFit(kind ext.Kind, terms []queryTerm, own, searched string, cands []rank.Candidate) (fit, error) {
 	if len(cands) == 0 {
-		return noWordMatches, nil
+		return fit{empty: true, hint: noWordMatches}, nil
 	}
-	concepts := queryConcepts(terms, own, searched, rank.ShortQueryTerms)
-	if len(concepts) > rank.ShortQueryTerms {
-		return "", nil
-	}
+	concepts := queryConcepts(terms, own, searched, rank.MaxSearchTerms)
 	var alternatives []queryTerm
 	for _, c := range concepts {
 		alternatives = append(alternatives, c.alternatives...)
 	}
 	held, err := x.heldTerms(kind, cands[0].ID, alternatives)
 	if err != nil {
-		return "", err
+		return fit{}, err
 	}
-	cov, missing := coverage(concepts, held, x.manifest.Counts[kind])
-	if cov >= rank.MinCoverage {
-		return "", nil
+	docs := x.manifest.Counts[kind]
+	if len(concepts) <= rank.ShortQueryTerms {
+		if cov, missing := coverage(concepts, held, docs); cov < rank.MinCoverage {
+			best, err := x.bestCoverage(kind, concepts, alternatives, cands, docs)
+			if err != nil {
+				return fit{}, err
+			}
+			if best < rank.FitCoverage {
+				return fit{empty: true, hint: "no item fits this query well: the best match lacks " + strings.Join(missing, ", ")}, nil
+			}
+		}
 	}
-	return fmt.Sprintf("no item fits this query well: the best match lacks %s", strings.Join(missing, ", ")), nil
+	if lacking := lackedSubjects(concepts, held, docs); len(lacking) > 0 {
+		return fit{hint: "the best match lacks " + strings.Join(lacking, ", ")}, nil
+	}
+	return fit{}, nil
+}
+
+// lackedSubjects returns the labels of the concepts the best item lacks
+// (have: the terms it holds) that weigh at least rank.LackWeightRatio
+// times the heaviest concept it holds, heaviest first, at most
+// rank.MaxLackedInHint. Product codes of letters and digits (s3, ec2)
+// count here, though the coverage leaves them out: they often name the
+// very system asked for.
+func lackedSubjects(concepts []concept, have map[string]bool, docs int) []string {
+	type weighed struct {
+		label string
+		w     float64
+	}
+	var lacked []weighed
+	heaviestHeld := 0.0
+	for _, c := range concepts {
+		w, held := 0.0, 0.0
+		for _, t := range c.alternatives {
+			if isContentWord(t.term) || isProductCode(t.term) {
+				tw := idf(t.docFreq, docs) * rank.TermWeight(t.term)
+				w = max(w, tw)
+				if have[t.term] {
+					held = max(held, tw)
+				}
+			}
+		}
+		heaviestHeld = max(heaviestHeld, held)
+		if w > 0 && held == 0 {
+			lacked = append(lacked, weighed{c.label, w})
+		}
+	}
+	if heaviestHeld == 0 {
+		return nil // nothing held to compare with: coverage judges such a query
+	}
+	lacked = slices.DeleteFunc(lacked, func(l weighed) bool { return l.w < rank.LackWeightRatio*heaviestHeld })
+	slices.SortStableFunc(lacked, func(a, b weighed) int { return cmp.Compare(b.w, a.w) })
+	var labels []string
+	for _, l := range lacked {
+		if !slices.Contains(labels, l.label) && len(labels) < rank.MaxLackedInHint {
+			labels = append(labels, l.label)
+		}
+	}
+	return labels
+}
+
+// isProductCode reports whether t is a short code of letters and digits
+// with a letter first (s3, ec2, k8s, gp3): 2 to 5 characters.
+func isProductCode(t string) bool {
+	if n := len(t); n < 2 || n > 5 || t[0] < 'a' || t[0] > 'z' {
+		return false
+	}
+	digits := 0
+	for i := 0; i < len(t); i++ {
+		switch c := t[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case c < 'a' || c > 'z':
+			return false
+		}
+	}
+	return digits > 0
 }
 
 // concept is one thing the query asks for, as the no-match test weighs it:
@@ -180,4 +265,19 @@ func isContentWord(t string) bool {
 
 func idf(df, docs int) float64 {
 	return math.Log(1 + (float64(docs)-float64(df)+0.5)/(float64(df)+0.5))
+}
+
+// bestCoverage is the largest coverage of the query's weight by one of the
+// first rank.FitWindow candidates.
+func (x *Index) bestCoverage(kind ext.Kind, concepts []concept, alternatives []queryTerm, cands []rank.Candidate, docs int) (float64, error) {
+	best := 0.0
+	for _, c := range cands[:min(len(cands), rank.FitWindow)] {
+		held, err := x.heldTerms(kind, c.ID, alternatives)
+		if err != nil {
+			return 0, err
+		}
+		cov, _ := coverage(concepts, held, docs)
+		best = max(best, cov)
+	}
+	return best, nil
 }

@@ -255,3 +255,24 @@ func TestHintInCallersWords(t *testing.T) {
 		t.Errorf("got %d items, hint %q; want none and a hint naming Paris and flights", len(page.Items), page.Hint)
 	}
 }
+
+// TestNearMissHint: a query whose best item lacks its weightiest word
+// keeps its items and says so in the hint, in the caller's words; a query
+// its best item fits gets no hint.
+func TestNearMissHint(t *testing.T) {
+	x := defaultIndex(t)
+	for q, want := range map[string]string{
+		"read a file from s3":                                    "the best match lacks s3",
+		"create a pull request on github":                        "",
+		"list the files in my project folder":                    "",
+		"draft an email to the landlord about the broken heater": "",
+	} {
+		page, err := x.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: q, Limit: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if page.Hint != want {
+			t.Errorf("%q: hint %q, want %q (%d items)", q, page.Hint, want, len(page.Items))
+		}
+	}
+}

@@ -57,8 +57,9 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 		return nil, err
 	}
 	rank.Rerank(rank.NewQuery(q.Text, terms), cands, window)
-	if hint, err := x.noMatchHint(q.Kind, qterms, text.FilesAsWord(own), searched, cands); hint != "" || err != nil {
-		return &ext.Page{Hint: filterHint(q, unknown, hint)}, err
+	fit, err := x.judgeFit(q.Kind, qterms, text.FilesAsWord(own), searched, cands)
+	if err != nil || fit.empty {
+		return &ext.Page{Hint: filterHint(q, unknown, fit.hint)}, err
 	}
 	if q.Offset >= len(cands) {
 		return &ext.Page{}, nil
@@ -69,6 +70,9 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 		return nil, err
 	}
 	page.More = len(cands) > q.Offset+q.Limit
+	if q.Offset == 0 {
+		page.Hint = fit.hint // a near miss: see judgeFit
+	}
 	if q.Explain {
 		if err := x.explainPage(ctx, q, bq, cands, page); err != nil {
 			return nil, err

@@ -17,15 +17,17 @@ import (
 // English words, and marks their grammatical words (articles,
 // prepositions, pronouns) with none. A word that is also an English word
 // (den, est, leg) is marked with contextMark and glossed only where the
-// text is another language's (foreignContext); the everyday ones that are
+// text is another language's (minContextWords); the everyday ones that are
 // common in English requests (canal, reunion, pasta) are left out.
 // Latin-script words are looked up folded (lower case, accents dropped, ß
 // as ss, as people often type them); a German compound of two known words
 // (Kalendereintrag) is split where both halves are. Japanese is read by
-// japanese.go. French elided words (l', d', qu') are dropped. A headword
-// that is an English word too (den, leg, est) is marked: it is glossed
-// only in a text of another language. The FreeDict dictionaries Debian ships are GPL: not
-// embedded in an MIT binary.
+// japanese.go. French elided words (l', d', qu') are dropped. A query
+// that holds a word of the table reads as another language, and then also
+// loses the grammatical words of Snowball's German, Spanish, French and
+// Portuguese stop-word lists (stopforeign.go) that the table does not
+// list. The FreeDict dictionaries Debian ships are GPL: not embedded in an
+// MIT binary.
 //
 // A query's glossed words are replaced by their English words before it
 // is analysed (WithForeignGlosses), and the no-match test weighs each as
@@ -134,7 +136,8 @@ func WithForeignGlosses(text string) string {
 // Japanese: its runs of kana and kanji are read by japanese.go.
 func forEachForeign(text string, f func(start, end int, word, english string)) {
 	japanese := hasKana(text)
-	inContext := foreignContext(text)
+	known := foreignWordCount(text)
+	foreign, inContext := known >= 1, known >= minContextWords
 	for i := 0; i < len(text); {
 		r, size := utf8.DecodeRuneInString(text[i:])
 		switch {
@@ -149,6 +152,8 @@ func forEachForeign(text string, f func(start, end int, word, english string)) {
 			}
 			if english, ok := glossLatin(text[i:j], inContext); ok {
 				f(i, j, text[i:j], english)
+			} else if foreign && isForeignStopWord(foldWord(text[i:j])) {
+				f(i, j, text[i:j], "") // a grammatical word of another language
 			}
 			i = j
 		default:
@@ -195,7 +200,7 @@ func elision(text string, i, j int) (int, bool) {
 // glossLatin returns the English words of a Latin-script word: its own,
 // or those of the two halves of a compound. A word the table marks as
 // English too (~) is glossed only in a text of another language
-// (foreignContext) or when written with an accent, which no English word
+// (minContextWords) or when written with an accent, which no English word
 // has (für, not fur).
 func glossLatin(word string, inContext bool) (string, bool) {
 	folded := foldWord(word)
@@ -227,15 +232,17 @@ const contextMark = "~"
 
 // minContextWords is how many words of a text the table must know as
 // words of no English (or as written with an accent) for the text to be
-// read as another language's: two, so that one borrowed word (a café, a
-// fiesta) in an English request glosses nothing else.
+// read as another language's where a word is English too: two, so that
+// one borrowed word (a café, a fiesta) in an English request glosses
+// nothing else. One is enough to drop Snowball's grammatical words.
 const minContextWords = 2
 
-// foreignContext reports whether text is in another language than English
-// (minContextWords).
-func foreignContext(text string) bool {
+// foreignWordCount returns how many words of text the table knows as
+// words of no English, or written with an accent, and elided French
+// words; at most minContextWords.
+func foreignWordCount(text string) int {
 	n := 0
-	for i := 0; i < len(text); {
+	for i := 0; i < len(text) && n < minContextWords; {
 		r, size := utf8.DecodeRuneInString(text[i:])
 		if !isLatinLetter(r) {
 			i += size
@@ -247,12 +254,9 @@ func foreignContext(text string) bool {
 		} else if _, ok := glossLatin(text[i:j], false); ok {
 			n++
 		}
-		if n >= minContextWords {
-			return true
-		}
 		i = j
 	}
-	return false
+	return n
 }
 
 // foldWord lowers a word and drops its accents (ß as ss).
