@@ -174,6 +174,8 @@ var softwareSenses = map[string]string{
 	"截图": "screenshot", "图片": "image picture", "按钮": "button", "点击": "click", "页面": "page",
 	"接口": "api interface", "请求": "request", "响应": "response", "参数": "parameter", "模板": "template",
 	"报告": "report", "文档": "document doc", "评论": "comment review", "通知": "notification notify", "订阅": "subscribe subscription",
+	// single characters people type as verbs (查一下 look it up; 找, 建, 读, 关, 存), and Lark's Chinese name
+	"查": "search", "找": "find", "建": "create", "读": "read", "关": "close", "存": "save", "飞书": "lark feishu",
 }
 
 // SoftwareWords is the number of reviewed software senses.
