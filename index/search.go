@@ -22,6 +22,9 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 	own := text.FirstHanChars(q.Text, rank.MaxQueryHanChars)                                                 // the Chinese read
 	searched := text.WithQueryExpansions(text.WithGlosses(text.WithForeignGlosses(text.WithFileWords(own)))) // what BM25 and the vectors read
 	qterms, err := x.resolveTerms(q.Kind, queryTerms(searched), typoWords(searched))
+	if err == nil {
+		qterms, searched, err = x.withCorrectedExpansions(q.Kind, qterms, searched)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("index %s: %w", x.dir, err)
 	}

@@ -66,7 +66,7 @@ func (x *Index) resolveTerm(kind ext.Kind, c *corrector, t string, words *queryW
 	if qt.docFreq, err = c.dicts.docFreq(t); err != nil {
 		return nil, err
 	}
-	near, df, typed, err := c.nearestOf(t, words)
+	fix, err := c.nearestOf(t, words)
 	if err != nil {
 		return nil, err
 	}
@@ -74,8 +74,11 @@ func (x *Index) resolveTerm(kind ext.Kind, c *corrector, t string, words *queryW
 	if err != nil || qt.docFreq > 0 {
 		return []queryTerm{qt}, err
 	}
-	if near != "" && near != t && df > 0 && x.frequentEnough(kind, typed, df) {
-		return []queryTerm{{term: near, docFreq: df, corrected: t}}, nil
+	if fix.stop {
+		return nil, nil // a mistyped stop word
+	}
+	if fix.near != "" && fix.near != t && fix.df > 0 && x.frequentEnough(kind, fix.typed, fix.df) {
+		return []queryTerm{{term: fix.near, docFreq: fix.df, corrected: t}}, nil
 	}
 	if halves != nil {
 		return halves, nil

@@ -3,6 +3,7 @@ package index
 import (
 	"strings"
 
+	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
@@ -42,15 +43,16 @@ func typoWords(query string) *queryWords {
 }
 
 // writtenToWalk returns the word term was written as when it is to be
-// looked up in the word vectors' table: letters only, of
-// rank.MinTypoRunes to rank.MaxTypoRunes, no word of the table; "" if not.
+// compared with the word vectors' table: letters only, of
+// rank.MinShortTypoRunes to rank.MaxTypoRunes, no word of the table; ""
+// if not.
 func (w *queryWords) writtenToWalk(term string) string {
 	if w == nil {
 		return ""
 	}
 	word := w.written[term]
 	n := len(word)
-	if !isASCIILetters(word) || n < rank.MinTypoRunes || n > rank.MaxTypoRunes {
+	if !isASCIILetters(word) || n < rank.MinShortTypoRunes || n > rank.MaxTypoRunes {
 		return ""
 	}
 	if wt, err := text.WordTable(); err != nil || wt.Find(word) >= 0 {
@@ -59,41 +61,53 @@ func (w *queryWords) writtenToWalk(term string) string {
 	return word
 }
 
+// correction is what correcting one term found.
+type correction struct {
+	near  string // the term meant ("" none)
+	df    int    // its document frequency
+	typed string // the word whose length decides whether it is frequent enough
+	stop  bool   // the word meant is a stop word (frmo, tihs, whihc): dropped
+}
+
 // nearestOf returns the correction of term: its stem's nearest term, or
 // when that is none, the term of the English word nearest to the word as
-// written; and the word whose length decides whether the correction is
-// frequent enough (frequentEnough).
-func (c *corrector) nearestOf(term string, words *queryWords) (near string, df int, typed string, err error) {
-	if near, df, err = c.nearest(term); err != nil {
-		return "", 0, "", err
+// written; none when that word is a stop word.
+func (c *corrector) nearestOf(term string, words *queryWords) (correction, error) {
+	near, df, err := c.nearest(term)
+	if err != nil {
+		return correction{}, err
 	}
+	stem := correction{near: near, df: df, typed: term}
 	word := words.writtenToWalk(term)
 	if word == "" || c.wordWalks >= rank.MaxWordTableWalks {
-		return near, df, term, nil
+		return stem, nil
 	}
 	c.wordWalks++
-	wnear, wdf, err := c.nearestWord(word)
-	if err != nil || near != "" && near != term && df > 0 {
-		return near, df, term, err
+	byWord, err := c.nearestWord(word)
+	if err != nil || !byWord.stop && (byWord.df == 0 || near != "" && near != term && df > 0) {
+		return stem, err
 	}
-	return wnear, wdf, word, nil
+	return byWord, nil
 }
 
 // nearestWord returns the term of the English word nearest to word (the
 // same edits as nearest allows; of the rank.WordTableCandidates most
-// frequent of the fewest edits, the term held by the most items) and its
-// document frequency; "" when none.
-func (c *corrector) nearestWord(word string) (string, int, error) {
+// frequent of the fewest edits, the term held by the most items), or that
+// the most frequent is a stop word.
+func (c *corrector) nearestWord(word string) (correction, error) {
 	wt, err := text.WordTable()
 	if err != nil {
-		return "", 0, nil
+		return correction{}, nil
 	}
 	edits := 1
 	if len(word) >= rank.TwoEditRunes {
 		edits = 2
 	}
-	best, bestDF := "", 0
-	for _, near := range wt.Nearest(word, edits, rank.WordTableCandidates) {
+	best := correction{typed: word}
+	for i, near := range wt.Nearest(word, edits, rank.WordTableCandidates) {
+		if i == 0 && text.IsStopWord(near) {
+			return correction{stop: true}, nil
+		}
 		terms := text.Analyze(near)
 		if len(terms) != 1 {
 			continue
@@ -101,13 +115,36 @@ func (c *corrector) nearestWord(word string) (string, int, error) {
 		c.cost.lookups++
 		df, err := c.dicts.docFreq(terms[0])
 		if err != nil {
-			return "", 0, err
+			return correction{}, err
 		}
-		if df > bestDF {
-			best, bestDF = terms[0], df
+		if df > best.df {
+			best.near, best.df = terms[0], df
 		}
 	}
-	return best, bestDF, nil
+	return best, nil
+}
+
+// withCorrectedExpansions returns the terms of a query and the text it
+// searches with the query expansions of its corrected words
+// (text.QueryExpansion: meetng is meeting, and so event too) added, as
+// its own words get theirs; terms and searched themselves when none has.
+// The added words are no words of the caller's: the no-match test does
+// not weigh them (searched is no longer the caller's text).
+func (x *Index) withCorrectedExpansions(kind ext.Kind, terms []queryTerm, searched string) ([]queryTerm, string, error) {
+	var more []string
+	for _, t := range terms {
+		if e := text.QueryExpansion(t.term); t.corrected != "" && e != "" {
+			more = append(more, e)
+		}
+	}
+	if len(more) == 0 {
+		return terms, searched, nil
+	}
+	added, err := x.resolveTerms(kind, text.Analyze(strings.Join(more, " ")), nil)
+	if err != nil {
+		return nil, "", err
+	}
+	return append(terms, added...), searched + " " + strings.Join(more, " "), nil
 }
 
 // split returns the two halves of a word run together as known terms of
