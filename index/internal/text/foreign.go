@@ -210,6 +210,9 @@ func glossLatin(word string, inContext bool) (string, bool) {
 		}
 		return english, true
 	}
+	if english, ok := pluralOf(folded); ok && (inContext || folded != strings.ToLower(word)) {
+		return english, true
+	}
 	n := utf8.RuneCountInString(folded)
 	if n < 2*minCompoundPart || n > maxCompound {
 		return "", false
@@ -221,6 +224,22 @@ func glossLatin(word string, inContext bool) (string, bool) {
 		}
 		if tail, ok := foreignOf(folded[k:]); ok && tail != "" && !strings.HasPrefix(tail, contextMark) {
 			return head + " " + tail, true
+		}
+	}
+	return "", false
+}
+
+// pluralOf returns the English words of a plural the table lists in the
+// singular only (dernières: dernière; actualizaciones: actualización),
+// not of a word that is English too.
+func pluralOf(folded string) (string, bool) {
+	for _, suffix := range []string{"s", "es"} {
+		single, ok := strings.CutSuffix(folded, suffix)
+		if !ok || len(single) < minCompoundPart {
+			continue
+		}
+		if english, ok := foreignOf(single); ok && !strings.HasPrefix(english, contextMark) {
+			return english, true
 		}
 	}
 	return "", false

@@ -32,6 +32,7 @@ func TestWithForeignGlosses(t *testing.T) {
 		{"Leg einen Bug für den Absturz an", "create  Bug   crash "},
 		{"leg day at the den", "leg day at the den"},
 		{"für die Woche", "  "},
+		{"affiche les dernières factures", "show  last invoices"},
 		{"Jiraで自分に割り当てられたチケットを見せて", "Jira     assigned  ticket issue   show "},
 		{"crée une branche", "create  branch"},
 		{"reunião amanhã", "meeting "},
