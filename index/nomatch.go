@@ -212,7 +212,8 @@ func asWritten(written map[string]string, t queryTerm) string {
 // that holds some of them is credited with the weight of the heaviest it
 // holds (a common sense of a Chinese word is weak evidence); identifiers,
 // numbers and one- or two-letter words do not count. It also returns the
-// labels of the weighty concepts the item lacks, heaviest first.
+// labels of the weighty concepts the item lacks, heaviest first, each
+// once.
 func coverage(concepts []concept, have map[string]bool, docs int) (float64, []string) {
 	covered, all := 0.0, 0.0
 	type miss struct {
@@ -243,10 +244,12 @@ func coverage(concepts []concept, have map[string]bool, docs int) (float64, []st
 	if all == 0 {
 		return 1, nil
 	}
-	slices.SortFunc(missing, func(a, b miss) int { return cmp.Compare(b.w, a.w) })
-	labels := make([]string, len(missing))
-	for i, m := range missing {
-		labels[i] = m.label
+	slices.SortStableFunc(missing, func(a, b miss) int { return cmp.Compare(b.w, a.w) })
+	var labels []string
+	for _, m := range missing {
+		if !slices.Contains(labels, m.label) { // two words of one file name are one label
+			labels = append(labels, m.label)
+		}
 	}
 	return covered / all, labels
 }

@@ -248,6 +248,14 @@ func TestHintInCallersWords(t *testing.T) {
 	if len(page.Items) > 0 || !strings.Contains(page.Hint, "Paris") || !strings.Contains(page.Hint, "flights") {
 		t.Errorf("got %d items, hint %q; want none and a hint naming Paris and flights", len(page.Items), page.Hint)
 	}
+	// a file name is one word of the caller's, named once
+	page, err = x.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: "wirte the notes to notes.txt", Limit: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(page.Hint, "notes.txt") != 1 {
+		t.Errorf("hint %q: want notes.txt named once", page.Hint)
+	}
 }
 
 // TestNearMissHint: a query whose best item lacks its weightiest word
