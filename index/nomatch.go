@@ -19,7 +19,9 @@ import (
 // document frequency of its content words, see coverage) and no item of
 // the first rank.FitWindow holds rank.FitCoverage of it (the ranking may
 // put first an item that holds the query's rarest word but not its
-// subject: "stash my changes real quick"). Long queries
+// subject: "stash my changes real quick"). The test weighs what a request
+// asks for, not what it passes: quoted text, what follows "saying" or
+// "titled", what "an image of" shows (text.WithoutArguments). Long queries
 // describe a task and carry many words no tool description holds; any bar
 // on them cost recall (see the technique log), so they are not cut.
 //

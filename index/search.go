@@ -57,7 +57,7 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 		return nil, err
 	}
 	rank.Rerank(rank.NewQuery(q.Text, terms), cands, window)
-	fit, err := x.judgeFit(q.Kind, qterms, text.FilesAsWord(own), searched, cands)
+	fit, err := x.judgeFit(q.Kind, qterms, text.WithoutArguments(text.FilesAsWord(own)), searched, cands)
 	if err != nil || fit.empty {
 		return &ext.Page{Hint: filterHint(q, unknown, fit.hint)}, err
 	}
