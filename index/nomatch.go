@@ -21,7 +21,9 @@ import (
 // put first an item that holds the query's rarest word but not its
 // subject: "stash my changes real quick"). The test weighs what a request
 // asks for, not what it passes: quoted text, what follows "saying" or
-// "titled", what "an image of" shows (text.WithoutArguments). Long queries
+// "titled", what "an image of" shows (text.WithoutArguments); a day or a
+// time of day (text.IsTimeWord) counts toward a query's length but weighs
+// nothing. Long queries
 // describe a task and carry many words no tool description holds; any bar
 // on them cost recall (see the technique log), so they are not cut.
 //
@@ -90,6 +92,9 @@ func lackedSubjects(concepts []concept, have map[string]bool, docs int) []string
 	var lacked []weighed
 	heaviestHeld := 0.0
 	for _, c := range concepts {
+		if text.IsTimeWord(c.label) {
+			continue // when, not what
+		}
 		w, held := 0.0, 0.0
 		for _, t := range c.alternatives {
 			if isContentWord(t.term) || isProductCode(t.term) {
@@ -224,6 +229,9 @@ func coverage(concepts []concept, have map[string]bool, docs int) (float64, []st
 	}
 	var missing []miss
 	for _, c := range concepts {
+		if text.IsTimeWord(c.label) {
+			continue // when, not what
+		}
 		w, held := 0.0, 0.0
 		for _, t := range c.alternatives {
 			if isContentWord(t.term) {
