@@ -19,8 +19,8 @@ import (
 // see are excluded by the query itself, before ranking and the cut.
 func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error) {
 	defer recoverDamage(x.dir, &err)
-	own := text.FirstHanChars(q.Text, rank.MaxQueryHanChars)                                                 // the Chinese read
-	searched := text.WithQueryExpansions(text.WithGlosses(text.WithForeignGlosses(text.WithFileWords(own)))) // what BM25 and the vectors read
+	own := text.FirstHanChars(q.Text, rank.MaxQueryHanChars) // the Chinese read
+	searched := searchedText(own)
 	qterms, err := x.resolveTerms(q.Kind, queryTerms(searched), shortWords(searched))
 	if err != nil {
 		return nil, fmt.Errorf("index %s: %w", x.dir, err)
@@ -75,6 +75,13 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 		}
 	}
 	return page, nil
+}
+
+// searchedText is what BM25 and the vectors read of the caller's text
+// own: its file paths as words, its Chinese and other languages glossed in
+// English, its phrases and everyday words followed by the words tools use.
+func searchedText(own string) string {
+	return text.WithQueryExpansions(text.WithPhraseExpansions(text.WithGlosses(text.WithForeignGlosses(text.WithFileWords(own)))))
 }
 
 func termStrings(terms []queryTerm) []string {
