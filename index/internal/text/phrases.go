@@ -189,25 +189,59 @@ const maxGap = 2
 // table it holds added after the phrase, or text itself when it holds
 // none.
 func WithPhraseExpansions(text string) string {
-	words := lowerWords(text)
-	table := phrases()
 	var b strings.Builder
 	last := 0
-	for i := range words {
-		for _, p := range table[words[i].w] {
-			end, ok := p.match(words, i+1, 1)
-			if !ok || words[end-1].end < last {
-				continue
-			}
-			b.WriteString(text[last:words[end-1].end] + " " + p.words)
-			last = words[end-1].end
+	forEachPhrase(text, func(_, end int, words string) {
+		if end >= last {
+			b.WriteString(text[last:end] + " " + words)
+			last = end
 		}
-	}
+	})
 	if last == 0 {
 		return text
 	}
 	b.WriteString(text[last:])
 	return b.String()
+}
+
+// PhraseWords returns the phrases of the table text holds, as written,
+// each with its own words and the words the table adds, in order.
+func PhraseWords(text string) []GlossedWord {
+	var out []GlossedWord
+	forEachPhrase(text, func(start, end int, words string) {
+		out = append(out, GlossedWord{text[start:end], text[start:end] + " " + words})
+	})
+	return out
+}
+
+// WithoutPhrases returns text with each phrase of the table replaced by a
+// space, or text itself when it holds none.
+func WithoutPhrases(text string) string {
+	var b strings.Builder
+	last := 0
+	forEachPhrase(text, func(start, end int, _ string) {
+		b.WriteString(text[last:max(last, start)] + " ")
+		last = max(last, end)
+	})
+	if last == 0 {
+		return text
+	}
+	b.WriteString(text[last:])
+	return b.String()
+}
+
+// forEachPhrase calls f with the byte span of each phrase of the table in
+// text, in order of their first words, and the words the table adds.
+func forEachPhrase(text string, f func(start, end int, words string)) {
+	words := lowerWords(text)
+	table := phrases()
+	for i := range words {
+		for _, p := range table[words[i].w] {
+			if end, ok := p.match(words, i+1, 1); ok {
+				f(words[i].start, words[end-1].end, p.words)
+			}
+		}
+	}
 }
 
 // match reports whether the slots of p from slot s on match words from i
@@ -236,10 +270,10 @@ func (p phrase) match(words []word, i, s int) (int, bool) {
 }
 
 // word is a run of letters and digits of a text, lower-cased, and where
-// it ends.
+// it starts and ends.
 type word struct {
-	w   string
-	end int
+	w          string
+	start, end int
 }
 
 // lowerWords splits text into runs of letters and digits; a hyphen
@@ -253,7 +287,7 @@ func lowerWords(text string) []word {
 		case inWord && start < 0:
 			start = i
 		case !inWord && start >= 0:
-			out = append(out, word{strings.ToLower(text[start:i]), i})
+			out = append(out, word{strings.ToLower(text[start:i]), start, i})
 			start = -1
 		}
 	}

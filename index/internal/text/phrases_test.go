@@ -40,3 +40,25 @@ func TestPhraseTableLoads(t *testing.T) {
 		t.Fatal("no phrases")
 	}
 }
+
+func TestPhraseWords(t *testing.T) {
+	got := PhraseWords("please kick off the build, then tear it down")
+	want := []GlossedWord{
+		{"kick off", "kick off start run trigger"},
+		{"tear it down", "tear it down delete destroy"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("phrase %d: got %q, want %q", i, got[i], want[i])
+		}
+	}
+	if got, want := WithoutPhrases("please kick off the build"), "please   the build"; got != want {
+		t.Errorf("WithoutPhrases: got %q, want %q", got, want)
+	}
+	if got := WithoutPhrases("list my repos"); got != "list my repos" {
+		t.Errorf("WithoutPhrases: got %q, want the text itself", got)
+	}
+}
