@@ -52,7 +52,11 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 	if err != nil {
 		return nil, err
 	}
-	cands, window, err := x.addDense(ctx, q, searched, cands)
+	cands, window, err := x.addNamedServers(ctx, q, bq, terms, cands, min(len(cands), rank.RerankWindow))
+	if err != nil {
+		return nil, err
+	}
+	cands, window, err = x.addDense(ctx, q, searched, cands, window)
 	if err != nil {
 		return nil, err
 	}

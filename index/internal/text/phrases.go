@@ -21,7 +21,10 @@ import (
 // cluster up). The first word is also matched in its regular inflections
 // (kicks, kicked, kicking). The words are added after the phrase, to
 // queries only (WithPhraseExpansions): the caller's own words stay, and no
-// item is indexed under them.
+// item is indexed under them. Products are followed by the names of the
+// systems they belong to (Feishu is Lark's name in China; Outlook, Teams
+// and OneDrive are Microsoft 365), so that a request naming one names the
+// server.
 const phraseTable = `
 spin/spun * up => create start
 spin/spun * down => stop delete
@@ -127,6 +130,14 @@ on my plate => my tasks assigned
 to-do/todo/todos => task
 crash/crashes/crashed/crashing => error exception
 how much space => size disk usage
+pull/pulled * latest => git pull
+pull/pulled * from origin/upstream/remote => git pull
+push/pushed * to origin/upstream/remote => git push
+feishu => lark
+outlook/onedrive/sharepoint/onenote => microsoft 365
+microsoft/ms teams => microsoft 365
+on/in/via/over teams => microsoft 365
+gcal => google calendar
 taking up space => size disk usage
 `
 
