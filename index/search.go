@@ -103,18 +103,26 @@ func (x *Index) candidates(ctx context.Context, kind ext.Kind, bq bm25.Query, n 
 	if err != nil {
 		return nil, fmt.Errorf("index %s: %w", x.dir, err)
 	}
-	window := make([]string, 0, rank.RerankWindow) // only re-ranking reads names
-	for i := range cands[:min(len(cands), rank.RerankWindow)] {
-		window = append(window, cands[i].ID)
-	}
-	metas, err := x.metasOf(window)
-	if err != nil {
+	if err := x.nameCandidates(cands[:min(len(cands), rank.RerankWindow)]); err != nil { // only re-ranking reads names
 		return nil, err
+	}
+	return cands, nil
+}
+
+// nameCandidates reads the label, server and name words of cands.
+func (x *Index) nameCandidates(cands []rank.Candidate) error {
+	ids := make([]string, len(cands))
+	for i, c := range cands {
+		ids[i] = c.ID
+	}
+	metas, err := x.metasOf(ids)
+	if err != nil {
+		return err
 	}
 	for i, m := range metas {
 		cands[i].Label, cands[i].Server, cands[i].Words = m.Label, m.Server, strings.Fields(m.Words)
 	}
-	return cands, nil
+	return nil
 }
 
 // bm25Top returns the n best items of kind for q by BM25, best first,

@@ -105,19 +105,3 @@ func withServer(bq bm25.Query, server string) bm25.Query {
 	filters := append(slices.Clone(bq.Filters), []bm25.Leaf{filterTerm(fieldServer, server)})
 	return bm25.Query{Text: bq.Text, Filters: filters}
 }
-
-// nameCandidates reads the label, server and name words of cands.
-func (x *Index) nameCandidates(cands []rank.Candidate) error {
-	ids := make([]string, len(cands))
-	for i, c := range cands {
-		ids[i] = c.ID
-	}
-	metas, err := x.metasOf(ids)
-	if err != nil {
-		return err
-	}
-	for i, m := range metas {
-		cands[i].Label, cands[i].Server, cands[i].Words = m.Label, m.Server, strings.Fields(m.Words)
-	}
-	return nil
-}
