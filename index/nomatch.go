@@ -143,8 +143,10 @@ func isProductCode(t string) bool {
 }
 
 // concept is one thing the query asks for, as the no-match test weighs it:
-// an analysed word of the query, or a Chinese word of it, held by an item
-// that holds any of the words of its English gloss.
+// an analysed word of the query, or a Chinese or other-language word of
+// it, or an everyday phrase of it ("out of office", text.PhraseWords),
+// held by an item that holds any of the words of its English gloss or of
+// the phrase with the words the phrase table adds.
 type concept struct {
 	label        string // what the hint calls it: the caller's own word
 	alternatives []queryTerm
@@ -175,7 +177,7 @@ func queryConcepts(terms []queryTerm, own, searched string, most int) []concept 
 		}
 	}
 	var out []concept
-	for _, w := range text.Analyze(text.WithoutForeignWords(own)) {
+	for _, w := range text.Analyze(text.WithoutPhrases(text.WithoutForeignWords(own))) {
 		if text.HasHan(w) {
 			continue // a bigram of Chinese text: its words are concepts below
 		}
@@ -186,7 +188,8 @@ func queryConcepts(terms []queryTerm, own, searched string, most int) []concept 
 			}
 		}
 	}
-	for _, g := range append(text.GlossWords(own), text.ForeignWords(own)...) {
+	glossed := append(text.GlossWords(own), text.ForeignWords(own)...)
+	for _, g := range append(glossed, text.PhraseWords(own)...) {
 		if len(out) > most {
 			break
 		}
