@@ -117,6 +117,7 @@ silence/snooze => mute
 request/requested changes => review
 remember => memory save
 post/posted * in/to/on * channel/channels/chat/group/thread => send message
+send/sent/sending * message/messages => post
 cpu/memory/disk/ram usage => metrics
 slow/slower/slowest/sluggish => performance
 fail/fails/failed/failing => failure error
