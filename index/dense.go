@@ -36,12 +36,11 @@ import (
 // query costs at most rank.MaxClauses more vector scans (each bounded by
 // rank.MinScan rows).
 
-// addDense scores the re-ranking window by the cosine of query and item
-// vectors and adds the items nearest by cosine that BM25 did not rank in
-// it; a long query's clauses add theirs too. It returns the candidates and
-// the size of the new window.
-func (x *Index) addDense(ctx context.Context, q ext.Query, searched string, cands []rank.Candidate) ([]rank.Candidate, int, error) {
-	window := min(len(cands), rank.RerankWindow)
+// addDense scores the re-ranking window (the first window of cands) by
+// the cosine of query and item vectors and adds the items nearest by
+// cosine that are not in it; a long query's clauses add theirs too. It
+// returns the candidates and the size of the new window.
+func (x *Index) addDense(ctx context.Context, q ext.Query, searched string, cands []rank.Candidate, window int) ([]rank.Candidate, int, error) {
 	if len(cands) == 0 {
 		return cands, window, nil // nothing shares a word with the query: no items
 	}

@@ -19,7 +19,11 @@ import (
 // document frequency of its content words, see coverage) and no item of
 // the first rank.FitWindow holds rank.FitCoverage of it (the ranking may
 // put first an item that holds the query's rarest word but not its
-// subject: "stash my changes real quick"). Long queries
+// subject: "stash my changes real quick"). The test weighs what a request
+// asks for, not what it passes: quoted text, what follows "saying" or
+// "titled", what "an image of" shows (text.WithoutArguments); a day or a
+// time of day (text.IsTimeWord) counts toward a query's length but weighs
+// nothing. Long queries
 // describe a task and carry many words no tool description holds; any bar
 // on them cost recall (see the technique log), so they are not cut.
 //
@@ -88,6 +92,9 @@ func lackedSubjects(concepts []concept, have map[string]bool, docs int) []string
 	var lacked []weighed
 	heaviestHeld := 0.0
 	for _, c := range concepts {
+		if text.IsTimeWord(c.label) {
+			continue // when, not what
+		}
 		w, held := 0.0, 0.0
 		for _, t := range c.alternatives {
 			if isContentWord(t.term) || isProductCode(t.term) {
@@ -136,8 +143,10 @@ func isProductCode(t string) bool {
 }
 
 // concept is one thing the query asks for, as the no-match test weighs it:
-// an analysed word of the query, or a Chinese word of it, held by an item
-// that holds any of the words of its English gloss.
+// an analysed word of the query, or a Chinese or other-language word of
+// it, or an everyday phrase of it ("out of office", text.PhraseWords),
+// held by an item that holds any of the words of its English gloss or of
+// the phrase with the words the phrase table adds.
 type concept struct {
 	label        string // what the hint calls it: the caller's own word
 	alternatives []queryTerm
@@ -168,7 +177,7 @@ func queryConcepts(terms []queryTerm, own, searched string, most int) []concept 
 		}
 	}
 	var out []concept
-	for _, w := range text.Analyze(text.WithoutForeignWords(own)) {
+	for _, w := range text.Analyze(text.WithoutPhrases(text.WithoutForeignWords(own))) {
 		if text.HasHan(w) {
 			continue // a bigram of Chinese text: its words are concepts below
 		}
@@ -179,7 +188,8 @@ func queryConcepts(terms []queryTerm, own, searched string, most int) []concept 
 			}
 		}
 	}
-	for _, g := range append(text.GlossWords(own), text.ForeignWords(own)...) {
+	glossed := append(text.GlossWords(own), text.ForeignWords(own)...)
+	for _, g := range append(glossed, text.PhraseWords(own)...) {
 		if len(out) > most {
 			break
 		}
@@ -212,7 +222,8 @@ func asWritten(written map[string]string, t queryTerm) string {
 // that holds some of them is credited with the weight of the heaviest it
 // holds (a common sense of a Chinese word is weak evidence); identifiers,
 // numbers and one- or two-letter words do not count. It also returns the
-// labels of the weighty concepts the item lacks, heaviest first.
+// labels of the weighty concepts the item lacks, heaviest first, each
+// once.
 func coverage(concepts []concept, have map[string]bool, docs int) (float64, []string) {
 	covered, all := 0.0, 0.0
 	type miss struct {
@@ -221,6 +232,9 @@ func coverage(concepts []concept, have map[string]bool, docs int) (float64, []st
 	}
 	var missing []miss
 	for _, c := range concepts {
+		if text.IsTimeWord(c.label) {
+			continue // when, not what
+		}
 		w, held := 0.0, 0.0
 		for _, t := range c.alternatives {
 			if isContentWord(t.term) {
@@ -243,10 +257,12 @@ func coverage(concepts []concept, have map[string]bool, docs int) (float64, []st
 	if all == 0 {
 		return 1, nil
 	}
-	slices.SortFunc(missing, func(a, b miss) int { return cmp.Compare(b.w, a.w) })
-	labels := make([]string, len(missing))
-	for i, m := range missing {
-		labels[i] = m.label
+	slices.SortStableFunc(missing, func(a, b miss) int { return cmp.Compare(b.w, a.w) })
+	var labels []string
+	for _, m := range missing {
+		if !slices.Contains(labels, m.label) { // two words of one file name are one label
+			labels = append(labels, m.label)
+		}
 	}
 	return covered / all, labels
 }

@@ -29,6 +29,7 @@ type Index struct {
 	docOrder       store.DocOrder   // catalog position of each document, BM25's tie-break
 	filterNames    filterNames      // servers and annotation names, read on first use (filter.go)
 	directory      directory        // servers by visibility set and their topics, read on first use (directory.go)
+	serverNames    serverNames      // servers by the words of their names, on first use (servers.go)
 }
 
 // bm25Stats gives BM25, for each kind, the number of its items and the

@@ -49,7 +49,7 @@ func TestRetrievalTables(t *testing.T) {
 		}},
 		{"German: die and im dropped in a German request", "Zeig mir die offenen Issues im Repo", 1, func(n, _ string) bool { return n == "mcp-github__list_issues" }},
 		{"schedule creates", "schedule a calendar event", 1, func(n, _ string) bool { return strings.Contains(n, "create") }},
-		{"the server a query names", "send a slack message", 3, func(n, _ string) bool { return strings.HasPrefix(n, "mcp-slack__") }},
+		{"the server a query names, its own tool first", "send a slack message", 1, func(n, _ string) bool { return strings.HasPrefix(n, "mcp-slack__") }},
 	} {
 		page, err := x.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: test.query, Limit: test.top})
 		if err != nil {
@@ -253,6 +253,14 @@ func TestHintInCallersWords(t *testing.T) {
 	}
 	if len(page.Items) > 0 || !strings.Contains(page.Hint, "Paris") || !strings.Contains(page.Hint, "flights") {
 		t.Errorf("got %d items, hint %q; want none and a hint naming Paris and flights", len(page.Items), page.Hint)
+	}
+	// a file name is one word of the caller's, named once
+	page, err = x.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: "wirte the notes to notes.txt", Limit: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(page.Hint, "notes.txt") != 1 {
+		t.Errorf("hint %q: want notes.txt named once", page.Hint)
 	}
 }
 

@@ -19,8 +19,8 @@ import (
 // see are excluded by the query itself, before ranking and the cut.
 func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error) {
 	defer recoverDamage(x.dir, &err)
-	own := text.FirstHanChars(q.Text, rank.MaxQueryHanChars)                                                 // the Chinese read
-	searched := text.WithQueryExpansions(text.WithGlosses(text.WithForeignGlosses(text.WithFileWords(own)))) // what BM25 and the vectors read
+	own := text.FirstHanChars(q.Text, rank.MaxQueryHanChars) // the Chinese read
+	searched := searchedText(own)
 	qterms, err := x.resolveTerms(q.Kind, queryTerms(searched), typoWords(searched))
 	if err == nil {
 		qterms, searched, err = x.withCorrectedExpansions(q.Kind, qterms, searched)
@@ -55,12 +55,16 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 	if err != nil {
 		return nil, err
 	}
-	cands, window, err := x.addDense(ctx, q, searched, cands)
+	cands, window, err := x.addNamedServers(ctx, q, bq, terms, cands, min(len(cands), rank.RerankWindow))
+	if err != nil {
+		return nil, err
+	}
+	cands, window, err = x.addDense(ctx, q, searched, cands, window)
 	if err != nil {
 		return nil, err
 	}
 	rank.Rerank(rank.NewQuery(q.Text, terms), cands, window)
-	fit, err := x.judgeFit(q.Kind, qterms, text.FilesAsWord(own), searched, cands)
+	fit, err := x.judgeFit(q.Kind, qterms, text.WithoutArguments(text.FilesAsWord(own)), searched, cands)
 	if err != nil || fit.empty {
 		return &ext.Page{Hint: filterHint(q, unknown, fit.hint)}, err
 	}
@@ -84,6 +88,13 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 	return page, nil
 }
 
+// searchedText is what BM25 and the vectors read of the caller's text
+// own: its file paths as words, its Chinese and other languages glossed in
+// English, its phrases and everyday words followed by the words tools use.
+func searchedText(own string) string {
+	return text.WithQueryExpansions(text.WithPhraseExpansions(text.WithGlosses(text.WithForeignGlosses(text.WithFileWords(own)))))
+}
+
 func termStrings(terms []queryTerm) []string {
 	out := make([]string, len(terms))
 	for i, t := range terms {
@@ -99,18 +110,26 @@ func (x *Index) candidates(ctx context.Context, kind ext.Kind, bq bm25.Query, n 
 	if err != nil {
 		return nil, fmt.Errorf("index %s: %w", x.dir, err)
 	}
-	window := make([]string, 0, rank.RerankWindow) // only re-ranking reads names
-	for i := range cands[:min(len(cands), rank.RerankWindow)] {
-		window = append(window, cands[i].ID)
-	}
-	metas, err := x.metasOf(window)
-	if err != nil {
+	if err := x.nameCandidates(cands[:min(len(cands), rank.RerankWindow)]); err != nil { // only re-ranking reads names
 		return nil, err
+	}
+	return cands, nil
+}
+
+// nameCandidates reads the label, server and name words of cands.
+func (x *Index) nameCandidates(cands []rank.Candidate) error {
+	ids := make([]string, len(cands))
+	for i, c := range cands {
+		ids[i] = c.ID
+	}
+	metas, err := x.metasOf(ids)
+	if err != nil {
+		return err
 	}
 	for i, m := range metas {
 		cands[i].Label, cands[i].Server, cands[i].Words = m.Label, m.Server, strings.Fields(m.Words)
 	}
-	return cands, nil
+	return nil
 }
 
 // bm25Top returns the n best items of kind for q by BM25, best first,

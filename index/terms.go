@@ -187,11 +187,13 @@ func (d *termDicts) docFreq(term string) (int, error) {
 }
 
 // summaryFields are the fields whose words the no-match test counts as an
-// item's own: its name and what describes it, and the English glosses of
-// its Chinese words. Server names and WordNet's related words are left out
-// (counting related words let more queries about nothing in the catalog
-// through; measured).
-var summaryFields = []string{fieldName, fieldTitle, fieldDescription, fieldParams, fieldURI, fieldContent, fieldGloss}
+// item's own: its server's name, its name and what describes it, and the
+// English glosses of its Chinese words. A request that names the system
+// ("the tables of my supabase database") holds that word of its tools even
+// where their descriptions do not repeat it (no negative got items for it;
+// measured). WordNet's related words are left out (counting them let more
+// queries about nothing in the catalog through; measured).
+var summaryFields = []string{fieldServerWords, fieldName, fieldTitle, fieldDescription, fieldParams, fieldURI, fieldContent, fieldGloss}
 
 // reader opens a reader of the index's postings; the caller closes it.
 func (x *Index) reader() (bindex.IndexReader, error) {

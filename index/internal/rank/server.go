@@ -27,12 +27,24 @@ func serverEvidence(q Query, top []Candidate) {
 
 // namesServer reports whether a term of q is a word of the server's name.
 func namesServer(q Query, server string) bool {
-	for _, w := range text.Analyze(server) {
-		if q.Terms[w] && !text.IsGeneric(w) && !serverNameWords[w] {
+	for _, w := range ServerWords(server) {
+		if q.Terms[w] {
 			return true
 		}
 	}
 	return false
+}
+
+// ServerWords are the analysed words of a server's name that name a
+// system: not generic words, nor words every server name carries.
+func ServerWords(server string) []string {
+	var out []string
+	for _, w := range text.Analyze(server) {
+		if !text.IsGeneric(w) && !serverNameWords[w] {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // serverNameWords are words of server names that name no system.

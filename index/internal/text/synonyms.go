@@ -31,6 +31,7 @@ email | e-mail | mail
 message | msg | dm
 repository | repo
 database | db
+postgresql | postgres | pg
 directory | folder | dir
 kubernetes | k8s | kube
 virtual machine | vm

@@ -1,0 +1,106 @@
+package text
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Arguments of a request: what a tool is to be called with rather than
+// what the tool does. "send a message to #deploys saying the release is
+// out" asks for a tool that sends messages; "the release is out" is what
+// the message says. The no-match test weighs what a request asks for, so
+// it leaves out of a request (WithoutArguments):
+//
+//   - quoted text ('…', "…", “…”, ‘…’, «…»);
+//   - what follows a word that introduces what is said or what a thing
+//     is called (saying, says, titled, called, named);
+//   - what follows "of" after a word for a picture (image, picture,
+//     photo, drawing, illustration, logo, icon): what it shows.
+//
+// Each such span runs to the end of its sentence.
+
+// argumentMarkers introduce what is said or what a thing is about.
+var argumentMarkers = map[string]bool{
+	"saying": true, "says": true, "titled": true, "called": true, "named": true,
+}
+
+// pictureWords are things whose "of" introduces what they show.
+var pictureWords = map[string]bool{
+	"image": true, "images": true, "picture": true, "pictures": true, "photo": true, "photos": true,
+	"drawing": true, "illustration": true, "logo": true, "icon": true,
+}
+
+// WithoutArguments returns text without its arguments (see above), or
+// text itself when it has none.
+func WithoutArguments(text string) string {
+	unquoted := withoutQuotes(text)
+	var b strings.Builder
+	skipping, skipped := false, unquoted != text
+	prev := ""
+	for _, tok := range strings.FieldsFunc(unquoted, unicode.IsSpace) {
+		word := strings.ToLower(strings.TrimFunc(tok, func(r rune) bool { return !unicode.IsLetter(r) }))
+		if skipping {
+			skipped = true
+		} else {
+			b.WriteString(tok)
+			b.WriteByte(' ')
+			skipping = argumentMarkers[word] || word == "of" && pictureWords[prev]
+		}
+		if strings.ContainsAny(tok, ".!?;") && strings.IndexAny(tok, ".!?;") == len(tok)-1 {
+			skipping = false // a sentence ends
+		}
+		prev = word
+	}
+	if !skipped {
+		return text
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// quotePairs are the quotation marks a quoted argument is enclosed in.
+var quotePairs = map[rune]rune{'"': '"', '“': '”', '‘': '’', '«': '»', '\'': '\''}
+
+// withoutQuotes drops quoted text, marks included. An apostrophe opens a
+// quotation only at the start of a word (it's, don't are words).
+func withoutQuotes(text string) string {
+	var b strings.Builder
+	rs := []rune(text)
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
+		closing, opens := quotePairs[r]
+		if opens && (r != '\'' || i == 0 || unicode.IsSpace(rs[i-1])) {
+			if j := indexRune(rs[i+1:], closing); j >= 0 {
+				i += j + 1
+				b.WriteByte(' ')
+				continue
+			}
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func indexRune(rs []rune, r rune) int {
+	for i, x := range rs {
+		if x == r {
+			return i
+		}
+	}
+	return -1
+}
+
+// timeWords name days and times of day: when a request is to be done, an
+// argument of a tool, not what the tool does.
+var timeWords = map[string]bool{
+	"monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true, "saturday": true, "sunday": true,
+	"today": true, "tomorrow": true, "tonight": true, "yesterday": true,
+	"morning": true, "afternoon": true, "evening": true, "weekend": true,
+}
+
+// IsTimeWord reports whether word names a day or a time of day, in any
+// case, possessive or plural ("Thursday's", "mornings").
+func IsTimeWord(word string) bool {
+	word = strings.ToLower(word)
+	word = strings.TrimSuffix(strings.TrimSuffix(word, "'s"), "’s")
+	return timeWords[word] || timeWords[strings.TrimSuffix(word, "s")]
+}

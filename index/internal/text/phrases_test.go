@@ -1,0 +1,64 @@
+package text
+
+import "testing"
+
+func TestWithPhraseExpansions(t *testing.T) {
+	for _, test := range []struct{ in, want string }{
+		{"spin up a cluster", "spin up create start a cluster"},
+		{"spin the cluster up now", "spin the cluster up create start now"},
+		{"kicked off the nightly build", "kicked off start run trigger the nightly build"},
+		{"open a PR from my branch", "open a PR create from my branch"},
+		{"read this paragraph out loud", "read this paragraph out loud text to speech audio"},
+		{"cancel thursday's stand-up", "cancel thursday's stand-up meeting event"},
+		{"set up a call with the vendor", "set up create configure a call with meeting event the vendor"},
+		{"check out the feature branch", "check out the feature branch checkout switch branch"},
+		// bound to what makes them unambiguous, or not in the table
+		{"what PRs are still open", "what PRs are still open"},
+		{"check out this page", "check out this page"},
+		{"log the error in sentry", "log the error in sentry"},
+		{"our rivals are killing us", "our rivals are killing us"},
+		{"call the weather API", "call the weather API"},
+		{"", ""},
+	} {
+		if got := WithPhraseExpansions(test.in); got != test.want {
+			t.Errorf("WithPhraseExpansions(%q): got %q, want %q", test.in, got, test.want)
+		}
+	}
+}
+
+func TestPhraseTableLoads(t *testing.T) {
+	n := 0
+	for first, ps := range phrases() {
+		for _, p := range ps {
+			if p.words == "" || len(p.slots) == 0 || p.slots[0] == nil || p.slots[len(p.slots)-1] == nil {
+				t.Errorf("phrase of %q: empty expansion or a gap at an end: %+v", first, p)
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("no phrases")
+	}
+}
+
+func TestPhraseWords(t *testing.T) {
+	got := PhraseWords("please kick off the build, then tear it down")
+	want := []GlossedWord{
+		{"kick off", "kick off start run trigger"},
+		{"tear it down", "tear it down delete destroy"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("phrase %d: got %q, want %q", i, got[i], want[i])
+		}
+	}
+	if got, want := WithoutPhrases("please kick off the build"), "please   the build"; got != want {
+		t.Errorf("WithoutPhrases: got %q, want %q", got, want)
+	}
+	if got := WithoutPhrases("list my repos"); got != "list my repos" {
+		t.Errorf("WithoutPhrases: got %q, want the text itself", got)
+	}
+}
