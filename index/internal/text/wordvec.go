@@ -81,16 +81,7 @@ func (w *WordVectors) word(i int) string {
 
 // Find returns the row of word, or -1.
 func (w *WordVectors) Find(word string) int {
-	lo, hi := 0, w.count
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if w.word(m) < word {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	if lo < w.count && w.word(lo) == word {
+	if lo := w.lowerBound(word); lo < w.count && w.word(lo) == word {
 		return lo
 	}
 	return -1
