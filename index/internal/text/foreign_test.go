@@ -67,3 +67,22 @@ func TestNearestEnglishWord(t *testing.T) {
 		}
 	}
 }
+
+// TestForeignGlossesAreNoCommonEnglish: a headword glossed in English that
+// is also among the most frequent words of the word vectors' English (Lee,
+// a name; the Mets) is marked, glossed only in another language's text.
+func TestForeignGlossesAreNoCommonEnglish(t *testing.T) {
+	wt, err := WordTable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range bytes.Split(bytes.TrimSpace(foreignLines()), []byte{'\n'}) {
+		key, english, _ := strings.Cut(string(line), "\t")
+		if english == "" || strings.HasPrefix(english, contextMark) {
+			continue
+		}
+		if i := wt.Find(key); i >= 0 && wt.FrequencyRank(i) < 3000 {
+			t.Errorf("%q (English rank %d) glossed %q unmarked; want %s before its words", key, wt.FrequencyRank(i), english, contextMark)
+		}
+	}
+}
