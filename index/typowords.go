@@ -177,20 +177,24 @@ func (c *corrector) split(term string, words *queryWords) ([]queryTerm, error) {
 }
 
 // halves looks up the terms of a and b, the halves of term; nil unless
-// each is one term the index holds.
+// each is one term the index holds. Both are looked up whatever the first
+// holds.
 func (c *corrector) halves(a, b, term string) ([]queryTerm, error) {
-	var out []queryTerm
-	for _, half := range []string{a, b} {
-		ts := text.Analyze(half)
-		if len(ts) != 1 {
-			return nil, nil
-		}
+	ta, tb := text.Analyze(a), text.Analyze(b)
+	if len(ta) != 1 || len(tb) != 1 {
+		return nil, nil
+	}
+	out := []queryTerm{{term: ta[0], corrected: term}, {term: tb[0], corrected: term}}
+	for i := range out {
 		c.cost.lookups++
-		df, err := c.dicts.docFreq(ts[0])
-		if err != nil || df == 0 {
+		df, err := c.dicts.docFreq(out[i].term)
+		if err != nil {
 			return nil, err
 		}
-		out = append(out, queryTerm{term: ts[0], docFreq: df, corrected: term})
+		out[i].docFreq = df
+	}
+	if out[0].docFreq == 0 || out[1].docFreq == 0 {
+		return nil, nil
 	}
 	return out, nil
 }
