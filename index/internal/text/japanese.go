@@ -1,6 +1,10 @@
 package text
 
-import "unicode/utf8"
+import (
+	"bytes"
+	"sync"
+	"unicode/utf8"
+)
 
 // Japanese. A request in Japanese mixes kanji, hiragana and katakana with
 // no spaces: GitHubでプルリクエストを作成して. A text with kana is read as
@@ -77,18 +81,24 @@ func glossJapanese(text string, i int, f func(start, end int, word, english stri
 }
 
 // longestJapanese returns the byte length of the longest headword at the
-// start of run, and its English words; 0 when none.
+// start of run, and its English words; 0 when none. Only the lengths of
+// the headwords that start with run's first character are looked up.
 func longestJapanese(run string) (int, string) {
-	ends := make([]int, 0, maxJapaneseHead)
+	first, _ := utf8.DecodeRuneInString(run)
+	most := japaneseHeads()[first]
+	if most == 0 {
+		return 0, ""
+	}
+	ends := make([]int, 0, most)
 	for j := range run {
 		if j > 0 {
 			ends = append(ends, j)
 		}
-		if len(ends) == maxJapaneseHead {
+		if len(ends) == most {
 			break
 		}
 	}
-	if len(ends) < maxJapaneseHead {
+	if len(ends) < most {
 		ends = append(ends, len(run))
 	}
 	for k := len(ends) - 1; k >= 0; k-- {
@@ -98,3 +108,19 @@ func longestJapanese(run string) (int, string) {
 	}
 	return 0, ""
 }
+
+// japaneseHeads maps the first character of each headword of the table
+// that is not Latin to the characters of the longest that starts with it
+// (at most maxJapaneseHead).
+var japaneseHeads = sync.OnceValue(func() map[rune]int {
+	out := map[rune]int{}
+	for _, line := range bytes.Split(foreignLines(), []byte{'\n'}) {
+		key, _, _ := bytes.Cut(line, []byte{'\t'})
+		r, _ := utf8.DecodeRune(key)
+		if r < utf8.RuneSelf {
+			continue
+		}
+		out[r] = max(out[r], min(utf8.RuneCount(key), maxJapaneseHead))
+	}
+	return out
+})
