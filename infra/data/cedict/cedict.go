@@ -90,6 +90,11 @@ func Distil(entries []Entry) Table {
 			delete(t, h)
 		}
 	}
+	for w := range functionChars {
+		if utf8.RuneCountInString(w) > 1 {
+			t[w] = []string{} // a grammatical word is matched whole and glossed as nothing (一下, not one down)
+		}
+	}
 	return t
 }
 
@@ -145,7 +150,8 @@ func init() {
 		functionChars[string(r)] = true
 	}
 	for _, w := range strings.Fields(`一个 一些 一下 一种 这个 那个 这些 那些 这样 那样 什么 怎么 怎样 如何
-		为什么 可以 能够 我们 你们 他们 她们 自己 还是 或者 因为 所以 但是 如果 然后 已经 一直 非常`) {
+		为什么 可以 能够 我们 你们 他们 她们 自己 还是 或者 因为 所以 但是 如果 然后 已经 一直 非常
+		有没有 是不是 能不能`) {
 		functionChars[w] = true
 	}
 }
