@@ -213,20 +213,37 @@ func glossLatin(word string, inContext bool) (string, bool) {
 	if english, ok := pluralOf(folded); ok && (inContext || folded != strings.ToLower(word)) {
 		return english, true
 	}
+	return compoundOf(folded, inContext)
+}
+
+// compoundOf returns the English words of a German compound: of its two
+// halves where the table knows both, a linking s between them
+// (Abwesenheitsnotiz); in another language's text, of its last half
+// alone, which names what the compound is (a Zahnarzttermin is a Termin).
+func compoundOf(folded string, inContext bool) (string, bool) {
 	n := utf8.RuneCountInString(folded)
 	if n < 2*minCompoundPart || n > maxCompound {
 		return "", false
 	}
+	known := func(w string) (string, bool) {
+		english, ok := foreignOf(w)
+		return english, ok && english != "" && !strings.HasPrefix(english, contextMark)
+	}
+	longest := ""
 	for k := len(folded) - minCompoundPart; k >= minCompoundPart; k-- {
-		head, ok := foreignOf(folded[:k])
-		if !ok || head == "" || strings.HasPrefix(head, contextMark) {
+		tail, ok := known(folded[k:])
+		if !ok {
 			continue
 		}
-		if tail, ok := foreignOf(folded[k:]); ok && tail != "" && !strings.HasPrefix(tail, contextMark) {
+		longest = tail
+		if head, ok := known(folded[:k]); ok {
+			return head + " " + tail, true
+		}
+		if head, ok := known(strings.TrimSuffix(folded[:k], "s")); ok {
 			return head + " " + tail, true
 		}
 	}
-	return "", false
+	return longest, inContext && longest != ""
 }
 
 // pluralOf returns the English words of a plural the table lists in the

@@ -33,6 +33,8 @@ func TestWithForeignGlosses(t *testing.T) {
 		{"leg day at the den", "leg day at the den"},
 		{"für die Woche", "  "},
 		{"affiche les dernières factures", "show  last invoices"},
+		{"Trag den Zahnarzttermin ein", "add  appointment event "},
+		{"die Zahlungsliste", " payment list"},
 		{"Jiraで自分に割り当てられたチケットを見せて", "Jira     assigned  ticket issue   show "},
 		{"crée une branche", "create  branch"},
 		{"reunião amanhã", "meeting "},
