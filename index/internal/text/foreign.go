@@ -21,7 +21,7 @@ import (
 // common in English requests (canal, reunion, pasta) are left out.
 // Latin-script words are looked up folded (lower case, accents dropped, ß
 // as ss, as people often type them); a German compound of two known words
-// (Kalendereintrag) is split where both halves are. Japanese is read by
+// (Kalendereintrag) is split where both halves are (compoundOf). Japanese is read by
 // japanese.go. French elided words (l', d', qu') are dropped. A query
 // that holds a word of the table reads as another language, and then also
 // loses the grammatical words of Snowball's German, Spanish, French and
