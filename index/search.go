@@ -21,7 +21,10 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 	defer recoverDamage(x.dir, &err)
 	own := text.FirstHanChars(q.Text, rank.MaxQueryHanChars) // the Chinese read
 	searched := searchedText(own)
-	qterms, err := x.resolveTerms(q.Kind, queryTerms(searched), shortWords(searched))
+	qterms, err := x.resolveTerms(q.Kind, queryTerms(searched), typoWords(searched))
+	if err == nil {
+		qterms, searched, err = x.withCorrectedExpansions(q.Kind, qterms, searched)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("index %s: %w", x.dir, err)
 	}

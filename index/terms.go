@@ -25,15 +25,15 @@ type queryTerm struct {
 }
 
 // resolveTerms looks up each term's document frequency and corrects
-// unknown ones (typo.go); short are the terms a query wrote as short
-// words that may be corrected too (shortWords; nil: none).
-func (x *Index) resolveTerms(kind ext.Kind, terms []string, short map[string]bool) ([]queryTerm, error) {
-	out, _, err := x.resolveTermsCost(kind, terms, short)
+// unknown ones (typo.go, typowords.go); words are what correction reads
+// of the query's text (typoWords; nil: the terms alone).
+func (x *Index) resolveTerms(kind ext.Kind, terms []string, words *queryWords) ([]queryTerm, error) {
+	out, _, err := x.resolveTermsCost(kind, terms, words)
 	return out, err
 }
 
 // resolveTermsCost is resolveTerms, and what its typo corrections cost.
-func (x *Index) resolveTermsCost(kind ext.Kind, terms []string, short map[string]bool) (out []queryTerm, cost typoCost, err error) {
+func (x *Index) resolveTermsCost(kind ext.Kind, terms []string, words *queryWords) (out []queryTerm, cost typoCost, err error) {
 	r, err := x.reader()
 	if err != nil {
 		return nil, cost, err
@@ -43,22 +43,47 @@ func (x *Index) resolveTermsCost(kind ext.Kind, terms []string, short map[string
 	if err != nil {
 		return nil, cost, err
 	}
+	var short map[string]bool
+	if words != nil {
+		short = words.short
+	}
 	c := newCorrector(d, short)
 	for _, t := range terms {
-		qt := queryTerm{term: t}
-		if qt.docFreq, err = d.docFreq(t); err != nil {
-			return nil, cost, err
-		}
-		near, df, err := c.nearest(t)
+		resolved, err := x.resolveTerm(kind, c, t, words)
 		if err != nil {
 			return nil, cost, err
 		}
-		if qt.docFreq == 0 && near != "" && near != t && df > 0 && x.frequentEnough(kind, t, df) {
-			qt = queryTerm{term: near, docFreq: df, corrected: t}
-		}
-		out = append(out, qt)
+		out = append(out, resolved...)
 	}
 	return out, c.cost, nil
+}
+
+// resolveTerm returns term with its document frequency, or its
+// correction, or the halves of a word run together.
+func (x *Index) resolveTerm(kind ext.Kind, c *corrector, t string, words *queryWords) ([]queryTerm, error) {
+	qt := queryTerm{term: t}
+	var err error
+	if qt.docFreq, err = c.dicts.docFreq(t); err != nil {
+		return nil, err
+	}
+	fix, err := c.nearestOf(t, words)
+	if err != nil {
+		return nil, err
+	}
+	halves, err := c.split(t, words)
+	if err != nil || qt.docFreq > 0 {
+		return []queryTerm{qt}, err
+	}
+	if fix.stop {
+		return nil, nil // a mistyped stop word
+	}
+	if fix.near != "" && fix.near != t && fix.df > 0 && x.frequentEnough(kind, fix.typed, fix.df) {
+		return []queryTerm{{term: fix.near, docFreq: fix.df, corrected: t}}, nil
+	}
+	if halves != nil {
+		return halves, nil
+	}
+	return []queryTerm{qt}, nil
 }
 
 // frequentEnough reports whether a correction held by df items may
@@ -77,9 +102,14 @@ func (x *Index) frequentEnough(kind ext.Kind, word string, df int) bool {
 // English words the word vectors know (pul, not gif nor bmi): the short
 // words a query may have mistyped. A stem (pari of Paris) is not one.
 func shortWords(query string) map[string]bool {
+	return shortOf(text.WordsAsWritten(query))
+}
+
+// shortOf is shortWords of the words of a query as written, by term.
+func shortOf(written map[string]string) map[string]bool {
 	out := map[string]bool{}
 	wt, err := text.WordTable()
-	for term, word := range text.WordsAsWritten(query) {
+	for term, word := range written {
 		n := utf8.RuneCountInString(word)
 		if n < rank.MinShortTypoRunes || n >= rank.MinTypoRunes || !allLetters(word) {
 			continue

@@ -54,6 +54,9 @@ type corrector struct {
 	short map[string]bool // short terms that may be corrected
 	cost  typoCost
 	a     typoAutomaton
+	// wordWalks counts the words compared with the word vectors' table
+	// (typowords.go).
+	wordWalks int
 }
 
 func newCorrector(d *termDicts, short map[string]bool) *corrector {

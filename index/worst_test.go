@@ -38,6 +38,7 @@ func worstQueries(tb testing.TB, x *Index) []worstQuery {
 		{name: "128-common-words-of-5-letters", text: strings.Join(commonWords(tb, x, vocab, 128, rank.MinTypoRunes), " ")},
 		{name: "identifier-of-682-rare-parts", text: identifier(rand.New(rand.NewPCG(2, 2)), 4096)},
 		{name: "1365-chinese-characters", text: chineseText(4096)},
+		{name: "1365-japanese-characters", text: japaneseText(4096)},
 	}
 	for _, q := range qs {
 		if n, w := len(q.text), len(strings.Fields(q.text)); n > ext.MaxQueryBytes || w > ext.MaxQueryTerms {
@@ -159,6 +160,19 @@ func identifier(r *rand.Rand, size int) string {
 
 // chineseText is Han characters, each a headword of the gloss table, of
 // at most size bytes.
+// japaneseText returns size bytes of Japanese: kanji and kana that start
+// headwords of the foreign table (each looked up at every length), and
+// particles that start none.
+func japaneseText(size int) string {
+	const chars = "作成会議予定割り当てをしてスクリーンショット"
+	rs := []rune(chars)
+	out := make([]rune, size/3)
+	for i := range out {
+		out[i] = rs[(i*7)%len(rs)]
+	}
+	return string(out)
+}
+
 func chineseText(size int) string {
 	table, err := os.ReadFile("internal/text/zhgloss.txt")
 	if err != nil {

@@ -148,6 +148,18 @@ const (
 	TwoEditRunes      = 8
 	TypoWalkSteps     = 4096  // one dictionary walk; cut short, it offers the nearest term found
 	TypoQuerySteps    = 32768 // every walk of one query; later words are not corrected
+	// MinSplitRunes is the shortest half of a word typed without its
+	// space (blobstorage, piechart: index typowords.go): shorter halves
+	// are mostly not the words meant.
+	MinSplitRunes = 3
+	// MaxWordTableWalks bounds the words of a query compared with the
+	// English words of the word vectors' table (index typowords.go): a
+	// scan of the words of one first letter, at most about 3,500.
+	MaxWordTableWalks = 8
+	// WordTableCandidates is how many of those English words nearest a
+	// typo, the most frequent, are looked up in the index: the one most
+	// items hold is the correction (delte: delete, not delta).
+	WordTableCandidates = 4
 )
 
 // WeightServerNamed is what a candidate gains when the query names its

@@ -15,17 +15,19 @@ import (
 // and office work in those languages (verbs in the forms people type them:
 // infinitive, imperative, participle; nouns singular and plural) their
 // English words, and marks their grammatical words (articles,
-// prepositions, pronouns) with none. It holds no word that is also an
-// English word (canal, reunion, pasta, est): those are read as English.
+// prepositions, pronouns) with none. A word that is also an English word
+// (den, est, leg) is marked with contextMark and glossed only where the
+// text is another language's (minContextWords); the everyday ones that are
+// common in English requests (canal, reunion, pasta) are left out.
 // Latin-script words are looked up folded (lower case, accents dropped, ß
 // as ss, as people often type them); a German compound of two known words
-// (Kalendereintrag) is split where both halves are. Runs of katakana are
-// split into the longest headwords of the table from the left, as Chinese
-// is (gloss.go). The FreeDict dictionaries Debian ships are GPL: not
-// embedded in an MIT binary. A query that holds a word of the table reads
-// as another language, and then also loses the grammatical words of
-// Snowball's German, Spanish, French and Portuguese stop-word lists
-// (stopforeign.go) that the table does not list.
+// (Kalendereintrag) is split where both halves are (compoundOf). Japanese is read by
+// japanese.go. French elided words (l', d', qu') are dropped. A query
+// that holds a word of the table reads as another language, and then also
+// loses the grammatical words of Snowball's German, Spanish, French and
+// Portuguese stop-word lists (stopforeign.go) that the table does not
+// list. The FreeDict dictionaries Debian ships are GPL: not embedded in an
+// MIT binary.
 //
 // A query's glossed words are replaced by their English words before it
 // is analysed (WithForeignGlosses), and the no-match test weighs each as
@@ -52,7 +54,6 @@ func skipComments(data []byte) []byte {
 
 // Limits of foreign words.
 const (
-	maxKanaHead     = 12 // katakana of the longest headword
 	minCompoundPart = 4  // letters of each half of a German compound
 	maxCompound     = 40 // letters of a word split as a compound
 )
@@ -131,28 +132,25 @@ func WithForeignGlosses(text string) string {
 }
 
 // forEachForeign calls f with the byte span of each word of text the
-// table knows, the word and its English words.
+// table knows, the word and its English words. A text with kana is
+// Japanese: its runs of kana and kanji are read by japanese.go.
 func forEachForeign(text string, f func(start, end int, word, english string)) {
-	foreign := false // whether the query reads as another language
-	forEachLatinWord(text, func(_, _ int, word string) {
-		_, known := glossLatin(word)
-		foreign = foreign || known
-	})
+	japanese := hasKana(text)
+	known := foreignWordCount(text)
+	foreign, inContext := known >= 1, known >= minContextWords
 	for i := 0; i < len(text); {
 		r, size := utf8.DecodeRuneInString(text[i:])
 		switch {
-		case isKatakana(r):
-			i = glossKana(text, i, f)
-		case unicode.IsLetter(r) && !isHan(r) && !isKana(r):
-			j := i
-			for j < len(text) {
-				r, n := utf8.DecodeRuneInString(text[j:])
-				if !unicode.IsLetter(r) || isHan(r) || isKana(r) {
-					break
-				}
-				j += n
+		case japanese && (isKana(r) || isHan(r)):
+			i = glossJapanese(text, i, f)
+		case isLatinLetter(r):
+			j := latinWordEnd(text, i)
+			if end, ok := elision(text, i, j); ok {
+				f(i, end, text[i:end], "")
+				i = end
+				continue
 			}
-			if english, ok := glossLatin(text[i:j]); ok {
+			if english, ok := glossLatin(text[i:j], inContext); ok {
 				f(i, j, text[i:j], english)
 			} else if foreign && isForeignStopWord(foldWord(text[i:j])) {
 				f(i, j, text[i:j], "") // a grammatical word of another language
@@ -164,103 +162,138 @@ func forEachForeign(text string, f func(start, end int, word, english string)) {
 	}
 }
 
-// forEachLatinWord calls f with the byte span of each run of Latin
-// letters of text (letters that are neither Han nor kana).
-func forEachLatinWord(text string, f func(start, end int, word string)) {
-	for i := 0; i < len(text); {
-		r, size := utf8.DecodeRuneInString(text[i:])
-		if !unicode.IsLetter(r) || isHan(r) || isKana(r) {
-			i += size
-			continue
+func isLatinLetter(r rune) bool { return unicode.IsLetter(r) && !isHan(r) && !isKana(r) }
+
+// latinWordEnd returns where the run of letters of text at i ends.
+func latinWordEnd(text string, i int) int {
+	for i < len(text) {
+		r, n := utf8.DecodeRuneInString(text[i:])
+		if !isLatinLetter(r) {
+			break
 		}
-		j := i
-		for j < len(text) {
-			r, n := utf8.DecodeRuneInString(text[j:])
-			if !unicode.IsLetter(r) || isHan(r) || isKana(r) {
-				break
-			}
-			j += n
-		}
-		f(i, j, text[i:j])
-		i = j
+		i += n
 	}
+	return i
+}
+
+// elisions are the French words that lose their vowel before one that
+// starts with a vowel (l'arborescence, d'affichage, qu'est-ce): grammatical
+// words, dropped with their apostrophe.
+var elisions = map[string]bool{"c": true, "d": true, "j": true, "l": true, "m": true, "n": true, "qu": true, "s": true, "t": true, "jusqu": true, "lorsqu": true, "puisqu": true}
+
+// elision returns the end of the elided word text[i:j] with its apostrophe,
+// when it is one and a letter follows.
+func elision(text string, i, j int) (int, bool) {
+	if !elisions[strings.ToLower(text[i:j])] {
+		return 0, false
+	}
+	for _, apos := range []string{"'", "’"} {
+		if rest, ok := strings.CutPrefix(text[j:], apos); ok && rest != "" {
+			if r, _ := utf8.DecodeRuneInString(rest); isLatinLetter(r) {
+				return j + len(apos), true
+			}
+		}
+	}
+	return 0, false
 }
 
 // glossLatin returns the English words of a Latin-script word: its own,
-// or those of the two halves of a compound.
-func glossLatin(word string) (string, bool) {
+// or those of the two halves of a compound. A word the table marks as
+// English too (~) is glossed only in a text of another language
+// (minContextWords) or when written with an accent, which no English word
+// has (für, not fur).
+func glossLatin(word string, inContext bool) (string, bool) {
 	folded := foldWord(word)
 	if english, ok := foreignOf(folded); ok {
+		if rest, amb := strings.CutPrefix(english, contextMark); amb {
+			return rest, inContext || folded != strings.ToLower(word)
+		}
 		return english, true
 	}
+	if english, ok := pluralOf(folded); ok && (inContext || folded != strings.ToLower(word)) {
+		return english, true
+	}
+	return compoundOf(folded, inContext)
+}
+
+// compoundOf returns the English words of a German compound: of its two
+// halves where the table knows both, a linking s between them
+// (Abwesenheitsnotiz); in another language's text, of its last half
+// alone, which names what the compound is (a Zahnarzttermin is a Termin).
+func compoundOf(folded string, inContext bool) (string, bool) {
 	n := utf8.RuneCountInString(folded)
 	if n < 2*minCompoundPart || n > maxCompound {
 		return "", false
 	}
+	known := func(w string) (string, bool) {
+		english, ok := foreignOf(w)
+		return english, ok && english != "" && !strings.HasPrefix(english, contextMark)
+	}
+	longest := ""
 	for k := len(folded) - minCompoundPart; k >= minCompoundPart; k-- {
-		head, ok := foreignOf(folded[:k])
-		if !ok || head == "" {
+		tail, ok := known(folded[k:])
+		if !ok {
 			continue
 		}
-		if tail, ok := foreignOf(folded[k:]); ok && tail != "" {
+		longest = tail
+		if head, ok := known(folded[:k]); ok {
 			return head + " " + tail, true
+		}
+		if head, ok := known(strings.TrimSuffix(folded[:k], "s")); ok {
+			return head + " " + tail, true
+		}
+	}
+	return longest, inContext && longest != ""
+}
+
+// pluralOf returns the English words of a plural the table lists in the
+// singular only (dernières: dernière; actualizaciones: actualización),
+// not of a word that is English too.
+func pluralOf(folded string) (string, bool) {
+	for _, suffix := range []string{"s", "es"} {
+		single, ok := strings.CutSuffix(folded, suffix)
+		if !ok || len(single) < minCompoundPart {
+			continue
+		}
+		if english, ok := foreignOf(single); ok && !strings.HasPrefix(english, contextMark) {
+			return english, true
 		}
 	}
 	return "", false
 }
 
-// glossKana splits the katakana run of text at i into the longest
-// headwords of the table, calls f with each, and returns where it ends.
-func glossKana(text string, i int, f func(start, end int, word, english string)) int {
-	end := i
-	for end < len(text) {
-		r, n := utf8.DecodeRuneInString(text[end:])
-		if !isKatakana(r) {
-			break
-		}
-		end += n
-	}
-	for i < end {
-		j, english := longestKana(text[i:end])
-		if j == 0 {
-			_, n := utf8.DecodeRuneInString(text[i:])
-			i += n
+// contextMark starts the English words of a headword that is an English
+// word too (den, leg, est, sale): glossed only in another language's text.
+const contextMark = "~"
+
+// minContextWords is how many words of a text the table must know as
+// words of no English (or as written with an accent) for the text to be
+// read as another language's where a word is English too: two, so that
+// one borrowed word (a café, a fiesta) in an English request glosses
+// nothing else. One is enough to drop Snowball's grammatical words.
+const minContextWords = 2
+
+// foreignWordCount returns how many words of text the table knows as
+// words of no English, or written with an accent, and elided French
+// words; at most minContextWords.
+func foreignWordCount(text string) int {
+	n := 0
+	for i := 0; i < len(text) && n < minContextWords; {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if !isLatinLetter(r) {
+			i += size
 			continue
 		}
-		f(i, i+j, text[i:i+j], english)
-		i += j
+		j := latinWordEnd(text, i)
+		if _, ok := elision(text, i, j); ok {
+			n++
+		} else if _, ok := glossLatin(text[i:j], false); ok {
+			n++
+		}
+		i = j
 	}
-	return end
+	return n
 }
-
-// longestKana returns the byte length of the longest headword at the
-// start of run, and its English words; 0 when none.
-func longestKana(run string) (int, string) {
-	ends := []int{}
-	for j := range run {
-		if j > 0 {
-			ends = append(ends, j)
-		}
-		if len(ends) >= maxKanaHead {
-			break
-		}
-	}
-	if len(ends) < maxKanaHead {
-		ends = append(ends, len(run))
-	}
-	for k := len(ends) - 1; k >= 0; k-- {
-		if english, ok := foreignOf(run[:ends[k]]); ok {
-			return ends[k], english
-		}
-	}
-	return 0, ""
-}
-
-// isKatakana reports whether r is a katakana letter or the prolonged
-// sound mark.
-func isKatakana(r rune) bool { return r >= 0x30A1 && r <= 0x30FC }
-
-func isKana(r rune) bool { return r >= 0x3041 && r <= 0x30FF }
 
 // foldWord lowers a word and drops its accents (ß as ss).
 func foldWord(word string) string {

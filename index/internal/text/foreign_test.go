@@ -2,6 +2,7 @@ package text
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -27,9 +28,17 @@ func TestWithForeignGlosses(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"erstelle ein GitHub Issue", "create  GitHub Issue"},
 		{"Trag den Kalendereintrag ein", "add  calendar entry "},
+		{"affiche l'arborescence du dossier", "show tree  folder"},
+		{"Leg einen Bug für den Absturz an", "create  Bug   crash "},
+		{"leg day at the den", "leg day at the den"},
+		{"für die Woche", "  "},
+		{"affiche les dernières factures", "show  last invoices"},
+		{"Trag den Zahnarzttermin ein", "add  appointment event "},
+		{"die Zahlungsliste", " payment list"},
+		{"Jiraで自分に割り当てられたチケットを見せて", "Jira     assigned  ticket issue   show "},
 		{"crée une branche", "create  branch"},
-		{"reunião amanhã", "meeting tomorrow"},
-		{"GitHubでプルリクエストを作成", "GitHubでpull requestを作成"},
+		{"reunião amanhã", "meeting "},
+		{"GitHubでプルリクエストを作成", "GitHub  pull request   create "},
 		{"delete the file", "delete the file"},
 	} {
 		if got := WithForeignGlosses(c.in); got != c.want {
@@ -46,5 +55,36 @@ func TestForeignWords(t *testing.T) {
 	}
 	if want := "Füge=add eine= Zeile=row hinzu=add"; strings.Join(words, " ") != want {
 		t.Errorf("got %q, want %q", strings.Join(words, " "), want)
+	}
+}
+
+func TestNearestEnglishWord(t *testing.T) {
+	wt, err := WordTable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ typo, want string }{{"wirte", "write"}, {"delte", "delete"}, {"shedule", "schedule"}} {
+		if got := wt.Nearest(c.typo, 1, 4); !slices.Contains(got, c.want) {
+			t.Errorf("Nearest(%q) = %v, want %q among them", c.typo, got, c.want)
+		}
+	}
+}
+
+// TestForeignGlossesAreNoCommonEnglish: a headword glossed in English that
+// is also among the most frequent words of the word vectors' English (Lee,
+// a name; the Mets) is marked, glossed only in another language's text.
+func TestForeignGlossesAreNoCommonEnglish(t *testing.T) {
+	wt, err := WordTable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range bytes.Split(bytes.TrimSpace(foreignLines()), []byte{'\n'}) {
+		key, english, _ := strings.Cut(string(line), "\t")
+		if english == "" || strings.HasPrefix(english, contextMark) {
+			continue
+		}
+		if i := wt.Find(key); i >= 0 && wt.FrequencyRank(i) < 3000 {
+			t.Errorf("%q (English rank %d) glossed %q unmarked; want %s before its words", key, wt.FrequencyRank(i), english, contextMark)
+		}
 	}
 }

@@ -82,7 +82,9 @@ func GlossWords(text string) []GlossedWord {
 	var out []GlossedWord
 	forEachHanRun(text, func(run []rune) {
 		forEachGloss(run, func(word []rune, english string) {
-			out = append(out, GlossedWord{string(word), english})
+			if english != "" {
+				out = append(out, GlossedWord{string(word), english})
+			}
 		})
 	})
 	return out
@@ -132,7 +134,11 @@ func WithGlosses(text string) string {
 // the table, from the left, and returns their glosses.
 func glossRun(run []rune) []string {
 	var out []string
-	forEachGloss(run, func(_ []rune, english string) { out = append(out, english) })
+	forEachGloss(run, func(_ []rune, english string) {
+		if english != "" { // a grammatical word
+			out = append(out, english)
+		}
+	})
 	return out
 }
 

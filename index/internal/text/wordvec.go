@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"encoding/binary"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -80,16 +81,7 @@ func (w *WordVectors) word(i int) string {
 
 // Find returns the row of word, or -1.
 func (w *WordVectors) Find(word string) int {
-	lo, hi := 0, w.count
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if w.word(m) < word {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	if lo < w.count && w.word(lo) == word {
+	if lo := w.lowerBound(word); lo < w.count && w.word(lo) == word {
 		return lo
 	}
 	return -1
@@ -114,4 +106,84 @@ func component(row string, d int) float64 {
 		b >>= 4
 	}
 	return float64(int8(b<<4) >> 4) // sign-extend the nibble
+}
+
+// Nearest returns the words of the table within edits of word
+// (insertions, deletions, substitutions and transpositions of adjacent
+// letters) that start with its letter and have the fewest edits, at most
+// most of them, the most frequent first.
+func (w *WordVectors) Nearest(word string, edits, most int) []string {
+	if word == "" {
+		return nil
+	}
+	first := word[:1]
+	var rows []int
+	bestD := edits + 1
+	var o osa
+	for i := w.lowerBound(first); i < w.count && strings.HasPrefix(w.word(i), first); i++ {
+		switch d := o.within(word, w.word(i), edits); {
+		case d < bestD:
+			bestD, rows = d, append(rows[:0], i)
+		case d == bestD && d <= edits:
+			rows = append(rows, i)
+		}
+	}
+	slices.SortFunc(rows, func(a, b int) int { return w.FrequencyRank(a) - w.FrequencyRank(b) })
+	out := make([]string, 0, min(len(rows), most))
+	for _, i := range rows[:min(len(rows), most)] {
+		out = append(out, w.word(i))
+	}
+	return out
+}
+
+// lowerBound returns the first row whose word is not before s.
+func (w *WordVectors) lowerBound(s string) int {
+	lo, hi := 0, w.count
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if w.word(m) < s {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// osa computes optimal string alignment distances, its rows reused.
+type osa struct{ rows [3][]int }
+
+// within returns the optimal string alignment distance of a and b
+// (bytes), or edits+1 when it is more than edits.
+func (o *osa) within(a, b string, edits int) int {
+	if d := len(a) - len(b); d > edits || -d > edits {
+		return edits + 1
+	}
+	for k := range o.rows {
+		o.rows[k] = slices.Grow(o.rows[k][:0], len(b)+1)[:len(b)+1]
+	}
+	prev2, prev, cur := o.rows[0], o.rows[1], o.rows[2]
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		low := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+			low = min(low, cur[j])
+		}
+		if low > edits {
+			return edits + 1
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return min(prev[len(b)], edits+1)
 }

@@ -90,6 +90,11 @@ func Distil(entries []Entry) Table {
 			delete(t, h)
 		}
 	}
+	for w := range functionChars {
+		if utf8.RuneCountInString(w) > 1 {
+			t[w] = []string{} // a grammatical word is matched whole and glossed as nothing (一下, not one down)
+		}
+	}
 	return t
 }
 
@@ -145,7 +150,8 @@ func init() {
 		functionChars[string(r)] = true
 	}
 	for _, w := range strings.Fields(`一个 一些 一下 一种 这个 那个 这些 那些 这样 那样 什么 怎么 怎样 如何
-		为什么 可以 能够 我们 你们 他们 她们 自己 还是 或者 因为 所以 但是 如果 然后 已经 一直 非常`) {
+		为什么 可以 能够 我们 你们 他们 她们 自己 还是 或者 因为 所以 但是 如果 然后 已经 一直 非常
+		有没有 是不是 能不能`) {
 		functionChars[w] = true
 	}
 }
@@ -174,6 +180,8 @@ var softwareSenses = map[string]string{
 	"截图": "screenshot", "图片": "image picture", "按钮": "button", "点击": "click", "页面": "page",
 	"接口": "api interface", "请求": "request", "响应": "response", "参数": "parameter", "模板": "template",
 	"报告": "report", "文档": "document doc", "评论": "comment review", "通知": "notification notify", "订阅": "subscribe subscription",
+	// single characters people type as verbs (查一下 look it up; 找, 建, 读, 关, 存), and Lark's Chinese name
+	"查": "search", "找": "find", "建": "create", "读": "read", "关": "close", "存": "save", "飞书": "lark feishu",
 }
 
 // SoftwareWords is the number of reviewed software senses.

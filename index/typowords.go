@@ -1,0 +1,209 @@
+package index
+
+import (
+	"strings"
+
+	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/rank"
+	"github.com/mcpsearch/mcpsearch/index/internal/text"
+)
+
+// Typos the stems hide, and words run together. Correction walks a
+// query's analysed terms, the index's stems after synonym folding: wirte
+// stems to wirt, four letters, never walked, and write is indexed as save,
+// so no term of the index is near it. So a word of rank.MinTypoRunes
+// letters or more that is no English word of the word vectors' table is
+// also compared, as written, with the table's words of its first letter
+// (at most rank.MaxWordTableWalks words a query), and the nearest, the
+// most frequent of the fewest edits, analysed: its term is the word's
+// correction when its stem's walk finds none (wirte → write → save). A word typed without
+// its space (blobstorage, piechart) that the index does not know is read
+// as its two halves when both are English words the word vectors know,
+// of rank.MinSplitRunes letters or more, and both are in the index.
+//
+// What either costs depends on the query's words only, never on whether
+// the index holds them: a word is compared with the table's when the
+// table does not hold it, and the halves of a word are looked up whenever both
+// are English words (TestHiddenWordCostsWhatAnUnknownWordCosts).
+
+// queryWords is what correction reads of a query's text beside its terms.
+type queryWords struct {
+	short   map[string]bool   // short terms that may be corrected (shortWords)
+	written map[string]string // each term's word as written, in lower case
+}
+
+// typoWords returns the queryWords of query.
+func typoWords(query string) *queryWords {
+	written := text.WordsAsWritten(query)
+	w := &queryWords{short: shortOf(written), written: make(map[string]string, len(written))}
+	for term, word := range written {
+		w.written[term] = strings.ToLower(word)
+	}
+	return w
+}
+
+// writtenToWalk returns the word term was written as when it is to be
+// compared with the word vectors' table: letters only, of
+// rank.MinShortTypoRunes to rank.MaxTypoRunes, no word of the table; ""
+// if not.
+func (w *queryWords) writtenToWalk(term string) string {
+	if w == nil {
+		return ""
+	}
+	word := w.written[term]
+	n := len(word)
+	if !isASCIILetters(word) || n < rank.MinShortTypoRunes || n > rank.MaxTypoRunes {
+		return ""
+	}
+	if wt, err := text.WordTable(); err != nil || wt.Find(word) >= 0 {
+		return ""
+	}
+	return word
+}
+
+// correction is what correcting one term found.
+type correction struct {
+	near  string // the term meant ("" none)
+	df    int    // its document frequency
+	typed string // the word whose length decides whether it is frequent enough
+	stop  bool   // the word meant is a stop word (frmo, tihs, whihc): dropped
+}
+
+// nearestOf returns the correction of term: its stem's nearest term, or
+// when that is none, the term of the English word nearest to the word as
+// written; none when that word is a stop word.
+func (c *corrector) nearestOf(term string, words *queryWords) (correction, error) {
+	near, df, err := c.nearest(term)
+	if err != nil {
+		return correction{}, err
+	}
+	stem := correction{near: near, df: df, typed: term}
+	word := words.writtenToWalk(term)
+	if word == "" || c.wordWalks >= rank.MaxWordTableWalks {
+		return stem, nil
+	}
+	c.wordWalks++
+	byWord, err := c.nearestWord(word)
+	if err != nil || !byWord.stop && (byWord.df == 0 || near != "" && near != term && df > 0) {
+		return stem, err
+	}
+	return byWord, nil
+}
+
+// nearestWord returns the term of the English word nearest to word (the
+// same edits as nearest allows; of the rank.WordTableCandidates most
+// frequent of the fewest edits, the term held by the most items), or that
+// the most frequent is a stop word.
+func (c *corrector) nearestWord(word string) (correction, error) {
+	wt, err := text.WordTable()
+	if err != nil {
+		return correction{}, nil
+	}
+	edits := 1
+	if len(word) >= rank.TwoEditRunes {
+		edits = 2
+	}
+	best := correction{typed: word}
+	for i, near := range wt.Nearest(word, edits, rank.WordTableCandidates) {
+		if i == 0 && text.IsStopWord(near) {
+			return correction{stop: true}, nil
+		}
+		terms := text.Analyze(near)
+		if len(terms) != 1 {
+			continue
+		}
+		c.cost.lookups++
+		df, err := c.dicts.docFreq(terms[0])
+		if err != nil {
+			return correction{}, err
+		}
+		if df > best.df {
+			best.near, best.df = terms[0], df
+		}
+	}
+	return best, nil
+}
+
+// withCorrectedExpansions returns the terms of a query and the text it
+// searches with the query expansions of its corrected words
+// (text.QueryExpansion: meetng is meeting, and so event too) added, as
+// its own words get theirs; terms and searched themselves when none has.
+// The added words are no words of the caller's: the no-match test does
+// not weigh them (searched is no longer the caller's text).
+func (x *Index) withCorrectedExpansions(kind ext.Kind, terms []queryTerm, searched string) ([]queryTerm, string, error) {
+	var more []string
+	for _, t := range terms {
+		if e := text.QueryExpansion(t.term); t.corrected != "" && e != "" {
+			more = append(more, e)
+		}
+	}
+	if len(more) == 0 {
+		return terms, searched, nil
+	}
+	added, err := x.resolveTerms(kind, text.Analyze(strings.Join(more, " ")), nil)
+	if err != nil {
+		return nil, "", err
+	}
+	return append(terms, added...), searched + " " + strings.Join(more, " "), nil
+}
+
+// split returns the two halves of a word run together as known terms of
+// the index, the pair whose rarer half is held by the most documents; nil
+// when none.
+func (c *corrector) split(term string, words *queryWords) ([]queryTerm, error) {
+	if words == nil {
+		return nil, nil
+	}
+	word := words.written[term]
+	wt, err := text.WordTable()
+	if err != nil || len(word) < 2*rank.MinSplitRunes || !isASCIILetters(word) || wt.Find(word) >= 0 {
+		return nil, nil
+	}
+	var best []queryTerm
+	for k := rank.MinSplitRunes; k <= len(word)-rank.MinSplitRunes; k++ {
+		a, b := word[:k], word[k:]
+		if wt.Find(a) < 0 || wt.Find(b) < 0 || text.IsStopWord(a) || text.IsStopWord(b) {
+			continue
+		}
+		halves, err := c.halves(a, b, term)
+		if err != nil {
+			return nil, err
+		}
+		if halves != nil && (best == nil || min(halves[0].docFreq, halves[1].docFreq) > min(best[0].docFreq, best[1].docFreq)) {
+			best = halves
+		}
+	}
+	return best, nil
+}
+
+// halves looks up the terms of a and b, the halves of term; nil unless
+// each is one term the index holds. Both are looked up whatever the first
+// holds.
+func (c *corrector) halves(a, b, term string) ([]queryTerm, error) {
+	ta, tb := text.Analyze(a), text.Analyze(b)
+	if len(ta) != 1 || len(tb) != 1 {
+		return nil, nil
+	}
+	out := []queryTerm{{term: ta[0], corrected: term}, {term: tb[0], corrected: term}}
+	for i := range out {
+		c.cost.lookups++
+		df, err := c.dicts.docFreq(out[i].term)
+		if err != nil {
+			return nil, err
+		}
+		out[i].docFreq = df
+	}
+	if out[0].docFreq == 0 || out[1].docFreq == 0 {
+		return nil, nil
+	}
+	return out, nil
+}
+
+func isASCIILetters(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,36 @@
+package index
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/text"
+)
+
+// TestTyposOfWords: typos the stems hide are corrected through the word
+// vectors' English words, mistyped stop words are dropped, words run
+// together are read as their halves, and a corrected word gets its query
+// expansions.
+func TestTyposOfWords(t *testing.T) {
+	x := defaultIndex(t)
+	for _, c := range []struct{ query, want string }{
+		{"wirte", "save"},              // write, indexed as save; wirt is no stem to walk
+		{"delte", "delet"},             // delete, not delta: more items hold it
+		{"frmo", ""},                   // from, a stop word
+		{"blobstorage", "blob storag"}, // two words typed without their space
+		{"meetng", "meet event"},       // a meeting is an event
+	} {
+		terms, err := x.resolveTerms(ext.KindTool, text.Analyze(c.query), typoWords(c.query))
+		if err == nil {
+			terms, _, err = x.withCorrectedExpansions(ext.KindTool, terms, c.query)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := termStrings(terms)
+		if want := text.Analyze(c.want); !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
+			t.Errorf("%q: got terms %q, want %q", c.query, got, want)
+		}
+	}
+}
