@@ -97,15 +97,10 @@ func (x *Index) frequentEnough(kind ext.Kind, word string, df int) bool {
 	return df >= rank.MinShortTypoDocs && float64(df) >= rank.MinShortTypoShare*float64(x.manifest.Counts[kind])
 }
 
-// shortWords returns the terms of query written as words of
+// shortOf returns the terms of a query's words as written (by term) of
 // rank.MinShortTypoRunes to rank.MinTypoRunes-1 letters that are no
 // English words the word vectors know (pul, not gif nor bmi): the short
 // words a query may have mistyped. A stem (pari of Paris) is not one.
-func shortWords(query string) map[string]bool {
-	return shortOf(text.WordsAsWritten(query))
-}
-
-// shortOf is shortWords of the words of a query as written, by term.
 func shortOf(written map[string]string) map[string]bool {
 	out := map[string]bool{}
 	wt, err := text.WordTable()

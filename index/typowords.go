@@ -28,7 +28,7 @@ import (
 
 // queryWords is what correction reads of a query's text beside its terms.
 type queryWords struct {
-	short   map[string]bool   // short terms that may be corrected (shortWords)
+	short   map[string]bool   // short terms that may be corrected (shortOf)
 	written map[string]string // each term's word as written, in lower case
 }
 

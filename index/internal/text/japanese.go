@@ -20,10 +20,6 @@ import (
 // maxJapaneseHead is the characters of the longest Japanese headword.
 const maxJapaneseHead = 12
 
-// isKatakana reports whether r is a katakana letter or the prolonged
-// sound mark.
-func isKatakana(r rune) bool { return r >= 0x30A1 && r <= 0x30FC }
-
 func isKana(r rune) bool { return r >= 0x3041 && r <= 0x30FF }
 
 func isHiragana(r rune) bool { return r >= 0x3041 && r <= 0x309F }
