@@ -39,6 +39,7 @@ func worstQueries(tb testing.TB, x *Index) []worstQuery {
 		{name: "identifier-of-682-rare-parts", text: identifier(rand.New(rand.NewPCG(2, 2)), 4096)},
 		{name: "1365-chinese-characters", text: chineseText(4096)},
 		{name: "1365-japanese-characters", text: japaneseText(4096)},
+		{name: "128-words-of-phrases", text: phraseWords(128)},
 	}
 	for _, q := range qs {
 		if n, w := len(q.text), len(strings.Fields(q.text)); n > ext.MaxQueryBytes || w > ext.MaxQueryTerms {
@@ -256,4 +257,16 @@ func BenchmarkWorstQuery(b *testing.B) {
 			}
 		})
 	}
+}
+
+// phraseWords is n words that start and continue phrases of the phrase
+// table (text.WithPhraseExpansions) at every position: each word is tried
+// as the start of every phrase, with its gaps.
+func phraseWords(n int) string {
+	cycle := strings.Fields("take the my down spin up set it up kick off roll back open a new ticket send a message")
+	words := make([]string, n)
+	for i := range words {
+		words[i] = cycle[i%len(cycle)]
+	}
+	return strings.Join(words, " ")
 }
