@@ -177,6 +177,36 @@ microsoft/ms teams => microsoft 365
 on/in/via/over teams => microsoft 365
 gcal => google calendar
 taking up space => size disk usage
+uncommitted/unstaged/unsaved/local changes/edits => working tree changes
+put/set/putting/setting * aside => stash save
+fail/fails/failing/failed/pass/passes/passing * randomly/intermittently/sometimes => flaky
+randomly/intermittently/sometimes fail/fails/failing/failed => flaky
+intermittent/random/sporadic failure/failures/failing => flaky
+agenda => calendar events schedule
+monthly/yearly/annual plan/plans/membership/memberships => subscription
+stop/end/quit * * subscription/subscriptions/membership/memberships => cancel
+stop/end/quit * * monthly/yearly/annual plan/plans/membership/subscription => cancel
+fight/contest/challenge/dispute * chargeback/chargebacks/dispute/disputes => dispute evidence update
+to * replica/replicas => scale
+real user/users => rum
+page/pages load/loads/loading => page performance
+load/loading time/times/speed => page performance
+checkout link/page => payment link
+near/nearby me/here/us/my/our/work/home => nearby local places
+near/nearby the office/house/apartment/flat => nearby local places
+give/send/share * a/the link => share link
+can t/cannot/couldn t start until => dependency
+blocked by/on => dependency
+depends/depend on another/other/task/issue/ticket/story => dependency
+log/logged the/this/that/our/my * bug/ticket/issue/defect => create
+azure boards => azure devops work item
+auto reply/replies/reply/responder => automatic reply
+autoreply/autoresponder/auto-reply => automatic reply
+vacation responder/reply => automatic reply
+automatically/auto move/moves/sort/sorts/file/files/label/labels/archive/forward/delete => filter rule
+new hire/hires/starter/starters/joiner/joiners/employee/employees => user member
+what * people/everyone/everybody/they * say/said/saying/talk/talking/talked/discuss/discussed/discussing => messages history
+catch/caught * up on => messages history read
 `
 
 // phrase is one line of the table.
