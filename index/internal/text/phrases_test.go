@@ -12,10 +12,12 @@ func TestWithPhraseExpansions(t *testing.T) {
 		{"cancel thursday's stand-up", "cancel thursday's stand-up meeting event"},
 		{"set up a call with the vendor", "set up create configure a call with meeting event the vendor"},
 		{"check out the feature branch", "check out the feature branch checkout switch branch"},
-		{"throw away my uncommitted changes", "throw away delete remove my uncommitted changes working tree changes"},
+		{"throw away my uncommitted changes", "throw away delete remove my uncommitted changes discard reset working tree changes"},
 		{"stop someone's monthly plan", "stop someone's monthly plan cancel subscription"},
 		{"coffee shops near the office", "coffee shops near the office nearby local places"},
 		{"bump the deployment to 5 replicas", "bump the deployment to 5 replicas scale"},
+		{"put my half-done work aside", "put my half-done work aside stash save"},
+		{"submit a leave request", "submit a leave request leave approval"},
 		// bound to what makes them unambiguous, or not in the table
 		{"hotels near disney world", "hotels near disney world"},
 		{"check the logs for this bug", "check the logs for this bug"},
