@@ -196,20 +196,20 @@ load/loading time/times/speed => page performance
 checkout link/page => payment link
 near/nearby me/here/us/my/our/work/home => nearby local places
 near/nearby the office/house/apartment/flat => nearby local places
-give/send/share * a/the link => share link
+give/gave * a/the link => share link
 can t/cannot/couldn t start until => dependency
-blocked by/on => dependency
+blocked by/on another/other/task/issue/ticket/story => dependency
 depends/depend on another/other/task/issue/ticket/story => dependency
 log/logged the/this/that/our/my * bug/ticket/issue/defect => create
 azure boards => azure devops work item
 auto reply/replies/reply/responder => automatic reply settings
 autoreply/autoresponder/auto-reply => automatic reply settings
 vacation responder/reply => automatic reply settings
-automatically/auto move/moves/sort/sorts/file/files/label/labels/archive/forward/delete => filter rule
+automatically/auto move/moves/sort/sorts/file/files/label/labels/archive/forward => filter rule
 leave/pto/vacation request/requests => leave approval
 time off request/requests => leave approval
 new hire/hires/starter/starters/joiner/joiners/employee/employees => user member
-what * people/everyone/everybody/they * say/said/saying/talk/talking/talked/discuss/discussed/discussing => messages history
+what * people/everyone/everybody/they * said/talked/discussed => messages history
 catch/caught * up on => messages history read
 `
 
