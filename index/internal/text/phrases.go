@@ -178,6 +178,7 @@ on/in/via/over teams => microsoft 365
 gcal => google calendar
 taking up space => size disk usage
 run/ran/running/execute a/an select/join/insert/upsert => sql query
+save/saved * attachment/attachments => download
 uncommitted/unstaged/unsaved/local changes/edits => working tree changes
 put/set/putting/setting * * aside => stash save
 throw/threw/thrown/toss/tossed away/out * * changes/edits => discard reset
