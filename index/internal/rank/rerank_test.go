@@ -72,3 +72,18 @@ func TestQuestionsAskToRead(t *testing.T) {
 		}
 	}
 }
+
+func TestSeeAndCheckAskToRead(t *testing.T) {
+	for _, test := range []struct {
+		query string
+		terms []string
+		want  Action
+	}{
+		{"see the latest deployments", []string{"see", "latest", "deploy"}, actList},
+		{"check the status of the pipeline", []string{"check", "statu", "pipelin"}, actGet},
+	} {
+		if q := NewQuery(test.query, test.terms); !q.Actions[test.want] {
+			t.Errorf("NewQuery(%q).Actions: got %v, want %v among them", test.query, q.Actions, test.want)
+		}
+	}
+}
