@@ -14,6 +14,7 @@ import (
 const (
 	everydayPath   = "testdata/everyday/queries.jsonl"
 	offCatalogPath = "testdata/offcatalog/queries.jsonl"
+	freshPath      = "testdata/fresh/queries.jsonl"
 	defaultCatalog = "../../functions/search/catalog"
 )
 
@@ -35,7 +36,7 @@ func TestOwnSetsLoad(t *testing.T) {
 	for path, want := range map[string]struct {
 		min  int
 		gold bool
-	}{everydayPath: {160, true}, offCatalogPath: {110, false}} {
+	}{everydayPath: {160, true}, offCatalogPath: {110, false}, freshPath: {120, true}} {
 		qs := loadSet(t, path)
 		if len(qs) < want.min {
 			t.Errorf("%s: %d requests, want at least %d", path, len(qs), want.min)
@@ -74,7 +75,7 @@ func TestEverydayGoldInDefaultCatalog(t *testing.T) {
 			tools[it.Name] = true
 		}
 	}
-	for _, q := range loadSet(t, everydayPath) {
+	for _, q := range append(loadSet(t, everydayPath), loadSet(t, freshPath)...) {
 		for _, group := range append([][]string{q.Relevant}, q.RelevantGroups...) {
 			for _, id := range group {
 				if !tools[id] {
@@ -89,7 +90,7 @@ func TestEverydayGoldInDefaultCatalog(t *testing.T) {
 // of requests, give or take one, and of each language, domain and typo
 // stratum, give or take two.
 func TestOwnSetsSplitsBalanced(t *testing.T) {
-	for _, path := range []string{everydayPath, offCatalogPath} {
+	for _, path := range []string{everydayPath, offCatalogPath, freshPath} {
 		counts := map[string]map[string]int{}
 		add := func(stratum, split string) {
 			if counts[stratum] == nil {

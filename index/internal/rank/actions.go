@@ -19,7 +19,7 @@ const (
 var actionsOf = map[string][]Action{
 	"list": {actList}, "enumer": {actList}, "all": {actList},
 	"get": {actGet}, "fetch": {actGet}, "retriev": {actGet}, "read": {actGet}, "describ": {actGet}, "detail": {actGet},
-	"show": {actGet, actList}, "view": {actGet, actList},
+	"show": {actGet, actList}, "view": {actGet, actList}, "see": {actGet, actList}, "check": {actGet},
 	"creat": {actCreate}, "add": {actCreate}, "new": {actCreate}, "make": {actCreate}, "insert": {actCreate},
 	"delet": {actDelete}, "remov": {actDelete}, "eras": {actDelete}, "destroi": {actDelete}, "drop": {actDelete},
 	"updat": {actUpdate}, "modifi": {actUpdate}, "edit": {actUpdate}, "chang": {actUpdate}, "set": {actUpdate}, "renam": {actUpdate},

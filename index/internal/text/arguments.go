@@ -15,7 +15,10 @@ import (
 //   - what follows a word that introduces what is said or what a thing
 //     is called (saying, says, titled, called, named);
 //   - what follows "of" after a word for a picture (image, picture,
-//     photo, drawing, illustration, logo, icon): what it shows.
+//     photo, drawing, illustration, logo, icon): what it shows;
+//   - what follows "for" after a word for a container (folder, channel,
+//     board, label…): what it is to hold ("a new folder for the 2025
+//     taxes").
 //
 // Each such span runs to the end of its sentence.
 
@@ -28,6 +31,12 @@ var argumentMarkers = map[string]bool{
 var pictureWords = map[string]bool{
 	"image": true, "images": true, "picture": true, "pictures": true, "photo": true, "photos": true,
 	"drawing": true, "illustration": true, "logo": true, "icon": true,
+}
+
+// containerWords are things whose "for" introduces what they are to hold.
+var containerWords = map[string]bool{
+	"folder": true, "folders": true, "directory": true, "channel": true, "board": true,
+	"label": true, "bucket": true, "workspace": true, "notebook": true, "section": true, "calendar": true,
 }
 
 // WithoutArguments returns text without its arguments (see above), or
@@ -44,7 +53,7 @@ func WithoutArguments(text string) string {
 		} else {
 			b.WriteString(tok)
 			b.WriteByte(' ')
-			skipping = argumentMarkers[word] || word == "of" && pictureWords[prev]
+			skipping = argumentMarkers[word] || word == "of" && pictureWords[prev] || word == "for" && containerWords[prev]
 		}
 		if strings.ContainsAny(tok, ".!?;") && strings.IndexAny(tok, ".!?;") == len(tok)-1 {
 			skipping = false // a sentence ends

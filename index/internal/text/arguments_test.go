@@ -11,6 +11,8 @@ func TestWithoutArguments(t *testing.T) {
 		"don't delete it's branch":                                   "don't delete it's branch", // apostrophes inside words
 		"what do you know about project Falcon":                      "what do you know about project Falcon",
 		"list the open pull requests":                                "list the open pull requests",
+		"make a new folder for the 2025 taxes":                       "make a new folder for",
+		"create a remarketing list for my google ads":                "create a remarketing list for my google ads",
 	} {
 		if got := WithoutArguments(in); got != want {
 			t.Errorf("WithoutArguments(%q) = %q, want %q", in, got, want)

@@ -24,7 +24,8 @@ search | find | lookup | look for
 save | write | store | persist | export to
 start | launch | boot | spin up
 stop | halt | shut down | terminate
-refund | money back | reimburse | chargeback
+refund | money back | reimburse
+dispute | chargeback
 on call | oncall | rota | pager | pagerduty
 image | picture | photo
 email | e-mail | mail
@@ -34,6 +35,9 @@ database | db
 postgresql | postgres | pg
 directory | folder | dir
 kubernetes | k8s | kube
+google cloud | gcloud | gcp | google cloud platform
+argocd | argo cd | argo
+rum | real user monitoring
 virtual machine | vm
 pull request | pr
 merge request | mr
