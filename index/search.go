@@ -55,7 +55,7 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 	if err != nil {
 		return nil, err
 	}
-	cands, window, err := x.addNamedServers(ctx, q, bq, terms, cands, min(len(cands), rank.RerankWindow))
+	cands, window, err := x.addNamedServers(ctx, q, w, bq, terms, cands, min(len(cands), rank.RerankWindow))
 	if err != nil {
 		return nil, err
 	}
