@@ -40,6 +40,7 @@ func worstQueries(tb testing.TB, x *Index) []worstQuery {
 		{name: "1365-chinese-characters", text: chineseText(4096)},
 		{name: "1365-japanese-characters", text: japaneseText(4096)},
 		{name: "128-words-of-phrases", text: phraseWords(128)},
+		{name: "128-words-run-together", text: strings.Join(runTogetherWords(tb, x, 128), " ")},
 	}
 	for _, q := range qs {
 		if n, w := len(q.text), len(strings.Fields(q.text)); n > ext.MaxQueryBytes || w > ext.MaxQueryTerms {
