@@ -55,6 +55,26 @@ func FuzzSearch(f *testing.F) {
 	})
 }
 
+// FuzzHints searches the default catalog, whose hints name what the best
+// match lacks (nomatch.go), with arbitrary text: a hint names only words
+// of the text (checkHintWords), whatever the text's languages, typos,
+// phrases, quotes and words run together.
+func FuzzHints(f *testing.F) {
+	x := defaultIndex(f)
+	for _, seed := range []string{"read a file from s3", "READ A FILE FROM S3's bucket", "craete a pul request",
+		"memories of facts about persons", "Flug nach Paris buchen", "s3からファイルを読む", "从s3读取文件",
+		"turn on the living room lights", "Thursday's standup notes", "pizzaorder for the team", "/tmp/x.foo in s3",
+		"send a message saying \"the s3 bucket is down\"", "spin up a vm on hetzner's cloud", "l’équipe d'Ops"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		page, err := x.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: text, Limit: 5})
+		if err == nil {
+			checkHintWords(t, text, page.Hint)
+		}
+	})
+}
+
 // checkHintWords fails unless each word a hint says the best match lacks
 // is the caller's own, written in text (or "file", what a file path
 // stands for: text.FilesAsWord), never a stem, a gloss or a correction.
