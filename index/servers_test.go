@@ -60,6 +60,10 @@ func TestNamedServersTheCallerSees(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		named, err := x.serversNamed(q, x.visibility.viewer(tc.access), []string{"ledger"})
+		if err != nil || !slices.Equal(named, []string{"ledger"}) {
+			t.Errorf("%s: servers named %v, %v; want [ledger] alone, and so one search", tc.name, named, err)
+		}
 		i := slices.Index(pageNames(page), "ledger__jot")
 		if i < 0 || page.Items[i].Explain.(*Explanation).Rerank == nil {
 			t.Errorf("%s: got %v, want ledger__jot (the named server's tool) re-ranked", tc.name, pageNames(page))

@@ -160,8 +160,6 @@ func identifier(r *rand.Rand, size int) string {
 	return b.String()
 }
 
-// chineseText is Han characters, each a headword of the gloss table, of
-// at most size bytes.
 // japaneseText returns size bytes of Japanese: kanji and kana that start
 // headwords of the foreign table (each looked up at every length), and
 // particles that start none.
@@ -175,6 +173,8 @@ func japaneseText(size int) string {
 	return string(out)
 }
 
+// chineseText is Han characters, each a headword of the gloss table, of
+// at most size bytes.
 func chineseText(size int) string {
 	table, err := os.ReadFile("internal/text/zhgloss.txt")
 	if err != nil {
