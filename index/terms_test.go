@@ -18,11 +18,7 @@ func TestSearchTermsBounded(t *testing.T) {
 	for _, q := range []struct{ name, text string }{
 		{"128 words run together", strings.Join(runTogetherWords(t, x, ext.MaxQueryTerms), " ")},
 	} {
-		searched := searchedText(q.text)
-		terms, err := x.resolveTerms(ext.KindTool, queryTerms(searched), typoWords(searched))
-		if err == nil {
-			terms, _, err = x.withCorrectedExpansions(ext.KindTool, terms, searched)
-		}
+		terms, _, err := x.searchedTerms(ext.KindTool, q.text)
 		if err != nil {
 			t.Fatal(err)
 		}
