@@ -98,11 +98,11 @@ func withoutQuotes(text string) string {
 	return b.String()
 }
 
+// isClosingMark reports whether r closes a quotation (quotePairs).
 func isClosingMark(r rune) bool {
-	for _, closing := range quotePairs {
-		if r == closing {
-			return true
-		}
+	switch r {
+	case '"', '”', '’', '»', '\'':
+		return true
 	}
 	return false
 }

@@ -47,3 +47,11 @@ func TestWithoutQuotesLinear(t *testing.T) {
 		t.Errorf("withoutQuotes of %d KB of opening marks took %s, want well under a second", len(s)>>10, took)
 	}
 }
+
+func TestClosingMarksOfQuotePairs(t *testing.T) {
+	for open, closing := range quotePairs {
+		if !isClosingMark(closing) {
+			t.Errorf("%q closes %q but is no closing mark", closing, open)
+		}
+	}
+}
