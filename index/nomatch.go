@@ -85,39 +85,35 @@ func (x *Index) judgeFit(kind ext.Kind, terms []queryTerm, own, searched string,
 // count here, though the coverage leaves them out: they often name the
 // very system asked for.
 func lackedSubjects(concepts []concept, have map[string]bool, docs int) []string {
-	type weighed struct {
-		label string
-		w     float64
-	}
-	var lacked []weighed
+	var lacked []weighedLabel
 	heaviestHeld := 0.0
 	for _, c := range concepts {
-		if text.IsTimeWord(c.label) {
-			continue // when, not what
-		}
-		w, held := 0.0, 0.0
-		for _, t := range c.alternatives {
-			if isContentWord(t.term) || isProductCode(t.term) {
-				tw := idf(t.docFreq, docs) * rank.TermWeight(t.term)
-				w = max(w, tw)
-				if have[t.term] {
-					held = max(held, tw)
-				}
-			}
-		}
+		w, held := c.weigh(have, docs, true)
 		heaviestHeld = max(heaviestHeld, held)
 		if w > 0 && held == 0 {
-			lacked = append(lacked, weighed{c.label, w})
+			lacked = append(lacked, weighedLabel{c.label, w})
 		}
 	}
 	if heaviestHeld == 0 {
 		return nil // nothing held to compare with: coverage judges such a query
 	}
-	lacked = slices.DeleteFunc(lacked, func(l weighed) bool { return l.w < rank.LackWeightRatio*heaviestHeld })
-	slices.SortStableFunc(lacked, func(a, b weighed) int { return cmp.Compare(b.w, a.w) })
+	lacked = slices.DeleteFunc(lacked, func(l weighedLabel) bool { return l.w < rank.LackWeightRatio*heaviestHeld })
+	return heaviestLabels(lacked, rank.MaxLackedInHint)
+}
+
+// weighedLabel is the label of a concept an item lacks, with its weight.
+type weighedLabel struct {
+	label string
+	w     float64
+}
+
+// heaviestLabels returns the labels of ls, heaviest first, each once (two
+// words of one file name are one label), at most most.
+func heaviestLabels(ls []weighedLabel, most int) []string {
+	slices.SortStableFunc(ls, func(a, b weighedLabel) int { return cmp.Compare(b.w, a.w) })
 	var labels []string
-	for _, l := range lacked {
-		if !slices.Contains(labels, l.label) && len(labels) < rank.MaxLackedInHint {
+	for _, l := range ls {
+		if !slices.Contains(labels, l.label) && len(labels) < most {
 			labels = append(labels, l.label)
 		}
 	}
@@ -161,8 +157,8 @@ type concept struct {
 // Chinese characters, whose glosses are one sense of many, count for
 // nothing. It stops at the first concept past the most that are weighed.
 func queryConcepts(terms []queryTerm, own, searched string, most int) []concept {
-	written := text.WordsAsWritten(own)
 	if own == searched {
+		written := text.WordsAsWritten(own)
 		out := make([]concept, min(len(terms), most+1))
 		for i := range out {
 			out[i] = concept{label: asWritten(written, terms[i]), alternatives: []queryTerm{terms[i]}}
@@ -176,8 +172,13 @@ func queryConcepts(terms []queryTerm, own, searched string, most int) []concept 
 			byTerm[t.corrected] = t
 		}
 	}
+	// own without its phrases and other-language words, whose words are
+	// labelled as written there: dropping an elided word (d’Hamburgers)
+	// changes the words the analyser reads
+	rest := text.WithoutPhrases(text.WithoutForeignWords(own))
+	written := text.WordsAsWritten(rest)
 	var out []concept
-	for _, w := range text.Analyze(text.WithoutPhrases(text.WithoutForeignWords(own))) {
+	for _, w := range text.Analyze(rest) {
 		if text.HasHan(w) {
 			continue // a bigram of Chinese text: its words are concepts below
 		}
@@ -209,6 +210,27 @@ func queryConcepts(terms []queryTerm, own, searched string, most int) []concept 
 	return out
 }
 
+// weigh returns what c weighs, the largest inverse document frequency
+// (docs items) of its content words, scaled down for generic words, and
+// what of it an item that holds have holds: the weight of the heaviest of
+// them it holds. Product codes (isProductCode) weigh too when codes is
+// set. A day or a time of day weighs nothing: when, not what.
+func (c concept) weigh(have map[string]bool, docs int, codes bool) (w, held float64) {
+	if text.IsTimeWord(c.label) {
+		return 0, 0
+	}
+	for _, t := range c.alternatives {
+		if isContentWord(t.term) || codes && isProductCode(t.term) {
+			tw := idf(t.docFreq, docs) * rank.TermWeight(t.term)
+			w = max(w, tw)
+			if have[t.term] {
+				held = max(held, tw)
+			}
+		}
+	}
+	return w, held
+}
+
 // asWritten is the caller's own word of a term: the word of the query it
 // was analysed from (text.WordsAsWritten), or the term.
 func asWritten(written map[string]string, t queryTerm) string {
@@ -226,45 +248,22 @@ func asWritten(written map[string]string, t queryTerm) string {
 // once.
 func coverage(concepts []concept, have map[string]bool, docs int) (float64, []string) {
 	covered, all := 0.0, 0.0
-	type miss struct {
-		label string
-		w     float64
-	}
-	var missing []miss
+	var missing []weighedLabel
 	for _, c := range concepts {
-		if text.IsTimeWord(c.label) {
-			continue // when, not what
-		}
-		w, held := 0.0, 0.0
-		for _, t := range c.alternatives {
-			if isContentWord(t.term) {
-				tw := idf(t.docFreq, docs) * rank.TermWeight(t.term)
-				w = max(w, tw)
-				if have[t.term] {
-					held = max(held, tw)
-				}
-			}
-		}
+		w, held := c.weigh(have, docs, false)
 		if w == 0 {
 			continue
 		}
 		all += w
 		covered += held
 		if held == 0 {
-			missing = append(missing, miss{c.label, w})
+			missing = append(missing, weighedLabel{c.label, w})
 		}
 	}
 	if all == 0 {
 		return 1, nil
 	}
-	slices.SortStableFunc(missing, func(a, b miss) int { return cmp.Compare(b.w, a.w) })
-	var labels []string
-	for _, m := range missing {
-		if !slices.Contains(labels, m.label) { // two words of one file name are one label
-			labels = append(labels, m.label)
-		}
-	}
-	return covered / all, labels
+	return covered / all, heaviestLabels(missing, len(missing))
 }
 
 // isContentWord reports whether t is a word of three letters or more.

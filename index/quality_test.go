@@ -262,6 +262,14 @@ func TestHintInCallersWords(t *testing.T) {
 	if strings.Count(page.Hint, "notes.txt") != 1 {
 		t.Errorf("hint %q: want notes.txt named once", page.Hint)
 	}
+	// a word that follows an elided French word (d’) is named as written
+	page, err = x.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: "commander d’Hamburgers", Limit: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(page.Hint, "Hamburgers") {
+		t.Errorf("hint %q: want Hamburgers named, as written", page.Hint)
+	}
 }
 
 // TestNearMissHint: a query whose best item lacks its weightiest word

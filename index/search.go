@@ -20,11 +20,7 @@ import (
 func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error) {
 	defer recoverDamage(x.dir, &err)
 	own := text.FirstHanChars(q.Text, rank.MaxQueryHanChars) // the Chinese read
-	searched := searchedText(own)
-	qterms, err := x.resolveTerms(q.Kind, queryTerms(searched), typoWords(searched))
-	if err == nil {
-		qterms, searched, err = x.withCorrectedExpansions(q.Kind, qterms, searched)
-	}
+	qterms, searched, err := x.searchedTerms(q.Kind, own)
 	if err != nil {
 		return nil, fmt.Errorf("index %s: %w", x.dir, err)
 	}
@@ -55,7 +51,7 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 	if err != nil {
 		return nil, err
 	}
-	cands, window, err := x.addNamedServers(ctx, q, bq, terms, cands, min(len(cands), rank.RerankWindow))
+	cands, window, err := x.addNamedServers(ctx, q, w, bq, terms, cands, min(len(cands), rank.RerankWindow))
 	if err != nil {
 		return nil, err
 	}
@@ -93,6 +89,19 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 // English, its phrases and everyday words followed by the words tools use.
 func searchedText(own string) string {
 	return text.WithQueryExpansions(text.WithPhraseExpansions(text.WithGlosses(text.WithForeignGlosses(text.WithFileWords(own)))))
+}
+
+// searchedTerms returns the terms a query searches and the text they are
+// read from (searchedText): the words of own, the caller's text, resolved
+// and corrected, with the everyday words of corrected ones (at most
+// rank.MaxSearchTerms).
+func (x *Index) searchedTerms(kind ext.Kind, own string) ([]queryTerm, string, error) {
+	searched := searchedText(own)
+	qterms, err := x.resolveTerms(kind, queryTerms(searched), typoWords(searched))
+	if err != nil {
+		return nil, "", err
+	}
+	return x.withCorrectedExpansions(kind, qterms, searched)
 }
 
 func termStrings(terms []queryTerm) []string {

@@ -21,7 +21,10 @@ import (
 // (rank.NamedServerCandidates of each). A long task names servers by
 // chance more often than by intent (livemcpbench's servers are called
 // finance, search, filesystem): its window is left as BM25 and the vectors
-// make it.
+// make it. A server is named for a caller only if it has items the caller
+// may see and the filter keeps: a hidden server of the same name neither
+// takes a visible one's place nor costs a search
+// (TestNamedServersTheCallerSees).
 
 // serverNames maps the analysed words of the catalog's server names to
 // the servers, built on first use.
@@ -30,10 +33,35 @@ type serverNames struct {
 	servers map[string][]string // word → servers
 }
 
-// serversNamed returns the servers of the catalog a term of the query
-// names (the words of rank.ServerWords), in order, at most
-// rank.MaxNamedServers.
-func (x *Index) serversNamed(terms []string) []string {
+// serversNamed returns the servers a term of the query names (the words
+// of rank.ServerWords), in order, at most rank.MaxNamedServers: only
+// those with items of q's kind that the caller (w) may see and q's filter
+// keeps, so that a hidden server of the same name takes no visible one's
+// place and costs no search.
+func (x *Index) serversNamed(q ext.Query, w viewer, terms []string) ([]string, error) {
+	filter, err := x.names()
+	if err != nil {
+		return nil, err
+	}
+	byWord := x.serverWords()
+	var out []string
+	for _, t := range terms {
+		for _, s := range byWord[t] {
+			if len(out) == rank.MaxNamedServers {
+				return out, nil
+			}
+			kept := len(q.Filter.Servers) == 0 || slices.Contains(q.Filter.Servers, s)
+			if kept && !slices.Contains(out, s) && w.seesAny(filter.servers[q.Kind][s]) {
+				out = append(out, s)
+			}
+		}
+	}
+	return out, nil
+}
+
+// serverWords returns the servers of the catalog by the words of their
+// names (rank.ServerWords).
+func (x *Index) serverWords() map[string][]string {
 	n := &x.serverNames
 	n.once.Do(func() {
 		n.servers = map[string][]string{}
@@ -43,27 +71,19 @@ func (x *Index) serversNamed(terms []string) []string {
 			}
 		}
 	})
-	var out []string
-	for _, t := range terms {
-		for _, s := range n.servers[t] {
-			if !slices.Contains(out, s) {
-				out = append(out, s)
-			}
-		}
-	}
-	return out[:min(len(out), rank.MaxNamedServers)]
+	return n.servers
 }
 
 // addNamedServers adds to the window (the first window of cands) the best
-// items of each server the query names that are not in it, with their
-// BM25 scores, and returns the candidates and the new window.
-func (x *Index) addNamedServers(ctx context.Context, q ext.Query, bq bm25.Query, terms []string, cands []rank.Candidate, window int) ([]rank.Candidate, int, error) {
-	if len(strings.Fields(q.Text)) > rank.MaxCommandWords {
+// items of each server the query names (serversNamed) that are not in it,
+// with their BM25 scores, and returns the candidates and the new window.
+func (x *Index) addNamedServers(ctx context.Context, q ext.Query, w viewer, bq bm25.Query, terms []string, cands []rank.Candidate, window int) ([]rank.Candidate, int, error) {
+	if len(strings.Fields(q.Text)) > rank.MaxCommandWords || window == 0 {
 		return cands, window, nil
 	}
-	named := x.serversNamed(terms)
-	if len(named) == 0 || window == 0 {
-		return cands, window, nil
+	named, err := x.serversNamed(q, w, terms)
+	if err != nil || len(named) == 0 {
+		return cands, window, err
 	}
 	in := map[string]bool{}
 	for _, c := range cands[:window] {
@@ -71,9 +91,6 @@ func (x *Index) addNamedServers(ctx context.Context, q ext.Query, bq bm25.Query,
 	}
 	var joined []rank.Candidate
 	for _, s := range named {
-		if len(q.Filter.Servers) > 0 && !slices.Contains(q.Filter.Servers, s) {
-			continue
-		}
 		top, err := x.bm25Top(ctx, q.Kind, withServer(bq, s), rank.NamedServerCandidates)
 		if err != nil {
 			return nil, 0, err

@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -11,48 +12,71 @@ import (
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
 )
 
-// TestNamedServerJoinsWindow: a command that names a server finds that
-// server's tool although 30 tools of another server match its other words
-// better (re-ranked, not left past the window); a filter on servers still
-// holds.
-func TestNamedServerJoinsWindow(t *testing.T) {
-	var tools []string
-	topics := strings.Fields("apples rivers trains music weather hotels flights movies books games stocks crypto recipes maps photos videos emails invoices orders tickets songs podcasts news sports cars houses jobs courses events plants")
-	for i, topic := range topics {
-		tools = append(tools, fmt.Sprintf(`{"name":"export_report_%d","description":"Export the monthly sales report of %s in an acme ledger as a PDF report","inputSchema":{"type":"object"}}`, i, topic))
+// namedServersCatalog is a catalog whose visible server ledger holds one
+// tool (jot) that BM25 puts past the re-ranking window for "ledgers": the
+// open server's rank.RerankWindow+5 tools hold the word in their names,
+// titles, descriptions and parameters, jot only in its server's name (and
+// as many tools of the tasks server hold it nowhere, so that it weighs
+// something). The hidden servers alpha-ledger, beta-ledger and
+// gamma-ledger (group ops), named by the same word, come first in the
+// catalog's order.
+func namedServersCatalog(tb testing.TB) string {
+	tb.Helper()
+	var tools, others []string
+	for i := range rank.RerankWindow + 5 {
+		tools = append(tools, fmt.Sprintf(`{"name":"ledger_%d","title":"Ledger %d","description":"Ledger line %d of the ledgers","inputSchema":{"type":"object","properties":{"ledger":{"type":"string","description":"the ledger"}}}}`, i, i, i))
+		others = append(others, fmt.Sprintf(`{"name":"task_%d","description":"Task number %d","inputSchema":{"type":"object"}}`, i, i))
 	}
-	var others []string
-	for i := range 200 {
-		others = append(others, fmt.Sprintf(`{"name":"other_%d","description":"Something else entirely, number %d","inputSchema":{"type":"object"}}`, i, i))
+	files := map[string]string{
+		"open.json":   `{"server":"open","tools":[` + strings.Join(tools, ",") + `]}`,
+		"tasks.json":  `{"server":"tasks","tools":[` + strings.Join(others, ",") + `]}`,
+		"ledger.json": `{"server":"ledger","tools":[{"name":"jot","description":"Save a short text","inputSchema":{"type":"object"}}]}`,
 	}
-	x := mustBuild(t, writeCatalog(t, map[string]string{
-		"other.json":   `{"server":"other","tools":[` + strings.Join(others, ",") + `]}`,
-		"reports.json": `{"server":"reports","tools":[` + strings.Join(tools, ",") + `]}`,
-		"acme.json":    `{"server":"acme","tools":[{"name":"zork_totals","description":"Zork ledger totals","inputSchema":{"type":"object"}}]}`,
-	}))
-	q := ext.Query{Kind: ext.KindTool, Text: "export the monthly sales report pdf in acme", Limit: 3}
-	terms := queryTerms(searchedText(q.Text))
-	bq, err := searchQuery(q, terms, x.manifest.Separator, true, ext.Access{})
-	if err != nil {
-		t.Fatal(err)
+	for _, s := range []string{"alpha-ledger", "beta-ledger", "gamma-ledger"} {
+		files[s+".json"] = `{"server":"` + s + `","visibility":{"groups":["ops"]},"tools":[{"name":"hide","description":"Keep a secret","inputSchema":{"type":"object"}}]}`
 	}
-	cands, err := x.candidates(context.Background(), q.Kind, bq, rank.RerankWindow)
-	if err != nil {
-		t.Fatal(err)
+	return writeCatalog(tb, files)
+}
+
+// TestNamedServersTheCallerSees: the servers a request names join their
+// best items to the re-ranking window only among those the caller may see and the
+// filter keeps, so that a hidden server of the same name neither takes
+// the place of a visible one (rank.MaxNamedServers) nor costs a search:
+// what a caller gets does not depend on hidden servers' names.
+func TestNamedServersTheCallerSees(t *testing.T) {
+	x := mustBuild(t, namedServersCatalog(t))
+	for _, tc := range []struct {
+		name   string
+		access ext.Access
+		filter []string
+	}{
+		{"a caller without groups", ext.Access{}, nil},
+		{"a filter on ledger", ext.Access{All: true}, []string{"ledger"}},
+		{"a filter on ledger and open", ext.Access{All: true}, []string{"open", "ledger"}},
+	} {
+		ctx := ext.WithAccess(context.Background(), tc.access)
+		q := ext.Query{Kind: ext.KindTool, Text: "ledgers", Limit: 2 * rank.RerankWindow, Filter: ext.Filter{Servers: tc.filter}, Explain: true}
+		page, err := x.Search(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		named, err := x.serversNamed(q, x.visibility.viewer(tc.access), []string{"ledger"})
+		if err != nil || !slices.Equal(named, []string{"ledger"}) {
+			t.Errorf("%s: servers named %v, %v; want [ledger] alone, and so one search", tc.name, named, err)
+		}
+		i := slices.Index(pageNames(page), "ledger__jot")
+		if i < 0 || page.Items[i].Explain.(*Explanation).Rerank == nil {
+			t.Errorf("%s: got %v, want ledger__jot (the named server's tool) re-ranked", tc.name, pageNames(page))
+		}
 	}
-	const want = "zork_totals"
-	if slices.ContainsFunc(cands, func(c rank.Candidate) bool { return c.Label == want }) {
-		t.Fatalf("BM25 alone put %s in the window: no test", want)
+}
+
+func pageNames(page *ext.Page) []string {
+	out := make([]string, len(page.Items))
+	for i, h := range page.Items {
+		var obj struct{ Name string }
+		json.Unmarshal(h.Object, &obj)
+		out[i] = obj.Name
 	}
-	out, window, err := x.addNamedServers(context.Background(), q, bq, terms, cands, len(cands))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.ContainsFunc(out[:window], func(c rank.Candidate) bool { return c.Label == want && c.Server == "acme" && c.BM25 > 0 }) {
-		t.Errorf("a command naming acme: got window %v, want %s in it with its BM25 score", out[:window], want)
-	}
-	only := ext.Filter{Servers: []string{"reports"}}
-	if hits := names(searchHits(t, x, ext.KindTool, "export the monthly sales report pdf in acme", 40, only)); slices.Contains(hits, "acme__zork_totals") {
-		t.Errorf("filtered to reports: got acme__zork_totals in %v", hits)
-	}
+	return out
 }

@@ -144,7 +144,7 @@ func (x *Index) withCorrectedExpansions(kind ext.Kind, terms []queryTerm, search
 	if err != nil {
 		return nil, "", err
 	}
-	return append(terms, added...), searched + " " + strings.Join(more, " "), nil
+	return firstTerms(append(terms, added...)), searched + " " + strings.Join(more, " "), nil
 }
 
 // split returns the two halves of a word run together as known terms of

@@ -40,6 +40,7 @@ func worstQueries(tb testing.TB, x *Index) []worstQuery {
 		{name: "1365-chinese-characters", text: chineseText(4096)},
 		{name: "1365-japanese-characters", text: japaneseText(4096)},
 		{name: "128-words-of-phrases", text: phraseWords(128)},
+		{name: "128-words-run-together", text: strings.Join(runTogetherWords(tb, x, 128), " ")},
 	}
 	for _, q := range qs {
 		if n, w := len(q.text), len(strings.Fields(q.text)); n > ext.MaxQueryBytes || w > ext.MaxQueryTerms {
@@ -159,8 +160,6 @@ func identifier(r *rand.Rand, size int) string {
 	return b.String()
 }
 
-// chineseText is Han characters, each a headword of the gloss table, of
-// at most size bytes.
 // japaneseText returns size bytes of Japanese: kanji and kana that start
 // headwords of the foreign table (each looked up at every length), and
 // particles that start none.
@@ -174,6 +173,8 @@ func japaneseText(size int) string {
 	return string(out)
 }
 
+// chineseText is Han characters, each a headword of the gloss table, of
+// at most size bytes.
 func chineseText(size int) string {
 	table, err := os.ReadFile("internal/text/zhgloss.txt")
 	if err != nil {

@@ -117,8 +117,10 @@ const (
 // commit d9d994d "every query's cost is bounded by its size";
 // BenchmarkWorstQuery and TestWorstQueryMemory measure them).
 const (
-	// MaxSearchTerms bounds the distinct terms a query searches: its first
-	// ones, of which at most MaxSearchTerms/2 pairs of Chinese characters.
+	// MaxSearchTerms bounds the terms a query searches: its first
+	// distinct ones, of which at most MaxSearchTerms/2 pairs of Chinese
+	// characters, and again after correction, which may add some
+	// (index.firstTerms).
 	MaxSearchTerms = 48
 	// MaxQueryHanChars bounds the Chinese characters of a query that are
 	// read (text.FirstHanChars): a query searches at most MaxSearchTerms/2

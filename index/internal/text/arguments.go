@@ -70,16 +70,25 @@ func WithoutArguments(text string) string {
 var quotePairs = map[rune]rune{'"': '"', '“': '”', '‘': '’', '«': '»', '\'': '\''}
 
 // withoutQuotes drops quoted text, marks included. An apostrophe opens a
-// quotation only at the start of a word (it's, don't are words).
+// quotation only at the start of a word (it's, don't are words). A mark
+// with no closing one after it stays; each looks for its closing one only
+// when the last of that kind lies ahead, so that a text of marks that
+// never close costs time in proportion to its length.
 func withoutQuotes(text string) string {
 	var b strings.Builder
 	rs := []rune(text)
+	last := map[rune]int{} // the last index of each closing mark
+	for i, r := range rs {
+		if isClosingMark(r) {
+			last[r] = i
+		}
+	}
 	for i := 0; i < len(rs); i++ {
 		r := rs[i]
 		closing, opens := quotePairs[r]
 		if opens && (r != '\'' || i == 0 || unicode.IsSpace(rs[i-1])) {
-			if j := indexRune(rs[i+1:], closing); j >= 0 {
-				i += j + 1
+			if end, ok := last[closing]; ok && end > i {
+				i += indexRune(rs[i+1:], closing) + 1
 				b.WriteByte(' ')
 				continue
 			}
@@ -87,6 +96,15 @@ func withoutQuotes(text string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// isClosingMark reports whether r closes a quotation (quotePairs).
+func isClosingMark(r rune) bool {
+	switch r {
+	case '"', '”', '’', '»', '\'':
+		return true
+	}
+	return false
 }
 
 func indexRune(rs []rune, r rune) int {

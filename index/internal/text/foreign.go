@@ -143,8 +143,12 @@ func forEachForeign(text string, f func(start, end int, word, english string)) {
 		switch {
 		case japanese && (isKana(r) || isHan(r)):
 			i = glossJapanese(text, i, f)
-		case isLatinLetter(r):
-			j := latinWordEnd(text, i)
+		case isWordRune(r):
+			j, letters := wordEnd(text, i)
+			if !letters {
+				i = j // a word with digits (Datei2, s3): no word of the table
+				continue
+			}
 			if end, ok := elision(text, i, j); ok {
 				f(i, end, text[i:end], "")
 				i = end
@@ -162,18 +166,32 @@ func forEachForeign(text string, f func(start, end int, word, english string)) {
 	}
 }
 
+// isLatinLetter reports whether r is a letter of a script written with
+// spaces between words: any letter but Chinese characters and kana.
 func isLatinLetter(r rune) bool { return unicode.IsLetter(r) && !isHan(r) && !isKana(r) }
 
-// latinWordEnd returns where the run of letters of text at i ends.
-func latinWordEnd(text string, i int) int {
+// isWordRune reports whether r is part of a word as the analyser reads
+// one: a letter (isLatinLetter), a digit, or a combining mark (an accent
+// typed apart from its letter).
+func isWordRune(r rune) bool {
+	return isLatinLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
+}
+
+// wordEnd returns where the word of text at i (its run of isWordRune)
+// ends, and whether it has no digit: only such a word may be one of the
+// table's, so that no part of Datei2 or Buc0et is glossed apart from the
+// token the analyser makes of it.
+func wordEnd(text string, i int) (int, bool) {
+	letters := true
 	for i < len(text) {
 		r, n := utf8.DecodeRuneInString(text[i:])
-		if !isLatinLetter(r) {
+		if !isWordRune(r) {
 			break
 		}
+		letters = letters && !unicode.IsDigit(r)
 		i += n
 	}
-	return i
+	return i, letters
 }
 
 // elisions are the French words that lose their vowel before one that
@@ -280,14 +298,12 @@ func foreignWordCount(text string) int {
 	n := 0
 	for i := 0; i < len(text) && n < minContextWords; {
 		r, size := utf8.DecodeRuneInString(text[i:])
-		if !isLatinLetter(r) {
+		if !isWordRune(r) {
 			i += size
 			continue
 		}
-		j := latinWordEnd(text, i)
-		if _, ok := elision(text, i, j); ok {
-			n++
-		} else if _, ok := glossLatin(text[i:j], false); ok {
+		j, letters := wordEnd(text, i)
+		if letters && isForeignWord(text, i, j) {
 			n++
 		}
 		i = j
@@ -295,10 +311,25 @@ func foreignWordCount(text string) int {
 	return n
 }
 
-// foldWord lowers a word and drops its accents (ß as ss).
+// isForeignWord reports whether the word text[i:j] is an elided French
+// word or one the table knows as no English word (or written with an
+// accent).
+func isForeignWord(text string, i, j int) bool {
+	if _, ok := elision(text, i, j); ok {
+		return true
+	}
+	_, ok := glossLatin(text[i:j], false)
+	return ok
+}
+
+// foldWord lowers a word and drops its accents, precomposed or typed as
+// combining marks (ß as ss).
 func foldWord(word string) string {
 	var b strings.Builder
 	for _, r := range word {
+		if unicode.Is(unicode.Mn, r) {
+			continue
+		}
 		r = unicode.ToLower(r)
 		if r == 'ß' {
 			b.WriteString("ss")

@@ -40,6 +40,11 @@ func TestWithForeignGlosses(t *testing.T) {
 		{"reunião amanhã", "meeting "},
 		{"GitHubでプルリクエストを作成", "GitHub  pull request   create "},
 		{"delete the file", "delete the file"},
+		// a word is what the analyser reads as one, letters and digits
+		// together: neither half of Buc0et, Datei2 or 2termin is glossed
+		{"die Datei2 und Buc0et 2termin", " Datei2  Buc0et 2termin"},
+		// an accent typed as a combining mark is dropped as a precomposed one
+		{"Datei löschen", "file delete"},
 	} {
 		if got := WithForeignGlosses(c.in); got != c.want {
 			t.Errorf("WithForeignGlosses(%q) = %q, want %q", c.in, got, c.want)

@@ -70,7 +70,8 @@ func GlossChinese(text string) string {
 	return strings.Join(out, " ")
 }
 
-// GlossedWord is a Chinese word of a text and its English words.
+// GlossedWord is a word of a text as written (a Chinese or another
+// language's word, or a phrase of the phrase table) and its English words.
 type GlossedWord struct{ Word, English string }
 
 // GlossWords returns the Chinese words of text that have a gloss, each

@@ -275,8 +275,8 @@ const maxGap = 2
 func WithPhraseExpansions(text string) string {
 	var b strings.Builder
 	last := 0
-	forEachPhrase(text, func(_, end int, words string) {
-		if end >= last {
+	forEachPhrase(text, func(span []word, words string) {
+		if end := span[len(span)-1].end; end >= last {
 			b.WriteString(text[last:end] + " " + words)
 			last = end
 		}
@@ -288,12 +288,18 @@ func WithPhraseExpansions(text string) string {
 	return b.String()
 }
 
-// PhraseWords returns the phrases of the table text holds, as written,
-// each with its own words and the words the table adds, in order.
+// PhraseWords returns the phrases of the table text holds, each as its
+// words written in text one space apart (tear it down), with its own words
+// and the words the table adds, in order.
 func PhraseWords(text string) []GlossedWord {
 	var out []GlossedWord
-	forEachPhrase(text, func(start, end int, words string) {
-		out = append(out, GlossedWord{text[start:end], text[start:end] + " " + words})
+	forEachPhrase(text, func(span []word, words string) {
+		written := make([]string, len(span))
+		for i, w := range span {
+			written[i] = text[w.start:w.end]
+		}
+		phrase := strings.Join(written, " ")
+		out = append(out, GlossedWord{phrase, phrase + " " + words})
 	})
 	return out
 }
@@ -303,7 +309,8 @@ func PhraseWords(text string) []GlossedWord {
 func WithoutPhrases(text string) string {
 	var b strings.Builder
 	last := 0
-	forEachPhrase(text, func(start, end int, _ string) {
+	forEachPhrase(text, func(span []word, _ string) {
+		start, end := span[0].start, span[len(span)-1].end
 		b.WriteString(text[last:max(last, start)] + " ")
 		last = max(last, end)
 	})
@@ -314,15 +321,16 @@ func WithoutPhrases(text string) string {
 	return b.String()
 }
 
-// forEachPhrase calls f with the byte span of each phrase of the table in
-// text, in order of their first words, and the words the table adds.
-func forEachPhrase(text string, f func(start, end int, words string)) {
+// forEachPhrase calls f with the words of each phrase of the table in
+// text (gaps included), in order of their first words, and the words the
+// table adds.
+func forEachPhrase(text string, f func(span []word, words string)) {
 	words := lowerWords(text)
 	table := phrases()
 	for i := range words {
 		for _, p := range table[words[i].w] {
 			if end, ok := p.match(words, i+1, 1); ok {
-				f(words[i].start, words[end-1].end, p.words)
+				f(words[i:end], p.words)
 			}
 		}
 	}

@@ -51,7 +51,9 @@ func TestPhraseTableLoads(t *testing.T) {
 }
 
 func TestPhraseWords(t *testing.T) {
-	got := PhraseWords("please kick off the build, then tear it down")
+	// a phrase is named by its words, as written, one space apart: a hint
+	// lists the words a match lacks separated by commas
+	got := PhraseWords("please kick off the build, then tear it,\n  down")
 	want := []GlossedWord{
 		{"kick off", "kick off start run trigger"},
 		{"tear it down", "tear it down delete destroy"},

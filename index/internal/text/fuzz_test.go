@@ -1,0 +1,50 @@
+package text
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzRequestWords: what the other-language glosses, the phrase table and
+// the arguments make of a request never panics, keeps valid UTF-8 valid,
+// and names only the caller's own text: each word ForeignWords or
+// PhraseWords returns, and each word WithoutArguments keeps, is written in
+// it.
+func FuzzRequestWords(f *testing.F) {
+	for _, s := range []string{
+		"erstelle ein GitHub Issue", "GitHubでプルリクエストを作成して", "l’agenda d'aujourd'hui", "qu'est-ce",
+		"spin the cluster up", "check it out on a new branch", "send a message saying \"hi\" to #ops", "an image of a cat",
+		"«««", "“a”‘b’«c»'d'", "Kalendereintrag Zahnarzttermin Abwesenheitsnotiz", "stand-up to-do -x x-",
+		"e\u0301\u200d👩\u200d💻", "İSTANBUL ß Straße", "שלום עולם", "プルリクエスト作成ノート", "\xff\xfe'",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for name, out := range map[string]string{
+			"WithForeignGlosses":   WithForeignGlosses(s),
+			"WithoutForeignWords":  WithoutForeignWords(s),
+			"WithPhraseExpansions": WithPhraseExpansions(s),
+			"WithoutPhrases":       WithoutPhrases(s),
+			"WithoutArguments":     WithoutArguments(s),
+		} {
+			if utf8.ValidString(s) && !utf8.ValidString(out) {
+				t.Fatalf("%s(%q) = %q: invalid UTF-8", name, s, out)
+			}
+		}
+		for _, g := range append(ForeignWords(s), PhraseWords(s)...) {
+			if g.Word == "" || !strings.Contains(s, g.Word) {
+				t.Fatalf("%q: word %q is not written in it", s, g.Word)
+			}
+		}
+		if !utf8.ValidString(s) {
+			return // a query is JSON text, valid UTF-8; invalid bytes need only not panic
+		}
+		for _, w := range strings.Fields(WithoutArguments(s)) {
+			if !strings.Contains(s, w) {
+				t.Fatalf("WithoutArguments(%q) keeps %q, not written in it", s, w)
+			}
+		}
+		IsTimeWord(s)
+	})
+}
