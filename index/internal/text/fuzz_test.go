@@ -8,9 +8,9 @@ import (
 
 // FuzzRequestWords: what the other-language glosses, the phrase table and
 // the arguments make of a request never panics, keeps valid UTF-8 valid,
-// and names only the caller's own text: each word ForeignWords or
-// PhraseWords returns, and each word WithoutArguments keeps, is written in
-// it.
+// and names only the caller's own text: each word ForeignWords returns,
+// each word of a phrase PhraseWords names, and each word WithoutArguments
+// keeps, is written in it.
 func FuzzRequestWords(f *testing.F) {
 	for _, s := range []string{
 		"erstelle ein GitHub Issue", "GitHubでプルリクエストを作成して", "l’agenda d'aujourd'hui", "qu'est-ce",
@@ -32,9 +32,19 @@ func FuzzRequestWords(f *testing.F) {
 				t.Fatalf("%s(%q) = %q: invalid UTF-8", name, s, out)
 			}
 		}
-		for _, g := range append(ForeignWords(s), PhraseWords(s)...) {
+		for _, g := range ForeignWords(s) {
 			if g.Word == "" || !strings.Contains(s, g.Word) {
 				t.Fatalf("%q: word %q is not written in it", s, g.Word)
+			}
+		}
+		for _, g := range PhraseWords(s) { // a phrase is named by its words, one space apart
+			for _, w := range strings.Fields(g.Word) {
+				if !strings.Contains(s, w) {
+					t.Fatalf("%q: phrase %q names %q, not written in it", s, g.Word, w)
+				}
+			}
+			if g.Word == "" {
+				t.Fatalf("%q: a phrase named by nothing", s)
 			}
 		}
 		if !utf8.ValidString(s) {
