@@ -23,9 +23,9 @@ import (
 // asks for, not what it passes: quoted text, what follows "saying" or
 // "titled", what "an image of" shows (text.WithoutArguments); a day or a
 // time of day (text.IsTimeWord) counts toward a query's length but weighs
-// nothing. Long queries
-// describe a task and carry many words no tool description holds; any bar
-// on them cost recall (see the technique log), so they are not cut.
+// nothing. Long queries describe a task and carry many words no tool
+// description holds; any bar on them cost recall (see the technique log),
+// so they are not cut.
 //
 // A query that keeps its items may still ask for something its best item
 // does not do: "read a file from s3" finds the filesystem's read_file. When
