@@ -254,13 +254,21 @@ func TestHintInCallersWords(t *testing.T) {
 	if len(page.Items) > 0 || !strings.Contains(page.Hint, "Paris") || !strings.Contains(page.Hint, "flights") {
 		t.Errorf("got %d items, hint %q; want none and a hint naming Paris and flights", len(page.Items), page.Hint)
 	}
-	// a file name is one word of the caller's, named once
+	// a dotted word is one word of the caller's, named once
+	page, err = x.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: "knit the scarf.pattern", Limit: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(page.Hint, "scarf.pattern") != 1 {
+		t.Errorf("hint %q: want scarf.pattern named once", page.Hint)
+	}
+	// a bare file name is a file: no tool is expected to hold its name
 	page, err = x.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: "wirte the notes to notes.txt", Limit: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Count(page.Hint, "notes.txt") != 1 {
-		t.Errorf("hint %q: want notes.txt named once", page.Hint)
+	if len(page.Items) == 0 {
+		t.Errorf("write to a bare file name: no items, hint %q", page.Hint)
 	}
 	// a word that follows an elided French word (d’) is named as written
 	page, err = x.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: "commander d’Hamburgers", Limit: 3})

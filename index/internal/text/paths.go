@@ -16,8 +16,12 @@ import (
 //
 // A file path is a token that starts with "/", "~/", "./", "../" or a
 // drive ("C:\", "D:/") and ends in a name with an extension of one to five
-// letters or digits; a URL, a bare name ("report.md") or a directory is
-// left as it is.
+// letters or digits, or a bare name whose extension is one of the common
+// extensions of documents, data, media, archives and code
+// (fileExtensions: "summary.txt", "Q3 report.pdf" not, as a name holds no
+// space); a URL, a directory and a bare name of another extension
+// ("node.js", "socket.io", "example.com": products and domains) are left
+// as they are.
 
 // WithFileWords returns text with each file path replaced as above, or
 // text itself when it names none.
@@ -35,7 +39,7 @@ func FilesAsWord(text string) string {
 // replaceFilePaths replaces each file path of text by what with returns
 // for its base name and extension.
 func replaceFilePaths(text string, with func(name, ext string) string) string {
-	if !strings.ContainsAny(text, `/\`) {
+	if !strings.ContainsAny(text, `/\.`) {
 		return text
 	}
 	var b strings.Builder
@@ -68,7 +72,7 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\
 // extension of a file path, or false when tok is not one.
 func fileName(tok string) (name, ext string, ok bool) {
 	if !isPathStart(tok) {
-		return "", "", false
+		return bareFileName(tok)
 	}
 	tok = strings.ReplaceAll(tok, `\`, "/")
 	ext = path.Ext(tok)
@@ -94,4 +98,31 @@ func isAlnum(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// fileExtensions are the extensions a bare file name is recognised by:
+// common documents, data, media, archives and source files, none of them
+// a top-level domain people type or a product's suffix (js, io, net, ai,
+// app, dev are left out).
+var fileExtensions = map[string]bool{
+	"txt": true, "md": true, "pdf": true, "doc": true, "docx": true, "odt": true, "rtf": true,
+	"xls": true, "xlsx": true, "ods": true, "csv": true, "tsv": true, "ppt": true, "pptx": true, "odp": true,
+	"json": true, "yaml": true, "yml": true, "xml": true, "toml": true, "ini": true, "log": true, "sql": true,
+	"html": true, "htm": true, "css": true, "png": true, "jpg": true, "jpeg": true, "gif": true, "svg": true, "webp": true,
+	"mp3": true, "wav": true, "mp4": true, "mov": true, "zip": true, "tar": true, "gz": true,
+	"py": true, "go": true, "ts": true, "tsx": true, "jsx": true, "java": true, "rb": true, "rs": true, "sh": true, "ipynb": true,
+}
+
+// bareFileName returns the name and extension of a file name without a
+// directory whose extension is one of fileExtensions.
+func bareFileName(tok string) (name, ext string, ok bool) {
+	i := strings.LastIndexByte(tok, '.')
+	if i <= 0 || strings.ContainsAny(tok, `/\:@`) {
+		return "", "", false
+	}
+	name, ext = tok[:i], tok[i+1:]
+	if !fileExtensions[strings.ToLower(ext)] || !isAlnum(strings.NewReplacer("_", "", "-", "", ".", "").Replace(name)) {
+		return "", "", false
+	}
+	return name, ext, true
 }
