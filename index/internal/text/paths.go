@@ -18,8 +18,8 @@ import (
 // drive ("C:\", "D:/") and ends in a name with an extension of one to five
 // letters or digits, or a bare name whose extension is one of the common
 // extensions of documents, data, media, archives and code
-// (fileExtensions: "summary.txt", "Q3 report.pdf" not, as a name holds no
-// space); a URL, a directory and a bare name of another extension
+// (fileExtensions: "summary.txt", "main.go"); a URL, a directory and a
+// bare name of another extension
 // ("node.js", "socket.io", "example.com": products and domains) are left
 // as they are.
 
