@@ -27,6 +27,14 @@ var argumentMarkers = map[string]bool{
 	"saying": true, "says": true, "titled": true, "called": true, "named": true,
 }
 
+// tellingVerbs say something to someone: a "that" after one of them, used
+// as a verb (verbPosition), introduces what is said ("post in the channel
+// that the deck is ready"; not "a sample email that shows my skills").
+var tellingVerbs = map[string]bool{
+	"tell": true, "say": true, "post": true, "notify": true, "remind": true, "message": true,
+	"announce": true, "inform": true, "reply": true, "email": true, "ping": true, "dm": true, "warn": true,
+}
+
 // pictureWords are things whose "of" introduces what they show.
 var pictureWords = map[string]bool{
 	"image": true, "images": true, "picture": true, "pictures": true, "photo": true, "photos": true,
@@ -45,7 +53,7 @@ func WithoutArguments(text string) string {
 	unquoted := withoutQuotes(text)
 	var b strings.Builder
 	skipping, skipped := false, unquoted != text
-	prev := ""
+	prev, telling := "", false
 	for _, tok := range strings.FieldsFunc(unquoted, unicode.IsSpace) {
 		word := strings.ToLower(strings.TrimFunc(tok, func(r rune) bool { return !unicode.IsLetter(r) }))
 		if skipping {
@@ -53,10 +61,12 @@ func WithoutArguments(text string) string {
 		} else {
 			b.WriteString(tok)
 			b.WriteByte(' ')
-			skipping = argumentMarkers[word] || word == "of" && pictureWords[prev] || word == "for" && containerWords[prev]
+			skipping = argumentMarkers[word] || word == "of" && pictureWords[prev] || word == "for" && containerWords[prev] ||
+				word == "that" && telling
+			telling = telling || tellingVerbs[word] && verbPosition(prev)
 		}
 		if strings.ContainsAny(tok, ".!?;") && strings.IndexAny(tok, ".!?;") == len(tok)-1 {
-			skipping = false // a sentence ends
+			skipping, telling = false, false // a sentence ends
 		}
 		prev = word
 	}
@@ -130,4 +140,14 @@ func IsTimeWord(word string) bool {
 	word = strings.ToLower(word)
 	word = strings.TrimSuffix(strings.TrimSuffix(word, "'s"), "’s")
 	return timeWords[word] || timeWords[strings.TrimSuffix(word, "s")]
+}
+
+// verbPosition reports whether a word after prev (the word before it, ""
+// at the start of a sentence) stands where a request puts its verb.
+func verbPosition(prev string) bool {
+	switch prev {
+	case "", "please", "and", "then", "to", "pls":
+		return true
+	}
+	return false
 }

@@ -15,6 +15,10 @@ func TestWithoutArguments(t *testing.T) {
 		"don't delete it's branch":                                   "don't delete it's branch", // apostrophes inside words
 		"what do you know about project Falcon":                      "what do you know about project Falcon",
 		"list the open pull requests":                                "list the open pull requests",
+		"post in the marketing channel that the deck is ready":       "post in the marketing channel that",
+		"please remind the team that standup moved":                  "please remind the team that",
+		"can you write a sample email that shows my skills":          "can you write a sample email that shows my skills",
+		"find the issue that blocks the release":                     "find the issue that blocks the release",
 		"make a new folder for the 2025 taxes":                       "make a new folder for",
 		"create a remarketing list for my google ads":                "create a remarketing list for my google ads",
 		"«a «b» c“ d ‘e":                                             "c“ d ‘e", // unclosed marks stay
