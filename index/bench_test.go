@@ -111,3 +111,19 @@ func BenchmarkSearchExplain(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkNothingFits measures short requests no tool answers: the
+// no-match test reads which of the query's words each of the first
+// rank.FitWindow items holds before it empties the page.
+func BenchmarkNothingFits(b *testing.B) {
+	x := defaultIndex(b)
+	ctx := context.Background()
+	queries := []string{"order a pizza", "knit a wool scarf", "soothe a sunburn", "water the plants"}
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		page, err := x.Search(ctx, ext.Query{Kind: ext.KindTool, Text: queries[i%len(queries)], Limit: 10})
+		if err != nil || len(page.Items) > 0 {
+			b.Fatalf("%q: %d items, %v", queries[i%len(queries)], len(page.Items), err)
+		}
+	}
+}

@@ -3,6 +3,8 @@ package index
 import (
 	"context"
 	"math"
+	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/blevesearch/bleve/v2"
@@ -125,4 +127,47 @@ func BenchmarkBM25(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestGroupedMatchesFiltered: the best items of a server that the one
+// grouped pass returns are those a second search restricted to the server
+// finds, with the same scores, and the overall best are Top's.
+func TestGroupedMatchesFiltered(t *testing.T) {
+	x := defaultIndex(t)
+	ctx := context.Background()
+	servers := []string{"mcp-github", "mcp-slack", "gitlab-zereight", "no-such-server"}
+	for _, words := range []string{"create an issue", "send a message to the channel", "list open merge requests", "pipeline"} {
+		qterms, err := x.resolveTerms(ext.KindTool, text.Analyze(words), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bq, err := searchQuery(ext.Query{Kind: ext.KindTool, Text: words}, termStrings(qterms), x.manifest.Separator, true, ext.Access{All: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		top, byServer, err := x.bm25TopGrouped(ctx, ext.KindTool, bq, 20, servers, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		alone, err := x.bm25Top(ctx, ext.KindTool, bq, 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(top, alone) {
+			t.Errorf("%q: grouped top %v, Top %v", words, top, alone)
+		}
+		for i, s := range servers {
+			filtered := bm25.Query{Text: bq.Text, Filters: append(slices.Clone(bq.Filters), []bm25.Leaf{filterTerm(fieldServer, s)})}
+			want, err := x.bm25Top(ctx, ext.KindTool, filtered, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(byServer[i], want) {
+				t.Errorf("%q, %s: grouped %v, filtered search %v", words, s, byServer[i], want)
+			}
+		}
+		if len(byServer[0]) == 0 && words == "create an issue" {
+			t.Errorf("%q: no item of mcp-github", words)
+		}
+	}
 }

@@ -47,11 +47,15 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 	if q.Limit <= 0 {
 		return &ext.Page{}, nil
 	}
-	cands, err := x.candidates(ctx, q.Kind, bq, max(rank.RerankWindow, q.Offset+q.Limit+1))
+	named, err := x.commandNames(q, w, terms)
 	if err != nil {
 		return nil, err
 	}
-	cands, window, err := x.addNamedServers(ctx, q, w, bq, terms, cands, min(len(cands), rank.RerankWindow))
+	cands, byServer, err := x.candidates(ctx, q.Kind, bq, max(rank.RerankWindow, q.Offset+q.Limit+1), named)
+	if err != nil {
+		return nil, err
+	}
+	cands, window, err := x.addNamedServers(cands, byServer, min(len(cands), rank.RerankWindow))
 	if err != nil {
 		return nil, err
 	}
@@ -113,16 +117,18 @@ func termStrings(terms []queryTerm) []string {
 }
 
 // candidates runs the BM25 query for the best n items (package bm25) and
-// reads the meta records of the re-ranking window.
-func (x *Index) candidates(ctx context.Context, kind ext.Kind, bq bm25.Query, n int) ([]rank.Candidate, error) {
-	cands, err := x.bm25Top(ctx, kind, bq, n)
+// reads the meta records of the re-ranking window; in the same pass, the
+// best rank.NamedServerCandidates items of each of servers (see
+// addNamedServers).
+func (x *Index) candidates(ctx context.Context, kind ext.Kind, bq bm25.Query, n int, servers []string) ([]rank.Candidate, [][]rank.Candidate, error) {
+	cands, byServer, err := x.bm25TopGrouped(ctx, kind, bq, n, servers, rank.NamedServerCandidates)
 	if err != nil {
-		return nil, fmt.Errorf("index %s: %w", x.dir, err)
+		return nil, nil, fmt.Errorf("index %s: %w", x.dir, err)
 	}
 	if err := x.nameCandidates(cands[:min(len(cands), rank.RerankWindow)]); err != nil { // only re-ranking reads names
-		return nil, err
+		return nil, nil, err
 	}
-	return cands, nil
+	return cands, byServer, nil
 }
 
 // nameCandidates reads the label, server and name words of cands.
@@ -144,16 +150,37 @@ func (x *Index) nameCandidates(cands []rank.Candidate) error {
 // bm25Top returns the n best items of kind for q by BM25, best first,
 // ties in catalog order.
 func (x *Index) bm25Top(ctx context.Context, kind ext.Kind, q bm25.Query, n int) ([]rank.Candidate, error) {
+	top, _, err := x.bm25TopGrouped(ctx, kind, q, n, nil, 0)
+	return top, err
+}
+
+// bm25TopGrouped is bm25Top, and the k best items of each of servers
+// that q finds, from the same pass (bm25.TopGrouped).
+func (x *Index) bm25TopGrouped(ctx context.Context, kind ext.Kind, q bm25.Query, n int, servers []string, k int) ([]rank.Candidate, [][]rank.Candidate, error) {
 	r, docs, err := x.readerOfDocs()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer r.Close()
-	top, err := bm25.Top(ctx, r, docs, x.bm25[kind], q, n, x.docOrder)
-	if err != nil {
-		return nil, err
+	groups := make([]bm25.Leaf, len(servers))
+	for i, s := range servers {
+		groups[i] = filterTerm(fieldServer, s)
 	}
-	return candidatesOf(r, top)
+	top, byGroup, err := bm25.TopGrouped(ctx, r, docs, x.bm25[kind], q, n, x.docOrder, groups, k)
+	if err != nil {
+		return nil, nil, err
+	}
+	cands, err := candidatesOf(r, top)
+	if err != nil {
+		return nil, nil, err
+	}
+	byServer := make([][]rank.Candidate, len(byGroup))
+	for i, g := range byGroup {
+		if byServer[i], err = candidatesOf(r, g); err != nil {
+			return nil, nil, err
+		}
+	}
+	return cands, byServer, nil
 }
 
 // candidatesOf names the documents of top.

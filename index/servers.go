@@ -1,13 +1,11 @@
 package index
 
 import (
-	"context"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/mcpsearch/mcpsearch/ext"
-	"github.com/mcpsearch/mcpsearch/index/internal/bm25"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
 )
 
@@ -18,12 +16,13 @@ import (
 // often match other servers' tools better. So in a command (at most
 // rank.MaxCommandWords words) the named server's own best items, by BM25
 // on the query restricted to that server, join the window
-// (rank.NamedServerCandidates of each). A long task names servers by
-// chance more often than by intent (livemcpbench's servers are called
-// finance, search, filesystem): its window is left as BM25 and the vectors
-// make it. A server is named for a caller only if it has items the caller
-// may see and the filter keeps: a hidden server of the same name neither
-// takes a visible one's place nor costs a search
+// (rank.NamedServerCandidates of each); they are read from the one BM25
+// pass that finds the window (candidates, bm25.TopGrouped). A long task
+// names servers by chance more often than by intent (livemcpbench's
+// servers are called finance, search, filesystem): its window is left as
+// BM25 and the vectors make it. A server is named for a caller only if it
+// has items the caller may see and the filter keeps: a hidden server of
+// the same name takes no visible one's place and costs nothing
 // (TestNamedServersTheCallerSees).
 
 // serverNames maps the analysed words of the catalog's server names to
@@ -74,27 +73,30 @@ func (x *Index) serverWords() map[string][]string {
 	return n.servers
 }
 
-// addNamedServers adds to the window (the first window of cands) the best
-// items of each server the query names (serversNamed) that are not in it,
-// with their BM25 scores, and returns the candidates and the new window.
-func (x *Index) addNamedServers(ctx context.Context, q ext.Query, w viewer, bq bm25.Query, terms []string, cands []rank.Candidate, window int) ([]rank.Candidate, int, error) {
-	if len(strings.Fields(q.Text)) > rank.MaxCommandWords || window == 0 {
-		return cands, window, nil
+// commandNames returns the servers a command (a query of at most
+// rank.MaxCommandWords words) names, for the caller (w), as serversNamed
+// does; none for a longer query.
+func (x *Index) commandNames(q ext.Query, w viewer, terms []string) ([]string, error) {
+	if len(strings.Fields(q.Text)) > rank.MaxCommandWords {
+		return nil, nil
 	}
-	named, err := x.serversNamed(q, w, terms)
-	if err != nil || len(named) == 0 {
-		return cands, window, err
+	return x.serversNamed(q, w, terms)
+}
+
+// addNamedServers adds to the window (the first window of cands) the best
+// items of each server the query names (byServer: BM25's best of each, from
+// the pass that found cands) that are not in it, with their BM25 scores,
+// and returns the candidates and the new window.
+func (x *Index) addNamedServers(cands []rank.Candidate, byServer [][]rank.Candidate, window int) ([]rank.Candidate, int, error) {
+	if window == 0 || len(byServer) == 0 {
+		return cands, window, nil
 	}
 	in := map[string]bool{}
 	for _, c := range cands[:window] {
 		in[c.ID] = true
 	}
 	var joined []rank.Candidate
-	for _, s := range named {
-		top, err := x.bm25Top(ctx, q.Kind, withServer(bq, s), rank.NamedServerCandidates)
-		if err != nil {
-			return nil, 0, err
-		}
+	for _, top := range byServer {
 		for _, c := range top {
 			if !in[c.ID] {
 				in[c.ID] = true
@@ -115,10 +117,4 @@ func (x *Index) addNamedServers(ctx context.Context, q ext.Query, w viewer, bq b
 		}
 	}
 	return out, window + len(joined), nil
-}
-
-// withServer returns bq restricted to the items of server.
-func withServer(bq bm25.Query, server string) bm25.Query {
-	filters := append(slices.Clone(bq.Filters), []bm25.Leaf{filterTerm(fieldServer, server)})
-	return bm25.Query{Text: bq.Text, Filters: filters}
 }
