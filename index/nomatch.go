@@ -283,10 +283,11 @@ func idf(df, docs int) float64 {
 }
 
 // bestCoverage is the largest coverage of the query's weight by one of the
-// first rank.FitWindow candidates.
+// first rank.FitWindow candidates after the first (whose coverage the
+// caller has, below rank.MinCoverage).
 func (x *Index) bestCoverage(kind ext.Kind, concepts []concept, alternatives []queryTerm, cands []rank.Candidate, docs int) (float64, error) {
 	best := 0.0
-	for _, c := range cands[:min(len(cands), rank.FitWindow)] {
+	for _, c := range cands[1:min(len(cands), rank.FitWindow)] {
 		held, err := x.heldTerms(kind, c.ID, alternatives)
 		if err != nil {
 			return 0, err
