@@ -38,11 +38,14 @@ type serverNames struct {
 // keeps, so that a hidden server of the same name takes no visible one's
 // place and costs no search.
 func (x *Index) serversNamed(q ext.Query, w viewer, terms []string) ([]string, error) {
+	byWord := x.serverWords()
+	if !slices.ContainsFunc(terms, func(t string) bool { return len(byWord[t]) > 0 }) {
+		return nil, nil // names no server: the filter's tables are not read (a cold start reads them for nothing)
+	}
 	filter, err := x.names()
 	if err != nil {
 		return nil, err
 	}
-	byWord := x.serverWords()
 	var out []string
 	for _, t := range terms {
 		for _, s := range byWord[t] {

@@ -80,3 +80,22 @@ func pageNames(page *ext.Page) []string {
 	}
 	return out
 }
+
+// TestNoServerNamedReadsNoFilterNames: a query that names no server does
+// not read the servers' item tables (filterNames), which a cold start at
+// 100,000 tools paid 10 ms for on its first search (bench coldstart).
+func TestNoServerNamedReadsNoFilterNames(t *testing.T) {
+	x := mustBuild(t, defaultCatalog)
+	if _, err := x.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: "take a screenshot of the page", Limit: 5}); err != nil {
+		t.Fatal(err)
+	}
+	if x.filterNames.servers != nil {
+		t.Error("a query naming no server read the filter's server tables")
+	}
+	if _, err := x.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: "send a slack message", Limit: 5}); err != nil {
+		t.Fatal(err)
+	}
+	if x.filterNames.servers == nil {
+		t.Error("a query naming slack did not read the server tables it needs")
+	}
+}
