@@ -25,7 +25,10 @@ import (
 // time of day (text.IsTimeWord) counts toward a query's length but weighs
 // nothing. Long queries describe a task and carry many words no tool
 // description holds; any bar on them cost recall (see the technique log),
-// so they are not cut.
+// so they are not cut. A Chinese or Japanese query none of whose words
+// the gloss tables know gets no items whatever its length: the analyser
+// reads it as pairs of characters, and items holding such pairs tell
+// nothing of what it asks.
 //
 // A query that keeps its items may still ask for something its best item
 // does not do: "read a file from s3" finds the filesystem's read_file. When
@@ -36,6 +39,11 @@ import (
 
 // noWordMatches is the hint of a query none of whose words an item holds.
 const noWordMatches = "no item matches any word of the query"
+
+// noWordRead is the hint of a Chinese or Japanese query none of whose
+// words the gloss tables know: its items hold pairs of its characters,
+// which tell nothing of what it asks.
+const noWordRead = "no item fits this query well: none of its words is known"
 
 // fit is what the no-match test says of a query's best candidate: whether
 // the page is emptied, and the hint it carries (with or without items).
@@ -61,6 +69,9 @@ func (x *Index) judgeFit(kind ext.Kind, terms []queryTerm, own, searched string,
 		return fit{}, err
 	}
 	docs := x.manifest.Counts[kind]
+	if text.HasChineseOrJapanese(own) && weighsNothing(concepts, docs) {
+		return fit{empty: true, hint: noWordRead}, nil
+	}
 	if len(concepts) <= rank.ShortQueryTerms {
 		if cov, missing := coverage(concepts, held, docs); cov < rank.MinCoverage {
 			best, err := x.bestCoverage(kind, concepts, alternatives, cands, docs)
@@ -76,6 +87,17 @@ func (x *Index) judgeFit(kind ext.Kind, terms []queryTerm, own, searched string,
 		return fit{hint: "the best match lacks " + strings.Join(lacking, ", ")}, nil
 	}
 	return fit{}, nil
+}
+
+// weighsNothing reports whether no concept weighs anything in the
+// no-match test (see concept.weigh).
+func weighsNothing(concepts []concept, docs int) bool {
+	for _, c := range concepts {
+		if w, _ := c.weigh(nil, docs, false); w > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // lackedSubjects returns the labels of the concepts the best item lacks

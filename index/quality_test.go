@@ -280,6 +280,32 @@ func TestHintInCallersWords(t *testing.T) {
 	}
 }
 
+// TestNoWordRead: a Japanese or Chinese request none of whose words the
+// gloss tables know finds nothing (its items would hold pairs of its
+// characters only); one with a known word, or a Latin request of product
+// codes that weigh nothing, keeps its items.
+func TestNoWordRead(t *testing.T) {
+	x := defaultIndex(t)
+	for q, wantItems := range map[string]bool{
+		"植木に水をやって":   false, // water the potted plants
+		"犬の散歩に行って":   false, // walk the dog
+		"ファイルを削除して":  true,  // delete the file: ファイル and 削除 are known
+		"创建一个新的代码仓库": true,  // create a new code repository
+		"s3":         true,
+	} {
+		page, err := x.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: q, Limit: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(page.Items) > 0; got != wantItems {
+			t.Errorf("%q: %d items, hint %q; want items: %v", q, len(page.Items), page.Hint, wantItems)
+		}
+		if !wantItems && page.Hint != noWordRead {
+			t.Errorf("%q: hint %q, want %q", q, page.Hint, noWordRead)
+		}
+	}
+}
+
 // TestNearMissHint: a query whose best item lacks its weightiest word
 // keeps its items and says so in the hint, in the caller's words; a query
 // its best item fits gets no hint.

@@ -203,6 +203,11 @@ func forEachHanRunAt(text string, f func(run []rune, end int)) {
 
 func isHan(r rune) bool { return r >= 0x2E80 && unicode.Is(unicode.Han, r) }
 
+// HasChineseOrJapanese reports whether text holds a Han or kana
+// character: text the analyser reads as pairs of characters, whose words
+// only the gloss tables tell.
+func HasChineseOrJapanese(text string) bool { return HasHan(text) || hasKana(text) }
+
 // HasHan reports whether text holds a Han character.
 func HasHan(text string) bool {
 	for i := 0; i < len(text); {
