@@ -19,6 +19,7 @@ import (
 // see are excluded by the query itself, before ranking and the cut.
 func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error) {
 	defer recoverDamage(x.dir, &err)
+	q.Text = text.Normalize(q.Text, ext.MaxQueryBytes)
 	own := text.FirstHanChars(q.Text, rank.MaxQueryHanChars) // the Chinese read
 	qterms, searched, err := x.searchedTerms(q.Kind, own)
 	if err != nil {

@@ -173,3 +173,16 @@ func TestResourcesSearchableByName(t *testing.T) {
 		t.Errorf("by MIME type: got %v, want notes://inbox", names(hits))
 	}
 }
+
+// TestLigaturesInCatalogs: a description with a ligature (text copied from
+// a PDF) is found by the plain word, and the other way round.
+func TestLigaturesInCatalogs(t *testing.T) {
+	x := mustBuild(t, writeCatalog(t, map[string]string{
+		"pdf.json": `{"server":"pdf","tools":[{"name":"extract","description":"Extract the text of a scanned ﬁle.","inputSchema":{"type":"object"}}]}`,
+	}))
+	for _, q := range []string{"scanned file", "scanned ﬁle"} {
+		if got := names(searchHits(t, x, ext.KindTool, q, 3, ext.Filter{})); len(got) == 0 || got[0] != "pdf__extract" {
+			t.Errorf("%q: got %v, want pdf__extract", q, got)
+		}
+	}
+}

@@ -41,6 +41,9 @@ func worstQueries(tb testing.TB, x *Index) []worstQuery {
 		{name: "1365-japanese-characters", text: japaneseText(4096)},
 		{name: "128-words-of-phrases", text: phraseWords(128)},
 		{name: "128-words-run-together", text: strings.Join(runTogetherWords(tb, x, 128), " ")},
+		// U+FDFA is one word of 3 bytes that normalises (text.Normalize) to
+		// four Arabic words of 33 bytes: 120 of them, to the byte bound
+		{name: "120-words-normalised-to-480", text: strings.Repeat("\uFDFA ", 120)},
 	}
 	for _, q := range qs {
 		if n, w := len(q.text), len(strings.Fields(q.text)); n > ext.MaxQueryBytes || w > ext.MaxQueryTerms {

@@ -6,21 +6,28 @@ import (
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	porterstemmer "github.com/blevesearch/go-porterstemmer"
+	"golang.org/x/text/unicode/norm"
 )
 
 // nameSplitFilter splits each token that is an identifier — snake_case,
 // dotted.names, camelCase, acronyms — into its words, and keeps the whole
 // identifier (without separators, in lower case) as a term too, so that
 // "getURLs" gives get, urls and geturls, and "host_pool" gives host, pool
-// and hostpool. Other tokens pass unchanged.
+// and hostpool. Other tokens pass in lower case. Each token is read in
+// Unicode compatibility form first (Normalize): the ligature of "ﬁle" is
+// fi.
 type nameSplitFilter struct{}
 
 func (nameSplitFilter) Filter(input analysis.TokenStream) analysis.TokenStream {
 	out := make(analysis.TokenStream, 0, len(input))
 	for _, tok := range input {
-		words := SplitName(string(tok.Term))
+		term := string(tok.Term)
+		if !norm.NFKC.IsNormalString(term) {
+			term = norm.NFKC.String(term) // a ligature, a full-width letter: see Normalize
+		}
+		words := SplitName(term)
 		if len(words) <= 1 {
-			tok.Term = []byte(strings.ToLower(string(tok.Term)))
+			tok.Term = []byte(strings.ToLower(term))
 			out = append(out, tok)
 			continue
 		}
