@@ -48,6 +48,22 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 	if q.Limit <= 0 {
 		return &ext.Page{}, nil
 	}
+	cands, err := x.ranked(ctx, q, w, bq, terms, searched)
+	if err != nil {
+		return nil, err
+	}
+	fit, err := x.judgeFit(q.Kind, qterms, text.WithoutArguments(text.FilesAsWord(own)), searched, cands)
+	if err != nil || fit.empty {
+		return &ext.Page{Hint: filterHint(q, unknown, fit.hint)}, err
+	}
+	return x.pageOf(ctx, q, bq, cands, fit.hint)
+}
+
+// ranked returns the candidates of bq, the query of q's terms (read from
+// searched) that w may see: BM25's best, the best items of the servers a
+// command names and the nearest by vectors, the first
+// rank.RerankWindow of them re-ranked.
+func (x *Index) ranked(ctx context.Context, q ext.Query, w viewer, bq bm25.Query, terms []string, searched string) ([]rank.Candidate, error) {
 	named, err := x.commandNames(q, w, terms)
 	if err != nil {
 		return nil, err
@@ -65,21 +81,23 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 		return nil, err
 	}
 	rank.Rerank(rank.NewQuery(q.Text, terms), cands, window)
-	fit, err := x.judgeFit(q.Kind, qterms, text.WithoutArguments(text.FilesAsWord(own)), searched, cands)
-	if err != nil || fit.empty {
-		return &ext.Page{Hint: filterHint(q, unknown, fit.hint)}, err
-	}
+	return cands, nil
+}
+
+// pageOf loads the page of ranked cands that q asks for (its offset and
+// limit), with the near-miss hint on the first page (see judgeFit) and
+// the explanations q asks for.
+func (x *Index) pageOf(ctx context.Context, q ext.Query, bq bm25.Query, cands []rank.Candidate, hint string) (*ext.Page, error) {
 	if q.Offset >= len(cands) {
 		return &ext.Page{}, nil
 	}
-	pageCands := cands[q.Offset:min(len(cands), q.Offset+q.Limit)]
-	page, err := x.load(ctx, pageCands)
+	page, err := x.load(ctx, cands[q.Offset:min(len(cands), q.Offset+q.Limit)])
 	if err != nil {
 		return nil, err
 	}
 	page.More = len(cands) > q.Offset+q.Limit
 	if q.Offset == 0 {
-		page.Hint = fit.hint // a near miss: see judgeFit
+		page.Hint = hint
 	}
 	if q.Explain {
 		if err := x.explainPage(ctx, q, bq, cands, page); err != nil {
