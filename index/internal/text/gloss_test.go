@@ -45,9 +45,13 @@ func TestGlossChinese(t *testing.T) {
 	for _, test := range []struct{ text, want, not string }{
 		{"获取微博热搜榜", "microblog", ""},
 		{"获取 BBC 新闻", "news", ""},
-		{"獲取天氣預報", "weather", ""},     // traditional
-		{"查询火车票余票信息", "train", ""},    // longest words first: 火车票 is one
-		{"返回搜索结果的列表", "list", "taxi"}, // 的 is grammar, not "taxi"
+		{"獲取天氣預報", "weather", ""},           // traditional
+		{"查询火车票余票信息", "train", ""},          // longest words first: 火车票 is one
+		{"返回搜索结果的列表", "list", "taxi"},       // 的 is grammar, not "taxi"
+		{"在飞书群里发消息", "message", "lining"},   // 里 is "in" (群里: in the group), not a coat's lining
+		{"你来写一个文件", "file", "come"},         // 来 before a verb: you write a file; not "come"
+		{"在GitHub上创建仓库", "create", "upper"}, // 上 is "on", not "upper"
+		{"在列表中查找", "find", "within"},        // 中 is "in" (in the list)
 		{"English only", "", ""},
 	} {
 		got := GlossChinese(test.text)

@@ -146,7 +146,7 @@ const maxProperChars = 2
 var functionChars = map[string]bool{}
 
 func init() {
-	for _, r := range "的了和及与等或之其也都就而在是有为以将把被从对到由于这那个着过并且但则所该每各些此即已还又再很更最不没吗呢吧啊么们给我你他她它让请帮" {
+	for _, r := range "的了和及与等或之其也都就而在是有为以将把被从对到由于这那个着过并且但则所该每各些此即已还又再很更最不没吗呢吧啊么们给我你他她它让请帮里来上中" {
 		functionChars[string(r)] = true
 	}
 	for _, w := range strings.Fields(`一个 一些 一下 一种 这个 那个 这些 那些 这样 那样 什么 怎么 怎样 如何
