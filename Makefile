@@ -25,7 +25,7 @@ CLI_PKG := ./infra/cmd/mcpsearch
 # FUNCTIONS lists the logical ids that have a CATALOG_<LogicalId>.
 FUNCTIONS := $(patsubst CATALOG_%,%,$(filter CATALOG_%,$(.VARIABLES)))
 
-.PHONY: test test-deps lint clean FORCE
+.PHONY: test test-race test-deps lint clean FORCE
 
 # A pattern rule cannot be .PHONY (make skips rule search for phony targets),
 # so FORCE makes build-% run even if a file of that name exists.
@@ -44,6 +44,15 @@ NPM_DIRS := infra/testenv/fleet infra/testenv/interop infra/testenv/playground i
 
 test: test-deps
 	$(GO) run ./infra/cmd/testsummary ./...
+
+# test-race runs the tests of the code that serves and crawls (the search
+# protocol, the functions, the index, the crawler and its test
+# environments) under the race detector (it needs cgo: gcc). The sentence
+# encoder, which nothing serves, is left out: its tests take a minute there.
+RACE_PKGS = $(shell $(GO) list ./ext/... ./functions/... ./index/... ./infra/crawl/... ./infra/testenv/fleet/... ./infra/testenv/lambdaemu/... | grep -v /encoder)
+
+test-race:
+	$(GO) test -race -count=1 $(RACE_PKGS)
 
 # test-deps runs `npm ci` in each of NPM_DIRS whose node_modules is missing
 # or older than its package-lock.json. Without npm, or when npm fails, the
