@@ -98,7 +98,22 @@ type send func(t *testing.T, body []byte) map[string]any
 
 func (g *gateway) viaHTTP(t *testing.T, body []byte) map[string]any {
 	t.Helper()
-	resp, err := http.Post(g.srv.URL+"/mcp", "application/json", strings.NewReader(string(body)))
+	return g.post(t, body, nil)
+}
+
+// post sends body to the gateway's endpoint with headers, and returns the
+// decoded answer.
+func (g *gateway) post(t *testing.T, body []byte, headers map[string]string) map[string]any {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, g.srv.URL+"/mcp", strings.NewReader(string(body)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
