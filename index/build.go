@@ -228,7 +228,7 @@ func writeStores(cat *catalog.Catalog, dir string) error {
 	objects := make([][]byte, len(cat.Items))
 	for i := range cat.Items {
 		it := &cat.Items[i]
-		metas[i] = store.Meta{Label: it.Label, Server: it.Server, Words: strings.Join(text.Analyze(it.Label), " ")}
+		metas[i] = store.Meta{Label: it.Label, Server: it.Server, Words: strings.Join(text.Analyze(normal(it.Label)), " ")}
 		objects[i] = it.Object
 	}
 	return store.Write(dir, metas, objects)

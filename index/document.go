@@ -2,6 +2,7 @@ package index
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/mcpsearch/mcpsearch/ext"
@@ -12,11 +13,13 @@ import (
 // An item's document: what bleve indexes of it.
 
 // document is what bleve indexes for an item: its text fields under the
-// names of its kind.
-func document(it *catalog.Item) map[string]any {
+// names of its kind, in the compatibility form queries are read in
+// (normalText).
+func document(item *catalog.Item) map[string]any {
+	it := normalText(item)
 	field := func(f string) string { return kindField(it.Kind, f) }
 	doc := map[string]any{
-		fieldServer:             it.Server,
+		fieldServer:             item.Server,
 		fieldVisibility:         visibilityTerms(it.Visibility),
 		field(fieldServerWords): it.Server,
 		field(fieldName):        it.Label,
@@ -44,6 +47,27 @@ func document(it *catalog.Item) map[string]any {
 	}
 	return doc
 }
+
+// normalText returns a copy of it whose text is in Unicode compatibility
+// form (text.Normalize), as Index.Search reads a query before analysing
+// it: the analyser splits words before it folds them, so "Ｓ３" or "CO₂"
+// read as written would not give the terms of S3 or CO2 that a query of
+// either form searches.
+func normalText(it *catalog.Item) *catalog.Item {
+	n := *it
+	n.Server, n.Label, n.Title, n.Description = normal(it.Server), normal(it.Label), normal(it.Title), normal(it.Description)
+	n.URI, n.MimeType, n.Content = normal(it.URI), normal(it.MimeType), normal(it.Content)
+	n.Params = make([]catalog.Param, len(it.Params))
+	for i, p := range it.Params {
+		n.Params[i] = p
+		n.Params[i].Name, n.Params[i].Description = normal(p.Name), normal(p.Description)
+	}
+	return &n
+}
+
+// normal is catalog text in compatibility form; its size is the
+// catalog's, not bounded as a query's is.
+func normal(s string) string { return text.Normalize(s, math.MaxInt) }
 
 // itemGloss is the English gloss of the Chinese words of an item's name,
 // title, description and parameters.

@@ -186,3 +186,20 @@ func TestLigaturesInCatalogs(t *testing.T) {
 		}
 	}
 }
+
+// TestCompatibilityFormsInCatalogs: catalog text and queries are read in
+// the same compatibility form, whatever splits their words: a description
+// that writes S3 in full-width letters (typed on a Japanese keyboard) or
+// CO2 with a subscript is found by the plain words and by its own.
+func TestCompatibilityFormsInCatalogs(t *testing.T) {
+	x := mustBuild(t, writeCatalog(t, map[string]string{
+		"cloud.json": `{"server":"cloud","tools":[` +
+			`{"name":"buckets","description":"List the buckets of Ｓ３.","inputSchema":{"type":"object"}},` +
+			`{"name":"emissions","description":"Report the CO₂ of a flight.","inputSchema":{"type":"object"}}]}`,
+	}))
+	for q, want := range map[string]string{"s3": "cloud__buckets", "Ｓ３": "cloud__buckets", "co2": "cloud__emissions", "CO₂": "cloud__emissions"} {
+		if got := names(searchHits(t, x, ext.KindTool, q, 3, ext.Filter{})); len(got) == 0 || got[0] != want {
+			t.Errorf("%q: got %v, want %s", q, got, want)
+		}
+	}
+}
