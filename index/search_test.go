@@ -203,3 +203,22 @@ func TestCompatibilityFormsInCatalogs(t *testing.T) {
 		}
 	}
 }
+
+// TestExactNameInCompatibilityForm: a query that is an item's whole name,
+// as the catalog writes it, is its exact name though the query is read in
+// compatibility form: here a name with decomposed accents (as macOS writes
+// file names) and one in full-width letters.
+func TestExactNameInCompatibilityForm(t *testing.T) {
+	for _, name := range []string{"ze\u0301brule_list", "ｆｅｔｃｈ＿ｐａｇｅ"} {
+		x := mustBuild(t, writeCatalog(t, map[string]string{
+			"docs.json": `{"server":"docs","tools":[{"name":"` + name + `","description":"Write it.","inputSchema":{"type":"object"}}]}`,
+		}))
+		page, err := x.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: name, Limit: 1, Explain: true})
+		if err != nil || len(page.Items) == 0 {
+			t.Fatalf("%q: got %v, %v; want the tool", name, page, err)
+		}
+		if e := page.Items[0].Explain.(*Explanation); e.Rerank == nil || !e.Rerank.ExactName {
+			t.Errorf("%q: re-ranking signals %+v, want the exact name", name, e.Rerank)
+		}
+	}
+}

@@ -91,8 +91,12 @@ func camelBoundary(r []rune, i int) bool {
 // NormalizeName lower-cases s and drops everything but letters and digits,
 // so "Browser_Take-Screenshot" and "browser take screenshot" compare equal:
 // the form of an item's own name in its exact-name field, and of a query
-// that may be one.
+// that may be one. s is read in compatibility form first, as a query is
+// (Normalize): "ｆｅｔｃｈ" is fetch, and an accent written apart is kept.
 func NormalizeName(s string) string {
+	if !norm.NFKC.IsNormalString(s) {
+		s = norm.NFKC.String(s)
+	}
 	var b strings.Builder
 	for _, r := range strings.ToLower(s) {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
