@@ -26,7 +26,8 @@ import (
 // nothing. Long queries describe a task and carry many words no tool
 // description holds; any bar on them cost recall (see the technique log),
 // so they are not cut. A Chinese or Japanese query none of whose words
-// the gloss tables know gets no items whatever its length: the analyser
+// the gloss tables know, and that names no product code in Latin letters
+// (S3, mp3), gets no items whatever its length: the analyser
 // reads it as pairs of characters, and items holding such pairs tell
 // nothing of what it asks.
 //
@@ -90,10 +91,11 @@ func (x *Index) judgeFit(kind ext.Kind, terms []queryTerm, own, searched string,
 }
 
 // weighsNothing reports whether no concept weighs anything in the
-// no-match test (see concept.weigh).
+// no-match test (see concept.weigh), product codes aside: "S3について"
+// asks for S3, not for pairs of its characters.
 func weighsNothing(concepts []concept, docs int) bool {
 	for _, c := range concepts {
-		if w, _ := c.weigh(nil, docs, false); w > 0 {
+		if w, _ := c.weigh(nil, docs, true); w > 0 {
 			return false
 		}
 	}

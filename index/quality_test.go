@@ -283,8 +283,9 @@ func TestHintInCallersWords(t *testing.T) {
 
 // TestNoWordRead: a Japanese or Chinese request none of whose words the
 // gloss tables know finds nothing (its items would hold pairs of its
-// characters only); one with a known word, or a Latin request of product
-// codes that weigh nothing, keeps its items.
+// characters only); one with a known word, or with product codes in
+// Latin letters (which weigh nothing in the no-match test), keeps its
+// items.
 func TestNoWordRead(t *testing.T) {
 	x := defaultIndex(t)
 	for q, wantItems := range map[string]bool{
@@ -293,6 +294,8 @@ func TestNoWordRead(t *testing.T) {
 		"ファイルを削除して":  true,  // delete the file: ファイル and 削除 are known
 		"创建一个新的代码仓库": true,  // create a new code repository
 		"s3":         true,
+		"S3について":     true, // about S3: a product code in Latin letters, as "s3" alone
+		"m4aをmp3に":   true, // m4a to mp3
 	} {
 		page, err := x.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: q, Limit: 3})
 		if err != nil {
