@@ -47,11 +47,13 @@ test: test-deps
 
 # test-race runs the tests of the code that serves and crawls (the search
 # protocol, the functions, the index, the crawler and its test
-# environments) under the race detector (it needs cgo: gcc). The sentence
+# environments) under the race detector (it needs cgo: gcc), after the npm
+# packages of test-deps, as make test does. The sentence
 # encoder, which nothing serves, is left out: its tests take a minute there.
 RACE_PKGS = $(shell $(GO) list ./ext/... ./functions/... ./index/... ./infra/crawl/... ./infra/testenv/fleet/... ./infra/testenv/lambdaemu/... | grep -v /encoder)
 
-test-race:
+test-race: test-deps
+	$(if $(strip $(RACE_PKGS)),,$(error no packages for the race detector: "$(GO) list" failed))
 	$(GO) test -race -count=1 $(RACE_PKGS)
 
 # test-deps runs `npm ci` in each of NPM_DIRS whose node_modules is missing
