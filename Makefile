@@ -49,7 +49,8 @@ test: test-deps
 # protocol, the functions, the index, the crawler and its test
 # environments) under the race detector (it needs cgo: gcc), after the npm
 # packages of test-deps, as make test does. The sentence
-# encoder, which nothing serves, is left out: its tests take a minute there.
+# encoder, which nothing serves, is left out: its tests take a minute there,
+# and its allocation test counts sync.Pool reuse, which the detector defeats.
 RACE_PKGS = $(shell $(GO) list ./ext/... ./functions/... ./index/... ./infra/crawl/... ./infra/testenv/fleet/... ./infra/testenv/lambdaemu/... | grep -v /encoder)
 
 test-race: test-deps

@@ -37,9 +37,6 @@ func TestSimilarSentencesScoreHigher(t *testing.T) {
 }
 
 func TestEncodeAllocations(t *testing.T) {
-	if raceEnabled {
-		t.Skip("allocations are not counted under the race detector (race_on_test.go)")
-	}
 	e := mustLoad(t)
 	dst := make([]float32, 0, Dims)
 	for _, text := range []string{"undo my last commit keep changes", description60, "Größe ＧｉｔＨｕｂ 会議"} {
