@@ -81,16 +81,7 @@ func mustGatewayIndex(t testing.TB, extra map[string]string) *index.Index {
 			t.Fatal(err)
 		}
 	}
-	bundle := filepath.Join(t.TempDir(), "bundle")
-	if _, err := index.BuildDir(dir, bundle, nil); err != nil {
-		t.Fatal(err)
-	}
-	idx, err := index.Open(bundle)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { idx.Close() })
-	return idx
+	return mustOpenCatalog(t, dir)
 }
 
 // send delivers one JSON-RPC message and returns the decoded answer.

@@ -66,9 +66,14 @@ func TestServerRefusesBadBundle(t *testing.T) {
 	}
 }
 
-func mustIndex(t *testing.T) *index.Index {
+func mustIndex(t *testing.T) *index.Index { return mustOpenCatalog(t, writeTestCatalog(t)) }
+
+// mustOpenCatalog builds the catalog directory into a bundle and opens it,
+// closed when the test ends.
+func mustOpenCatalog(t testing.TB, catalogDir string) *index.Index {
+	t.Helper()
 	dir := filepath.Join(t.TempDir(), "bundle")
-	if _, err := index.BuildDir(writeTestCatalog(t), dir, nil); err != nil {
+	if _, err := index.BuildDir(catalogDir, dir, nil); err != nil {
 		t.Fatal(err)
 	}
 	idx, err := index.Open(dir)

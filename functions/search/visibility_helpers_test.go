@@ -127,16 +127,7 @@ func visServer(t *testing.T, idx *index.Index, env map[string]string) string {
 
 func mustVisIndex(t *testing.T) *index.Index {
 	t.Helper()
-	bundle := filepath.Join(t.TempDir(), "bundle")
-	if _, err := index.BuildDir(writeVisCatalog(t, upstreamtest.Start(t)), bundle, nil); err != nil {
-		t.Fatal(err)
-	}
-	idx, err := index.Open(bundle)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { idx.Close() })
-	return idx
+	return mustOpenCatalog(t, writeVisCatalog(t, upstreamtest.Start(t)))
 }
 
 func (c visCaller) token(t *testing.T) string {
