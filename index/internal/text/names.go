@@ -13,18 +13,16 @@ import (
 // dotted.names, camelCase, acronyms — into its words, and keeps the whole
 // identifier (without separators, in lower case) as a term too, so that
 // "getURLs" gives get, urls and geturls, and "host_pool" gives host, pool
-// and hostpool. Other tokens pass in lower case. Each token is read in
-// Unicode compatibility form first (Normalize): the ligature of "ﬁle" is
-// fi.
+// and hostpool. Other tokens pass in lower case. Text reaches the analyser
+// in Unicode compatibility form already (Normalize: Index.Search reads the
+// query so, and the build an item's text), since the form decides where
+// words break (Ｓ３ is one word, S3).
 type nameSplitFilter struct{}
 
 func (nameSplitFilter) Filter(input analysis.TokenStream) analysis.TokenStream {
 	out := make(analysis.TokenStream, 0, len(input))
 	for _, tok := range input {
 		term := string(tok.Term)
-		if !norm.NFKC.IsNormalString(term) {
-			term = norm.NFKC.String(term) // a ligature, a full-width letter: see Normalize
-		}
 		words := SplitName(term)
 		if len(words) <= 1 {
 			tok.Term = []byte(strings.ToLower(term))

@@ -23,9 +23,3 @@ func TestNormalize(t *testing.T) {
 		t.Errorf("an expansion past the bound: got %d bytes, want the %d as given", len(got), len(long))
 	}
 }
-
-func TestTermsOfLigatures(t *testing.T) {
-	if got := strings.Join(Analyze("ﬁle ﬂow"), " "); got != strings.Join(Analyze("file flow"), " ") {
-		t.Errorf("ligatures analysed to %q, want the terms of file flow", got)
-	}
-}
