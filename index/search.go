@@ -21,18 +21,21 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 	defer recoverDamage(x.dir, &err)
 	q.Text = text.Normalize(q.Text, ext.MaxQueryBytes)
 	own := text.FirstHanChars(q.Text, rank.MaxQueryHanChars) // the Chinese read
-	qterms, searched, err := x.searchedTerms(q.Kind, own)
+	access := ext.AccessFrom(ctx)
+	w := x.visibility.viewer(access)
+	qterms, searched, err := x.searchedTerms(q.Kind, own, w)
 	if err != nil {
 		return nil, fmt.Errorf("index %s: %w", x.dir, err)
 	}
 	terms := termStrings(qterms)
-	access := ext.AccessFrom(ctx)
-	w := x.visibility.viewer(access)
 	if err := x.checkAnnotations(q, w); err != nil {
 		return nil, err
 	}
 	bq, err := searchQuery(q, terms, x.manifest.Separator, w.all(), access)
 	if err != nil {
+		return nil, err
+	}
+	if bq.Scope, err = x.scope(q.Kind, w); err != nil {
 		return nil, err
 	}
 	if len(terms) == 0 {
@@ -52,7 +55,7 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 	if err != nil {
 		return nil, err
 	}
-	fit, err := x.judgeFit(q.Kind, qterms, text.WithoutArguments(text.FilesAsWord(own)), searched, cands)
+	fit, err := x.judgeFit(q.Kind, w, qterms, text.WithoutArguments(text.FilesAsWord(own)), searched, cands)
 	if err != nil || fit.empty {
 		return &ext.Page{Hint: filterHint(q, unknown, fit.hint)}, err
 	}
@@ -116,15 +119,15 @@ func searchedText(own string) string {
 
 // searchedTerms returns the terms a query searches and the text they are
 // read from (searchedText): the words of own, the caller's text, resolved
-// and corrected, with the everyday words of corrected ones (at most
-// rank.MaxSearchTerms).
-func (x *Index) searchedTerms(kind ext.Kind, own string) ([]queryTerm, string, error) {
+// and corrected among the items w sees, with the everyday words of
+// corrected ones (at most rank.MaxSearchTerms).
+func (x *Index) searchedTerms(kind ext.Kind, own string, w viewer) ([]queryTerm, string, error) {
 	searched := searchedText(own)
-	qterms, err := x.resolveTerms(kind, queryTerms(searched), typoWords(searched))
+	qterms, err := x.resolveTerms(kind, queryTerms(searched), typoWords(searched), w)
 	if err != nil {
 		return nil, "", err
 	}
-	return x.withCorrectedExpansions(kind, qterms, searched)
+	return x.withCorrectedExpansions(kind, qterms, searched, w)
 }
 
 func termStrings(terms []queryTerm) []string {

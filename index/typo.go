@@ -57,6 +57,7 @@ type corrector struct {
 	// wordWalks counts the words compared with the word vectors' table
 	// (typowords.go).
 	wordWalks int
+	found     []typoMatch // the terms a walk found (reused)
 }
 
 func newCorrector(d *termDicts, short map[string]bool) *corrector {
@@ -101,15 +102,36 @@ func (c *corrector) walk(word []rune, edits uint8) (typoMatch, error) {
 		for _, dict := range dicts {
 			c.a.reset(word, edits, min(rank.TypoWalkSteps, rank.TypoQuerySteps-c.cost.steps))
 			c.cost.walks++
-			err := walkDict(dict, &c.a, start, end, func(m typoMatch) {
-				if best.term == "" || m.nearerThan(best) {
-					best = m
-				}
-			})
+			c.found = c.found[:0]
+			err := walkDict(dict, &c.a, start, end, func(m typoMatch) { c.found = append(c.found, m) })
 			c.cost.steps += c.a.used
 			if err != nil {
 				return typoMatch{}, fmt.Errorf("%s: %w", field, err)
 			}
+			if best, err = c.nearestFound(field, best); err != nil {
+				return typoMatch{}, err
+			}
+		}
+	}
+	return best, nil
+}
+
+// nearestFound returns the nearer of best and the terms of field the last
+// walk found, counting the documents the caller sees: a term that only
+// hidden items hold is none.
+func (c *corrector) nearestFound(field string, best typoMatch) (typoMatch, error) {
+	for _, m := range c.found {
+		if c.dicts.visible != nil {
+			var err error
+			if m.count, err = c.dicts.fieldFreq(field, m.term); err != nil {
+				return typoMatch{}, err
+			}
+			if m.count == 0 {
+				continue
+			}
+		}
+		if best.term == "" || m.nearerThan(best) {
+			best = m
 		}
 	}
 	return best, nil

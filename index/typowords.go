@@ -130,7 +130,7 @@ func (c *corrector) nearestWord(word string) (correction, error) {
 // its own words get theirs; terms and searched themselves when none has.
 // The added words are no words of the caller's: the no-match test does
 // not weigh them (searched is no longer the caller's text).
-func (x *Index) withCorrectedExpansions(kind ext.Kind, terms []queryTerm, searched string) ([]queryTerm, string, error) {
+func (x *Index) withCorrectedExpansions(kind ext.Kind, terms []queryTerm, searched string, w viewer) ([]queryTerm, string, error) {
 	var more []string
 	for _, t := range terms {
 		if e := text.QueryExpansion(t.term); t.corrected != "" && e != "" {
@@ -140,7 +140,7 @@ func (x *Index) withCorrectedExpansions(kind ext.Kind, terms []queryTerm, search
 	if len(more) == 0 {
 		return terms, searched, nil
 	}
-	added, err := x.resolveTerms(kind, text.Analyze(strings.Join(more, " ")), nil)
+	added, err := x.resolveTerms(kind, text.Analyze(strings.Join(more, " ")), nil, w)
 	if err != nil {
 		return nil, "", err
 	}

@@ -21,9 +21,20 @@ type Leaf struct {
 // Query is the retrieval query of a search: Text is a disjunction of
 // disjunctions of leaves (one per field, and the exact name), and each of
 // Filters a disjunction of boost-0 leaves that a match must satisfy.
+// Scope, when set, is what the caller may see, over which idf counts.
 type Query struct {
 	Text    [][]Leaf
 	Filters [][]Leaf
+	Scope   *Scope
+}
+
+// Scope is the documents a caller may see, of a kind: a leaf's idf counts
+// its documents among Docs, of Count documents, so that a term only
+// documents outside weigh as a term of none. The field lengths (avgLen)
+// stay those of every document.
+type Scope struct {
+	Docs  Set
+	Count int
 }
 
 // Bleve is q as a bleve query, for comparing scores and explanations with
@@ -60,8 +71,9 @@ type scoredLeaf struct {
 }
 
 // openLeaves opens the postings of every leaf and sets their constants,
-// with the query norm over all of them.
-func openLeaves(r bindex.IndexReader, stats *search.BM25Stats, text [][]Leaf) ([][]scoredLeaf, error) {
+// with the query norm over all of them; idf counts within scope (nil:
+// every document).
+func openLeaves(r bindex.IndexReader, stats *search.BM25Stats, text [][]Leaf, scope *Scope) ([][]scoredLeaf, error) {
 	out := make([][]scoredLeaf, len(text))
 	weights := 0.0
 	for i, clause := range text {
@@ -72,7 +84,7 @@ func openLeaves(r bindex.IndexReader, stats *search.BM25Stats, text [][]Leaf) ([
 			if err != nil {
 				return out, fmt.Errorf("term %q in %s: %w", l.Term, l.Field, err)
 			}
-			sl, err := newScoredLeaf(p, stats, l)
+			sl, err := newScoredLeaf(r, p, stats, l, scope)
 			if err != nil {
 				p.Close()
 				return out, err
@@ -92,7 +104,7 @@ func openLeaves(r bindex.IndexReader, stats *search.BM25Stats, text [][]Leaf) ([
 	return out, nil
 }
 
-func newScoredLeaf(p bindex.TermFieldReader, stats *search.BM25Stats, l Leaf) (scoredLeaf, error) {
+func newScoredLeaf(r bindex.IndexReader, p bindex.TermFieldReader, stats *search.BM25Stats, l Leaf, scope *Scope) (scoredLeaf, error) {
 	n := stats.DocCount
 	length, ok := stats.FieldCardinality[l.Field]
 	if !ok {
@@ -100,6 +112,16 @@ func newScoredLeaf(p bindex.TermFieldReader, stats *search.BM25Stats, l Leaf) (s
 	}
 	avgLen := math.Ceil(float64(length) / n)
 	df := float64(p.Count())
+	if scope != nil && df > 0 {
+		seen, err := countIn(r, l, scope.Docs)
+		if err != nil {
+			return scoredLeaf{}, err
+		}
+		df = float64(seen)
+	}
+	if scope != nil {
+		n = float64(max(1, scope.Count))
+	}
 	sl := scoredLeaf{postings: p, avgLen: avgLen, boost: l.Boost}
 	if avgLen > 0 {
 		sl.idf = math.Log(1 + (n-df+0.5)/(df+0.5))
@@ -107,6 +129,26 @@ func newScoredLeaf(p bindex.TermFieldReader, stats *search.BM25Stats, l Leaf) (s
 		sl.idf = 1.0 + math.Log(n/(df+1.0))
 	}
 	return sl, nil
+}
+
+// countIn counts the documents of docs that hold leaf l.
+func countIn(r bindex.IndexReader, l Leaf, docs Set) (int, error) {
+	p, err := r.TermFieldReader(context.Background(), []byte(l.Term), l.Field, false, false, false)
+	if err != nil {
+		return 0, fmt.Errorf("term %q in %s: %w", l.Term, l.Field, err)
+	}
+	defer p.Close()
+	n := 0
+	var tfd bindex.TermFieldDoc
+	for {
+		d, err := p.Next(&tfd)
+		if err != nil || d == nil {
+			return n, err
+		}
+		if doc := DocNumber(d.ID); doc/64 < uint64(len(docs)) && docs.Has(doc) {
+			n++
+		}
+	}
 }
 
 func closeLeaves(leaves [][]scoredLeaf) {
