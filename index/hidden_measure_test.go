@@ -24,9 +24,6 @@ import (
 //
 //	go test ./index -run TestHiddenServersRanking -v
 func TestHiddenServersRanking(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds two bundles of the default catalog")
-	}
 	restricted := restrictedCatalog(t, defaultCatalog, 4)
 	full, quarter := mustBuild(t, restricted), mustBuild(t, quarterOf(t, restricted, "team0"))
 	caller := ext.WithAccess(context.Background(), ext.Access{Groups: []string{"team0"}})

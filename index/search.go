@@ -35,9 +35,12 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 	if err != nil {
 		return nil, err
 	}
-	if bq.Scope, err = x.scope(q.Kind, w); err != nil {
+	scope, done, err := x.scope(q.Kind, w)
+	defer done()
+	if err != nil {
 		return nil, err
 	}
+	bq.Scope = scope
 	if len(terms) == 0 {
 		return &ext.Page{Hint: "the query has no searchable words"}, nil
 	}

@@ -7,12 +7,12 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	bindex "github.com/blevesearch/bleve_index_api"
 	segment "github.com/blevesearch/scorch_segment_api/v2"
 
 	"github.com/mcpsearch/mcpsearch/ext"
-	"github.com/mcpsearch/mcpsearch/index/internal/bm25"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
@@ -153,15 +153,16 @@ func allLetters(w string) bool {
 type termDicts struct {
 	snap    *scorch.IndexSnapshot
 	kind    ext.Kind
-	dicts   map[string][]segment.TermDictionary // by field
+	dicts   map[string][]segment.TermDictionary // by index field
 	pl      segment.PostingsList                // reused
-	visible bm25.Set                            // the documents the caller sees; nil: all
+	visible []*roaring.Bitmap                   // the documents the caller sees, by segment; nil: all (sight.go)
+	scratch *roaring.Bitmap                     // reused
 	items   int                                 // the items of kind the caller sees
 }
 
 // newTermDicts reads the dictionaries of kind for a caller who sees the
 // documents visible (nil: all), items of the kind.
-func newTermDicts(r bindex.IndexReader, kind ext.Kind, visible bm25.Set, items int) (*termDicts, error) {
+func newTermDicts(r bindex.IndexReader, kind ext.Kind, visible []*roaring.Bitmap, items int) (*termDicts, error) {
 	snap, ok := r.(*scorch.IndexSnapshot)
 	if !ok {
 		return nil, fmt.Errorf("index reader %T is not a scorch snapshot", r)
@@ -171,18 +172,23 @@ func newTermDicts(r bindex.IndexReader, kind ext.Kind, visible bm25.Set, items i
 
 // field returns the dictionaries of the kind's field f, one a segment.
 func (d *termDicts) field(f string) ([]segment.TermDictionary, error) {
-	if dicts, ok := d.dicts[f]; ok {
+	return d.dictsOf(kindField(d.kind, f))
+}
+
+// dictsOf returns the dictionaries of the index field named full.
+func (d *termDicts) dictsOf(full string) ([]segment.TermDictionary, error) {
+	if dicts, ok := d.dicts[full]; ok {
 		return dicts, nil
 	}
 	var dicts []segment.TermDictionary
 	for _, seg := range d.snap.Segments() {
-		dict, err := seg.Segment().Dictionary(kindField(d.kind, f))
+		dict, err := seg.Segment().Dictionary(full)
 		if err != nil {
-			return nil, fmt.Errorf("dictionary of %s: %w", f, err)
+			return nil, fmt.Errorf("dictionary of %s: %w", full, err)
 		}
 		dicts = append(dicts, dict)
 	}
-	d.dicts[f] = dicts
+	d.dicts[full] = dicts
 	return dicts, nil
 }
 
@@ -205,7 +211,7 @@ func (d *termDicts) docFreq(term string) (int, error) {
 // field f.
 func (d *termDicts) fieldFreq(f, term string) (int, error) {
 	if d.visible != nil {
-		return d.visibleFreq(f, term)
+		return d.visibleFreq(kindField(d.kind, f), term)
 	}
 	dicts, err := d.field(f)
 	if err != nil {
@@ -219,27 +225,6 @@ func (d *termDicts) fieldFreq(f, term string) (int, error) {
 		n += int(d.pl.Count())
 	}
 	return n, nil
-}
-
-// visibleFreq counts the postings of term in field f whose documents are
-// visible: a walk of the postings, for callers who do not see every item.
-func (d *termDicts) visibleFreq(f, term string) (n int, err error) {
-	defer wrapf(&err, "term %q in %s", term, f)
-	p, err := d.snap.TermFieldReader(context.Background(), []byte(term), kindField(d.kind, f), false, false, false)
-	if err != nil {
-		return 0, err
-	}
-	defer p.Close()
-	var tfd bindex.TermFieldDoc
-	for {
-		doc, err := p.Next(&tfd)
-		if err != nil || doc == nil {
-			return n, err
-		}
-		if num := bm25.DocNumber(doc.ID); num/64 < uint64(len(d.visible)) && d.visible.Has(num) {
-			n++
-		}
-	}
 }
 
 // summaryFields are the fields whose words the no-match test counts as an

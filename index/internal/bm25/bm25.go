@@ -28,13 +28,13 @@ type Query struct {
 	Scope   *Scope
 }
 
-// Scope is the documents a caller may see, of a kind: a leaf's idf counts
-// its documents among Docs, of Count documents, so that a term only
-// documents outside weigh as a term of none. The field lengths (avgLen)
-// stay those of every document.
+// Scope is what a caller may see of a kind: Count documents, and DocFreq
+// counts those of them that hold a term in a field. A leaf's idf counts
+// within it, so that a term that only documents outside hold weighs as a
+// term of none. The field lengths (avgLen) stay those of every document.
 type Scope struct {
-	Docs  Set
-	Count int
+	Count   int
+	DocFreq func(field, term string) (int, error)
 }
 
 // Bleve is q as a bleve query, for comparing scores and explanations with
@@ -84,7 +84,7 @@ func openLeaves(r bindex.IndexReader, stats *search.BM25Stats, text [][]Leaf, sc
 			if err != nil {
 				return out, fmt.Errorf("term %q in %s: %w", l.Term, l.Field, err)
 			}
-			sl, err := newScoredLeaf(r, p, stats, l, scope)
+			sl, err := newScoredLeaf(p, stats, l, scope)
 			if err != nil {
 				p.Close()
 				return out, err
@@ -104,7 +104,7 @@ func openLeaves(r bindex.IndexReader, stats *search.BM25Stats, text [][]Leaf, sc
 	return out, nil
 }
 
-func newScoredLeaf(r bindex.IndexReader, p bindex.TermFieldReader, stats *search.BM25Stats, l Leaf, scope *Scope) (scoredLeaf, error) {
+func newScoredLeaf(p bindex.TermFieldReader, stats *search.BM25Stats, l Leaf, scope *Scope) (scoredLeaf, error) {
 	n := stats.DocCount
 	length, ok := stats.FieldCardinality[l.Field]
 	if !ok {
@@ -112,15 +112,13 @@ func newScoredLeaf(r bindex.IndexReader, p bindex.TermFieldReader, stats *search
 	}
 	avgLen := math.Ceil(float64(length) / n)
 	df := float64(p.Count())
-	if scope != nil && df > 0 {
-		seen, err := countIn(r, l, scope.Docs)
-		if err != nil {
-			return scoredLeaf{}, err
-		}
-		df = float64(seen)
-	}
 	if scope != nil {
 		n = float64(max(1, scope.Count))
+		seen, err := scope.DocFreq(l.Field, l.Term)
+		if err != nil {
+			return scoredLeaf{}, fmt.Errorf("term %q in %s: %w", l.Term, l.Field, err)
+		}
+		df = float64(seen)
 	}
 	sl := scoredLeaf{postings: p, avgLen: avgLen, boost: l.Boost}
 	if avgLen > 0 {
@@ -129,26 +127,6 @@ func newScoredLeaf(r bindex.IndexReader, p bindex.TermFieldReader, stats *search
 		sl.idf = 1.0 + math.Log(n/(df+1.0))
 	}
 	return sl, nil
-}
-
-// countIn counts the documents of docs that hold leaf l.
-func countIn(r bindex.IndexReader, l Leaf, docs Set) (int, error) {
-	p, err := r.TermFieldReader(context.Background(), []byte(l.Term), l.Field, false, false, false)
-	if err != nil {
-		return 0, fmt.Errorf("term %q in %s: %w", l.Term, l.Field, err)
-	}
-	defer p.Close()
-	n := 0
-	var tfd bindex.TermFieldDoc
-	for {
-		d, err := p.Next(&tfd)
-		if err != nil || d == nil {
-			return n, err
-		}
-		if doc := DocNumber(d.ID); doc/64 < uint64(len(docs)) && docs.Has(doc) {
-			n++
-		}
-	}
 }
 
 func closeLeaves(leaves [][]scoredLeaf) {
