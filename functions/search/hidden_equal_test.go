@@ -71,6 +71,8 @@ func metaSearch(query string) hiddenRequest {
 // blue's items, lists and the lifecycle.
 var hiddenRequests = []hiddenRequest{
 	{"initialize", `{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}`},
+	{"server/discover", `{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",` +
+		`"io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}`},
 	{"tools/list", `{}`}, {"prompts/list", `{}`}, {"resources/list", `{}`}, {"resources/templates/list", `{}`},
 	search("tools/search", "quarantine", ""), search("tools/search", "quarantime the host", ""),
 	search("tools/search", "quarantine host", ""), search("tools/search", "quixotrelix host", ""),
@@ -150,8 +152,19 @@ func toolsChars(t *testing.T, idx *index.Index, ctx context.Context) int {
 	}
 }
 
-// sender sends one JSON-RPC body and returns the answer's body.
-type sender func(body string) string
+// sender sends one JSON-RPC body of method and returns the answer's status
+// and body.
+type sender func(method, body string) string
+
+// eraHeaders are the headers of a request of method: a server/discover
+// request is of the 2026-07-28 era, which states itself in headers too.
+func eraHeaders(method string) map[string]string {
+	h := map[string]string{"Content-Type": "application/json"}
+	if method == "server/discover" {
+		h["Mcp-Protocol-Version"], h["Mcp-Method"] = "2026-07-28", method
+	}
+	return h
+}
 
 // hiddenSender serves idx with env in jwt mode, over transport (http or
 // lambda), with token.
@@ -168,9 +181,10 @@ func hiddenSender(t *testing.T, idx *index.Index, env map[string]string, transpo
 	}
 	if transport == "lambda" {
 		handle := lambdaHandler(h)
-		return func(body string) string {
-			ev := events.APIGatewayV2HTTPRequest{RawPath: "/mcp", Body: body,
-				Headers: map[string]string{"content-type": "application/json", "authorization": "Bearer " + token}}
+		return func(method, body string) string {
+			headers := eraHeaders(method)
+			headers["Authorization"] = "Bearer " + token
+			ev := events.APIGatewayV2HTTPRequest{RawPath: "/mcp", Body: body, Headers: headers}
 			ev.RequestContext.HTTP.Method = http.MethodPost
 			resp, err := handle(context.Background(), ev)
 			if err != nil {
@@ -181,9 +195,11 @@ func hiddenSender(t *testing.T, idx *index.Index, env map[string]string, transpo
 	}
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
-	return func(body string) string {
+	return func(method, body string) string {
 		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/mcp", strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
+		for k, v := range eraHeaders(method) {
+			req.Header.Set(k, v)
+		}
 		req.Header.Set("Authorization", "Bearer "+token)
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
@@ -210,7 +226,7 @@ func exchange(t *testing.T, send sender, r hiddenRequest) string {
 	var answers []string
 	for range 5 {
 		body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": r.method, "params": params})
-		answer := send(string(body))
+		answer := send(r.method, string(body))
 		status, raw, _ := strings.Cut(answer, " ")
 		var msg map[string]any
 		if err := json.Unmarshal([]byte(raw), &msg); err != nil {
