@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	pathpkg "path"
 	"path/filepath"
@@ -114,7 +115,22 @@ func readManifest(dir string) (*Manifest, error) {
 	case len(m.FieldLengths) == 0:
 		return nil, fmt.Errorf("%s: manifest has no fieldLengths", dir)
 	}
+	for _, f := range m.Files {
+		if err := checkBundlePath(f.Path); err != nil {
+			return nil, fmt.Errorf("%s: manifest lists %q: %w", dir, f.Path, err)
+		}
+	}
 	return &m, nil
+}
+
+// checkBundlePath refuses a manifest path that could name a file outside
+// the bundle, or the manifest itself: it must be a slash path relative to
+// the bundle, without "." or ".." elements (fs.ValidPath).
+func checkBundlePath(path string) error {
+	if !fs.ValidPath(path) || path == "." || path == ManifestFile {
+		return errors.New("not a path inside the bundle (a slash path under its directory, without . or .. elements)")
+	}
+	return nil
 }
 
 // checkFiles compares the bundle's files with the manifest: sizes always,
@@ -154,9 +170,12 @@ func hashedAtOpen(path string) bool { return pathpkg.Ext(path) == ".bolt" }
 
 func (f FileInfo) check(dir string, full bool) error {
 	path := filepath.Join(dir, filepath.FromSlash(f.Path))
-	st, err := os.Stat(path)
+	st, err := os.Lstat(path)
 	if err != nil {
 		return fmt.Errorf("%s: file %s listed in the manifest: %w", dir, f.Path, err)
+	}
+	if !st.Mode().IsRegular() { // a link could lead out of the bundle
+		return fmt.Errorf("%s: file %s listed in the manifest is not a regular file (%s)", dir, f.Path, st.Mode().Type())
 	}
 	if st.Size() != f.Size {
 		return fmt.Errorf("%s: file %s is %d bytes, the manifest says %d (truncated or altered)", dir, f.Path, st.Size(), f.Size)
