@@ -205,7 +205,10 @@ func readServerFile(fsys fs.FS, name string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return data, checkFileSize(int64(len(data)))
+	if len(data) > MaxFileBytes {
+		return nil, fmt.Errorf("the file is over the limit of %s for one server (it said %d bytes; reading stopped past the limit)", bytesLabel(MaxFileBytes), st.Size())
+	}
+	return data, nil
 }
 
 // checkRegular refuses what is not a regular file, and one whose reported
