@@ -61,7 +61,7 @@ func (s stated) modern() bool { return mcp.IsModernProtocol(s.header) || mcp.IsM
 func detectEra(h http.Header, req *request) (era, error) {
 	s := statedVersion(h, req)
 	if !s.modern() {
-		if s.header != "" && !slices.Contains(mcp.ValidProtocolVersions, s.header) {
+		if s.header != "" && !servedByHandshake(s.header) {
 			return era{}, fmt.Errorf("%w: unsupported protocol version %q in %s (supported: %v)",
 				ext.ErrInvalidRequest, s.header, mcp.HeaderProtocolVersion, SupportedProtocolVersions)
 		}
@@ -94,7 +94,7 @@ func detectEra(h http.Header, req *request) (era, error) {
 func detectLifecycleEra(h http.Header, req *request) (era, error) {
 	s := statedVersion(h, req)
 	if !s.modern() {
-		if req.Method != string(mcp.MethodInitialize) && s.header != "" && !mcp.IsValidProtocolVersion(s.header) {
+		if req.Method != string(mcp.MethodInitialize) && s.header != "" && !servedByHandshake(s.header) {
 			return era{}, &plainError{status: http.StatusBadRequest, msg: "Unsupported protocol version: " + s.header}
 		}
 		return era{version: s.header}, nil

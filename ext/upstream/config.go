@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/client/transport"
 )
@@ -37,6 +38,9 @@ func ParseConfig(raw json.RawMessage) (*Config, error) {
 		if cfg.URL == "" {
 			return nil, errors.New("catalog upstream: streamable-http needs a url")
 		}
+		if !strings.HasPrefix(cfg.URL, "${") && !httpURL(cfg.URL) {
+			return nil, errHTTPScheme
+		}
 	case TransportStdio:
 		if cfg.Command == "" {
 			return nil, errors.New("catalog upstream: stdio needs a command")
@@ -45,6 +49,18 @@ func ParseConfig(raw json.RawMessage) (*Config, error) {
 		return nil, fmt.Errorf("catalog upstream: transport %q is not %q or %q", cfg.Transport, TransportHTTP, TransportStdio)
 	}
 	return &cfg, nil
+}
+
+// errHTTPScheme refuses a streamable HTTP URL of another scheme (file://,
+// say); it quotes no URL, which may hold a credential. The catalog loader
+// (index/catalog) refuses the same when a catalog builds; a scheme written
+// as a ${VAR} is checked here once expanded.
+var errHTTPScheme = errors.New("catalog upstream: streamable-http needs an http:// or https:// URL")
+
+// httpURL reports whether url is http:// or https://, in any case.
+func httpURL(url string) bool {
+	lower := strings.ToLower(url)
+	return strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://")
 }
 
 // UnsetVarError is a ${VAR} reference to a variable that is not set.

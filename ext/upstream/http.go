@@ -24,6 +24,9 @@ type httpTransport struct {
 }
 
 func newHTTPTransport(cfg *Config, hc *http.Client, max int64, logger *slog.Logger) (*httpTransport, error) {
+	if !httpURL(cfg.URL) {
+		return nil, &ext.UpstreamError{Kind: ext.UpstreamMisconfigured, Detail: errHTTPScheme.Error()}
+	}
 	c := *cmp.Or(hc, http.DefaultClient)
 	bodies := &limitedTransport{base: cmp.Or[http.RoundTripper](c.Transport, http.DefaultTransport), max: max}
 	c.Transport = bodies

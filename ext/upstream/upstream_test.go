@@ -163,12 +163,26 @@ func TestUpstreamJSONRPCError(t *testing.T) {
 	}
 }
 
+// TestExpandedURLScheme: a URL whose scheme comes from a variable is
+// checked once expanded; one that is not http(s) fails the call as
+// misconfigured, without quoting the URL.
+func TestExpandedURLScheme(t *testing.T) {
+	c := New(&Options{Getenv: env(map[string]string{"BASE": "file:///var/run/secret-token"})})
+	defer c.Close()
+	_, err := c.Call(context.Background(), target(map[string]any{"transport": "streamable-http", "url": "${BASE}/mcp"}, "t"), "tools/call", json.RawMessage(`{}`))
+	var ue *ext.UpstreamError
+	if !errors.As(err, &ue) || ue.Kind != ext.UpstreamMisconfigured || !strings.Contains(ue.Detail, "http:// or https://") || strings.Contains(err.Error(), "secret-token") {
+		t.Errorf("got %v, want a misconfigured upstream asking for an http:// or https:// URL, without the URL", err)
+	}
+}
+
 func TestBadConfig(t *testing.T) {
 	for _, test := range []struct{ upstream, want string }{
 		{`{"transport":"sse","url":"http://x"}`, `transport "sse"`},
 		{`{"transport":"streamable-http"}`, "needs a url"},
 		{`{"transport":"stdio"}`, "needs a command"},
 		{`[1]`, "not a valid object"},
+		{`{"transport":"streamable-http","url":"file:///etc/passwd"}`, "http:// or https://"},
 	} {
 		_, err := ParseConfig(json.RawMessage(test.upstream))
 		if err == nil || !strings.Contains(err.Error(), test.want) {

@@ -59,10 +59,11 @@ type Config struct {
 	DirectoryChars           int // 0: server.DefaultDirectoryChars; < 0: no directory
 	SecretsARN               string
 
-	Auth   auth.Mode // "" when unset: none locally, an error in Lambda
-	Bearer []auth.BearerToken
-	JWT    auth.JWTOptions
-	jwt    *auth.JWTVerifier // made by check in jwt mode
+	Auth      auth.Mode // "" when unset: none locally, an error in Lambda
+	PublicURL string    // the MCP endpoint's public URL, for the auth challenge and metadata
+	Bearer    []auth.BearerToken
+	JWT       auth.JWTOptions
+	jwt       *auth.JWTVerifier // made by check in jwt mode
 
 	// Env looks up the variables upstreams name as ${VAR}, at call time.
 	Env lookupFunc
@@ -185,6 +186,10 @@ var settings = []setting{
 	{"MCPSEARCH_JWT_HS256_SECRET", "a shared secret of at least 32 bytes", true, func(c *Config, v string) error {
 		c.JWT.HS256Secret = []byte(v)
 		return refuseUnless(len(v) >= 32)
+	}},
+	{"MCPSEARCH_PUBLIC_URL", "the https:// URL clients reach the MCP endpoint at, such as https://search.example.com/mcp (http:// only for a loopback host), without credentials, query or fragment", false, func(c *Config, v string) error {
+		c.PublicURL = v
+		return auth.CheckResourceURL(v)
 	}},
 	{"MCPSEARCH_JWT_GROUPS_CLAIM", "the name of the claim holding groups", false, func(c *Config, v string) error { c.JWT.GroupsClaim = v; return nil }},
 }

@@ -38,4 +38,12 @@
 // Every resource is parsed on first use; errors are returned by Analyzer
 // and WordTable, which the index's entry points call first, and the
 // functions that read a resource afterwards assume it loaded.
+//
+// [TablesID] identifies this package's tables and code (the SHA-256 of its
+// source and data files, kept in tables.go by TestTablesID, so nothing is
+// hashed at start-up). Bundles record it; a change to any table must be
+// followed by `go generate ./index/internal/text`, which TestTablesID
+// enforces, so that bundles built before the change are rebuilt.
 package text
+
+//go:generate go test -run TestTablesID -update .
