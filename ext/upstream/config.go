@@ -103,18 +103,24 @@ func (cfg *Config) Expand(lookup func(name string) (string, bool)) (*Config, err
 	if unset != nil {
 		return nil, unset
 	}
-	for _, v := range out.Headers {
+	secrets := slices.Clone(values)
+	for k, v := range out.Headers {
 		values = append(values, v)
+		if varRE.MatchString(cfg.Headers[k]) {
+			secrets = append(secrets, v)
+		}
 	}
-	out.redact = newRedactor(values)
+	out.redact = newRedactor(values, secrets)
 	return out, nil
 }
 
 // Redact returns s with every value that Expand put into cfg removed: the
 // value of each ${VAR} reference and each header value (credentials, even
-// when written literally), in the spellings an error may carry them (see
-// newRedactor). On a Config that was not expanded it returns s unchanged.
-// Every error and log line about an upstream passes through it.
+// when written literally), in the spellings an error may carry them and,
+// for values of 8 bytes or more, in the transformed forms of a
+// formMatcher (see newRedactor). On a Config that was not expanded it
+// returns s unchanged. Every error and log line about an upstream passes
+// through it.
 func (cfg *Config) Redact(s string) string { return cfg.redact.replace(s) }
 
 func subMap(m map[string]string, field string, sub func(field, s string) string) map[string]string {

@@ -43,7 +43,12 @@ func (t *httpTransport) SendRequest(ctx context.Context, req transport.JSONRPCRe
 	if err != nil && t.bodies.hit.Load() {
 		err = &TooLargeError{Limit: t.bodies.max}
 	}
-	keepRaw(ctx, req, resp)
+	if err == nil {
+		if err = checkID(req, resp); err != nil {
+			return nil, err
+		}
+	}
+	keepAnswer(ctx, req, resp)
 	return resp, err
 }
 
