@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 
@@ -55,6 +56,9 @@ type MetaOptions struct {
 	// Servers, with Proxy, are the servers whose tools call_tool reaches:
 	// search_tools returns theirs only. If empty, it searches every tool.
 	Servers []string
+	// Logger is told the list mode chosen and why (auto: the size of the
+	// tool definitions against the threshold). If nil, nothing is told.
+	Logger *slog.Logger
 }
 
 // MetaTools is the tools/list of meta-tool mode.
@@ -74,22 +78,33 @@ func NewMetaTools(ctx context.Context, cat ext.Searcher, o MetaOptions) (*MetaTo
 	if _, err := alwaysTools(ctx, cat, o.Always); err != nil {
 		return nil, err
 	}
-	switch o.Mode {
-	case "", ListFull:
-		return nil, nil
+	mode := cmp.Or(o.Mode, ListFull)
+	chosen, reason := mode, "configured"
+	switch mode {
+	case ListFull, ListMeta:
 	case ListAuto:
-		big, err := listExceeds(ctx, cat, cmp.Or(o.ThresholdChars, DefaultMetaThreshold))
-		if err != nil || !big {
+		limit := cmp.Or(o.ThresholdChars, DefaultMetaThreshold)
+		chars, big, err := listExceeds(ctx, cat, limit)
+		if err != nil {
 			return nil, err
 		}
-	case ListMeta:
+		chosen, reason = ListMeta, fmt.Sprintf("the tool definitions are more than the threshold of %d characters of JSON", limit)
+		if !big {
+			chosen, reason = ListFull, fmt.Sprintf("the tool definitions are %d characters of JSON, not more than the threshold of %d", chars, limit)
+		}
 	default:
 		return nil, fmt.Errorf("list mode %q: want full, meta or auto", o.Mode)
+	}
+	if o.Logger != nil {
+		o.Logger.Info("list mode", "configured", string(mode), "chosen", string(chosen), "reason", reason)
+	}
+	if chosen == ListFull {
+		return nil, nil
 	}
 	if err := checkMetaNames(ctx, cat); err != nil {
 		return nil, err
 	}
-	m := &MetaTools{proxy: o.Proxy, tools: []json.RawMessage{json.RawMessage(searchToolsDef)}}
+	m := &MetaTools{proxy: o.Proxy, tools: []json.RawMessage{searchToolsDefinition(o.Proxy)}}
 	if o.Proxy {
 		m.tools = append(m.tools, json.RawMessage(callToolDef))
 		m.servers = normalizeFilter(ext.Filter{Servers: o.Servers}).Servers
@@ -130,22 +145,21 @@ func alwaysTools(ctx context.Context, cat ext.Searcher, names []string) ([]json.
 var errNotListed = errors.New("not listed")
 
 // listExceeds reports whether the JSON of all tools is longer than limit
-// characters; it stops reading once it is.
-func listExceeds(ctx context.Context, cat ext.Searcher, limit int) (bool, error) {
-	total := 0
+// characters, and how long it found it; it stops reading once it is.
+func listExceeds(ctx context.Context, cat ext.Searcher, limit int) (chars int, exceeds bool, err error) {
 	for offset := 0; ; offset += ext.DefaultPageSize {
 		page, err := cat.List(ctx, ext.KindTool, offset, ext.DefaultPageSize)
 		if err != nil {
-			return false, fmt.Errorf("measuring the tool list: %w", err)
+			return chars, false, fmt.Errorf("measuring the tool list: %w", err)
 		}
 		for _, h := range page.Items {
-			total += len(h.Object)
+			chars += len(h.Object)
 		}
-		if total > limit {
-			return true, nil
+		if chars > limit {
+			return chars, true, nil
 		}
 		if !page.More || len(page.Items) == 0 {
-			return false, nil
+			return chars, false, nil
 		}
 	}
 }
@@ -350,7 +364,7 @@ func (h *Handler) toolError(req *request, msg string) json.RawMessage {
 func searchToolsFor(ctx context.Context, h *Handler) (json.RawMessage, error) {
 	dir, err := h.directoryFor(ctx)
 	if err != nil || dir == "" {
-		return json.RawMessage(searchToolsDef), err
+		return h.meta.tools[0], err
 	}
 	var def struct {
 		Name        string          `json:"name"`
@@ -358,12 +372,28 @@ func searchToolsFor(ctx context.Context, h *Handler) (json.RawMessage, error) {
 		InputSchema json.RawMessage `json:"inputSchema"`
 		Annotations json.RawMessage `json:"annotations"`
 	}
-	if err := json.Unmarshal([]byte(searchToolsDef), &def); err != nil {
+	if err := json.Unmarshal(h.meta.tools[0], &def); err != nil {
 		return nil, fmt.Errorf("search_tools definition: %w", err)
 	}
 	def.Description += "\n\n" + dir
 	return json.Marshal(def)
 }
+
+// searchToolsDefinition is search_tools' definition; it names call_tool
+// only when call_tool is listed (proxy).
+func searchToolsDefinition(proxy bool) json.RawMessage {
+	if proxy {
+		return json.RawMessage(searchToolsDef)
+	}
+	return json.RawMessage(strings.Replace(searchToolsDef, callWithCallTool, callByName, 1))
+}
+
+// The sentence of search_tools' description that says how to call what
+// it found, with call_tool and without it.
+const (
+	callWithCallTool = "Then call the one that fits with call_tool."
+	callByName       = "Then call the one that fits by its exact name."
+)
 
 const searchToolsDef = `{"name":"search_tools","description":"Find tools for a task among the many this server offers: they are not listed, search them first. Describe what you want to do in plain words (\"open a merge request\", \"list failing pipelines\"), not a guessed tool name. Returns the best matching tools, best first, with their exact names, descriptions and input schemas. Then call the one that fits with call_tool. A hint in the result says what the best match lacks, or why nothing fits: do not call a tool that lacks what the task needs. Search again with other words if none fits. To load tools whose exact names you know, query select:name1,name2.","inputSchema":{"type":"object","properties":{"query":{"type":"string","description":"What you want to do, in plain words."},"limit":{"type":"integer","minimum":1,"maximum":50,"description":"How many tools to return (default 10)."}},"required":["query"]},"annotations":{"title":"Search tools","readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}}`
 

@@ -171,9 +171,6 @@ func newHandler(cfg *Config, idx *index.Index, logger *slog.Logger) (*service, e
 	if err != nil {
 		return nil, err
 	}
-	if opts.Meta != nil {
-		logger.Info("meta-tool mode: tools/list answers search_tools, call_tool and the always-listed tools")
-	}
 	mux := http.NewServeMux()
 	if err := withAuth(mux, "/mcp", server.New(idx, opts), cfg, logger); err != nil {
 		caller.Close()
