@@ -35,6 +35,9 @@ import (
 var version = "dev"
 
 func main() {
+	if len(os.Args) > 1 {
+		os.Exit(commandLine(os.Args[1:], os.Stdout, os.Stderr))
+	}
 	if run(os.LookupEnv, os.Stderr) != nil {
 		os.Exit(1)
 	}

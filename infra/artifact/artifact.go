@@ -101,6 +101,12 @@ func Build(opts Options) (_ *Result, err error) {
 		return nil, err
 	}
 	r.Stdio = stdioServers(r.Manifest)
+	err = step(opts.Progress, "writing "+NoticesFile, func() error {
+		return WriteNotices(opts.Module, arch, opts.Catalog, filepath.Join(opts.Out, NoticesFile))
+	})
+	if err != nil {
+		return nil, err
+	}
 	files, err := Files(opts.Out)
 	if err != nil {
 		return nil, err
@@ -137,6 +143,10 @@ func step(w io.Writer, what string, do func() error) error {
 	return nil
 }
 
+// buildTags are the build tags of bootstrap: the Lambda runtime without
+// its RPC mode, and no bundled catalog (the artifact has its index).
+const buildTags = "lambda.norpc,nocatalog"
+
 // Compile builds the search function's bootstrap for linux/arch from the
 // module at dir into out.
 func Compile(dir, arch, version, out string) error {
@@ -147,7 +157,7 @@ func Compile(dir, arch, version, out string) error {
 	if err != nil {
 		return err
 	}
-	cmd := exec.Command("go", "build", "-tags", "lambda.norpc,nocatalog", "-trimpath",
+	cmd := exec.Command("go", "build", "-tags", buildTags, "-trimpath",
 		"-ldflags", "-s -w -X main.version="+version, "-o", abs, "./functions/search")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH="+arch)
@@ -158,7 +168,7 @@ func Compile(dir, arch, version, out string) error {
 }
 
 // Files lists what the artifact at dir holds, as slash paths: bootstrap,
-// and the bundle in index/ as its manifest lists it (manifest.json and
+// the notices (NoticesFile), and the bundle in index/ as its manifest lists it (manifest.json and
 // every file, checked by hash). Nothing else under dir is packaged: not
 // the folder of a build that was killed, not a stray file.
 func Files(dir string) ([]string, error) {
@@ -166,7 +176,7 @@ func Files(dir string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	files := []string{"bootstrap", "index/" + index.ManifestFile}
+	files := []string{"bootstrap", NoticesFile, "index/" + index.ManifestFile}
 	for _, f := range m.Files {
 		files = append(files, "index/"+f.Path)
 	}
