@@ -35,6 +35,9 @@ import (
 var version = "dev"
 
 func main() {
+	if len(os.Args) > 1 {
+		os.Exit(commandLine(os.Args[1:], os.Stdout, os.Stderr))
+	}
 	if run(os.LookupEnv, os.Stderr) != nil {
 		os.Exit(1)
 	}
@@ -170,9 +173,6 @@ func newHandler(cfg *Config, idx *index.Index, logger *slog.Logger) (*service, e
 	caller, err := gatewayOptions(cfg, idx, opts, logger)
 	if err != nil {
 		return nil, err
-	}
-	if opts.Meta != nil {
-		logger.Info("meta-tool mode: tools/list answers search_tools, call_tool and the always-listed tools")
 	}
 	mux := http.NewServeMux()
 	if err := withAuth(mux, "/mcp", server.New(idx, opts), cfg, logger); err != nil {
