@@ -62,6 +62,11 @@ const (
 	// MaxJSONDepth bounds the nesting of arrays and objects in a request
 	// body, checked before the body is decoded.
 	MaxJSONDepth = 64
+	// MaxJSONValues bounds the values (numbers, strings, literals, arrays
+	// and objects) in a request body, counted by the same scan: a body
+	// of many small values costs its decoders far more than its bytes
+	// say.
+	MaxJSONValues = 10000
 	// MaxArgumentsBytes bounds the arguments of a forwarded tools/call or
 	// prompts/get.
 	MaxArgumentsBytes = 256 << 10

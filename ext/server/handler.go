@@ -34,8 +34,14 @@ type Options struct {
 	PageSize int
 	// MaxBodyBytes bounds a request body. If zero, DefaultMaxBodyBytes.
 	MaxBodyBytes int64
-	// RequestTimeout bounds the work on one request. If zero, 10 seconds.
+	// RequestTimeout bounds the work on one request, from the start of
+	// reading its body (forwarded calls have their own bound,
+	// UpstreamTimeout). If zero, 10 seconds.
 	RequestTimeout time.Duration
+	// MaxInFlight bounds the requests served at once; one past it is
+	// refused with HTTP 503 and -32011 (ext.CodeOverloaded). If zero,
+	// DefaultMaxInFlight.
+	MaxInFlight int
 	// CursorKey signs cursors. Instances that serve one deployment must
 	// share it. If empty, a key derived from the index version, which
 	// detects garbled cursors but not deliberately forged ones.
@@ -74,6 +80,7 @@ type Handler struct {
 	pageSize     int
 	maxBodyBytes int64
 	timeout      time.Duration
+	inFlight     inFlight
 	logger       *slog.Logger
 	info         mcp.Implementation
 	instructions string
@@ -98,6 +105,7 @@ func New(s ext.Searcher, opts *Options) *Handler {
 		pageSize:     min(cmp.Or(opts.PageSize, ext.DefaultPageSize), ext.MaxPageSize),
 		maxBodyBytes: cmp.Or(opts.MaxBodyBytes, DefaultMaxBodyBytes),
 		timeout:      cmp.Or(opts.RequestTimeout, 10*time.Second),
+		inFlight:     newInFlight(cmp.Or(opts.MaxInFlight, DefaultMaxInFlight)),
 		logger:       cmp.Or(opts.Logger, slog.Default()),
 		info:         mcp.Implementation{Name: cmp.Or(opts.Name, "mcpsearch"), Version: cmp.Or(opts.Version, "dev")},
 		instructions: cmp.Or(opts.Instructions, defaultInstructions),

@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -42,7 +43,13 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, nil, fmt.Errorf("%w: Content-Type must be application/json", ext.ErrInvalidRequest), http.StatusUnsupportedMediaType)
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBodyBytes))
+	if !h.inFlight.acquire() {
+		h.writeOverloaded(w)
+		return
+	}
+	defer h.inFlight.release()
+	deadline := time.Now().Add(h.timeout) // reading, decoding and the method's work
+	body, err := h.readBody(w, r, deadline)
 	if err != nil {
 		h.writeBodyError(w, err)
 		return
@@ -58,7 +65,28 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, req.ID, err, era.errorStatus(err))
 		return
 	}
+	req.deadline = deadline
 	h.dispatch(w, r, req)
+}
+
+// readBody reads the request body, at most maxBodyBytes of it, by the
+// request's deadline: a client that sends slowly is cut there (where the
+// connection allows a read deadline: a Lambda event's body is in memory
+// already).
+func (h *Handler) readBody(w http.ResponseWriter, r *http.Request, deadline time.Time) ([]byte, error) {
+	rc := http.NewResponseController(w)
+	limited := rc.SetReadDeadline(deadline) == nil
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBodyBytes))
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return nil, &ext.Error{Code: ext.CodeInternalError, Public: true, Message: fmt.Sprintf(
+			"request deadline exceeded: the body was not received within %s (the limit is %s per request)", h.timeout, h.timeout)}
+	}
+	if limited && err == nil {
+		// Read whole: the connection's background read, which watches for
+		// the client going away, must not time out at the deadline.
+		rc.SetReadDeadline(time.Time{})
+	}
+	return body, err
 }
 
 func isJSON(contentType string) bool {
@@ -68,11 +96,15 @@ func isJSON(contentType string) bool {
 
 func (h *Handler) writeBodyError(w http.ResponseWriter, err error) {
 	var tooLarge *http.MaxBytesError
-	if errors.As(err, &tooLarge) {
+	var coded *ext.Error
+	switch {
+	case errors.As(err, &tooLarge):
 		h.writeError(w, nil, fmt.Errorf("%w: request body exceeds %d bytes", ext.ErrInvalidRequest, tooLarge.Limit), http.StatusRequestEntityTooLarge)
-		return
+	case errors.As(err, &coded):
+		h.writeError(w, nil, err, http.StatusRequestTimeout)
+	default:
+		h.writeError(w, nil, fmt.Errorf("%w: reading request body: %v", ext.ErrParse, err), http.StatusBadRequest)
 	}
-	h.writeError(w, nil, fmt.Errorf("%w: reading request body: %v", ext.ErrParse, err), http.StatusBadRequest)
 }
 
 // wireError converts err into the error sent to the client. A coded error

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -90,16 +91,32 @@ func parsed[T any](next handlerFunc) handlerFunc {
 
 // decodeAs decodes the request (method and params) into v, one of mcp-go's
 // request types; what does not decode is refused with -32600, in mcp-go's
-// words.
+// words. Only the params members v's Params has a field for are decoded,
+// and an object _meta as an empty one: the server reads neither, and
+// decoding them could not fail.
 func (r *request) decodeAs(v any) error {
+	params := r.Params
+	if len(params) > 0 {
+		params = keepMembers(params, paramsFieldNames(v))
+	}
 	msg, _ := json.Marshal(struct {
 		Method string          `json:"method"`
 		Params json.RawMessage `json:"params,omitempty"`
-	}{r.Method, r.Params})
+	}{r.Method, params})
 	if err := json.Unmarshal(msg, v); err != nil {
 		return &ext.Error{Code: ext.CodeInvalidRequest, Message: fmt.Sprintf("unparsable %s request: %s", r.Method, err)}
 	}
 	return nil
+}
+
+// paramsFieldNames are the JSON names of the fields of the Params field of
+// the request struct *v (embedded structs' fields included).
+func paramsFieldNames(v any) []string {
+	f, ok := reflect.TypeOf(v).Elem().FieldByName("Params")
+	if !ok || f.Type.Kind() != reflect.Struct {
+		return nil
+	}
+	return fieldNames(f.Type)
 }
 
 // modernResult is result with the members of a 2026-07-28 result added,

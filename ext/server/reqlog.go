@@ -156,10 +156,8 @@ func (h *Handler) noteQuery(ctx context.Context, params json.RawMessage) {
 	if !h.logger.Enabled(ctx, slog.LevelDebug) {
 		return
 	}
-	var p struct {
-		Query string `json:"query"`
-	}
-	if json.Unmarshal(params, &p) == nil {
-		entryOf(ctx).query = p.Query
+	var query string
+	if json.Unmarshal(memberValue(params, "query"), &query) == nil {
+		entryOf(ctx).query = query
 	}
 }
