@@ -32,6 +32,11 @@ const (
 	// query, it names the names that are not items the caller may see
 	// ("unknown: a, b").
 	MetaHint = "io.github.mcpsearch/hint"
+	// MetaTruncated, on a search or list result, says that the page was
+	// cut short to keep the answer under the server's response limit
+	// (nextCursor then goes on with the items left out), or that an item
+	// larger than that limit on its own was left out, naming it.
+	MetaTruncated = "io.github.mcpsearch/truncated"
 	// MetaExplain is the explain option. A search request whose params
 	// carry "_meta": {"io.github.mcpsearch/explain": true} gets, on each item
 	// of the page, an explanation of its rank under the same key: which

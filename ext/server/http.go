@@ -136,6 +136,9 @@ func (h *Handler) writeError(w http.ResponseWriter, id json.RawMessage, err erro
 
 func (h *Handler) writeJSON(w http.ResponseWriter, status int, v any) {
 	body, err := encodeJSON(v)
+	if resp, ok := v.(response); ok && err == nil {
+		body = h.fitAnswer(resp.ID, body)
+	}
 	if err != nil {
 		h.logger.Error("encoding response", "err", err)
 		body = []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"internal error"}}` + "\n")
