@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -68,6 +69,42 @@ func FuzzServeHTTP(f *testing.F) {
 		json.Unmarshal([]byte(body), &sent)
 		if string(msg.ID) != "null" && string(msg.ID) != string(sent.ID) {
 			t.Fatalf("answer to %q carries id %s, not the request's", body, msg.ID)
+		}
+	})
+}
+
+// FuzzScanMessage: the scan agrees with encoding/json on what is JSON (a
+// body it accepts is valid, one it calls malformed is not), and the
+// top-level members it returns are those json.Unmarshal finds.
+func FuzzScanMessage(f *testing.F) {
+	for _, seed := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"a":[1,2.5e-3,true,null,"\u00e9\"\\"]}}}`,
+		`{"a":1,"\u0061":2}`, `[1,[2,[3]]]`, `-0.0e+1`, `"\ud800"`, `{"a":01}`, `{"a":1,}`, `[1 2]`, "\"\x01\"", `tru`,
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		top, err := scanMessage([]byte(body))
+		valid := json.Valid([]byte(body))
+		switch {
+		case err == nil && !valid:
+			t.Fatalf("scan accepts %q, which is not JSON", body)
+		case errors.Is(err, ext.ErrParse) && valid:
+			t.Fatalf("scan calls %q malformed (%v), which is JSON", body, err)
+		case err != nil:
+			return
+		}
+		var members map[string]json.RawMessage
+		if json.Unmarshal([]byte(body), &members) != nil {
+			return // not an object
+		}
+		if len(top) != len(members) {
+			t.Fatalf("%q: scan found %d members, json %d", body, len(top), len(members))
+		}
+		for _, m := range top {
+			if string(members[m.name]) != string(m.value) {
+				t.Fatalf("%q: member %q is %s to the scan, %s to json", body, m.name, m.value, members[m.name])
+			}
 		}
 	})
 }

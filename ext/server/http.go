@@ -75,8 +75,8 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 // already).
 func (h *Handler) readBody(w http.ResponseWriter, r *http.Request, deadline time.Time) ([]byte, error) {
 	rc := http.NewResponseController(w)
-	limited := rc.SetReadDeadline(deadline) == nil
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBodyBytes))
+	limited := !serverReadsSooner(r, deadline) && rc.SetReadDeadline(deadline) == nil
+	body, err := readAll(http.MaxBytesReader(w, r.Body, h.maxBodyBytes), min(max(r.ContentLength, 0), h.maxBodyBytes))
 	if errors.Is(err, os.ErrDeadlineExceeded) {
 		return nil, &ext.Error{Code: ext.CodeInternalError, Public: true, Message: fmt.Sprintf(
 			"request deadline exceeded: the body was not received within %s (the limit is %s per request)", h.timeout, h.timeout)}
@@ -87,6 +87,22 @@ func (h *Handler) readBody(w http.ResponseWriter, r *http.Request, deadline time
 		rc.SetReadDeadline(time.Time{})
 	}
 	return body, err
+}
+
+// serverReadsSooner reports whether the http.Server serving r bounds the
+// reading of a whole request (ReadTimeout) to no later than deadline:
+// setting the deadline would then extend its bound, not shorten it.
+func serverReadsSooner(r *http.Request, deadline time.Time) bool {
+	srv, ok := r.Context().Value(http.ServerContextKey).(*http.Server)
+	return ok && srv.ReadTimeout > 0 && !time.Now().Add(srv.ReadTimeout).After(deadline)
+}
+
+// readAll reads r to its end into a buffer made for the size the request
+// announced, so that a body of the limit is not copied while it grows.
+func readAll(r io.Reader, announced int64) ([]byte, error) {
+	b := bytes.NewBuffer(make([]byte, 0, announced+bytes.MinRead))
+	_, err := b.ReadFrom(r)
+	return b.Bytes(), err
 }
 
 func isJSON(contentType string) bool {

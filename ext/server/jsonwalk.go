@@ -134,12 +134,20 @@ func skipValue(b []byte, i int) int {
 	return i
 }
 
+// skipString returns the end of the string that starts at i: the first
+// quote after it that no backslash escapes.
 func skipString(b []byte, i int) int {
 	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
+		q := bytes.IndexByte(b[i:], '"')
+		if q < 0 {
+			return len(b)
+		}
+		i += q
+		escapes := 0
+		for j := i - 1; j >= 0 && b[j] == '\\'; j-- {
+			escapes++
+		}
+		if escapes%2 == 0 {
 			return i + 1
 		}
 	}

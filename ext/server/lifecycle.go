@@ -99,10 +99,13 @@ func (r *request) decodeAs(v any) error {
 	if len(params) > 0 {
 		params = keepMembers(params, paramsFieldNames(v))
 	}
-	msg, _ := json.Marshal(struct {
-		Method string          `json:"method"`
-		Params json.RawMessage `json:"params,omitempty"`
-	}{r.Method, params})
+	method, _ := json.Marshal(r.Method)
+	msg := append([]byte(`{"method":`), method...)
+	if len(params) > 0 {
+		msg = append(append(append(msg, `,"params":`...), params...), '}')
+	} else {
+		msg = append(msg, '}')
+	}
 	if err := json.Unmarshal(msg, v); err != nil {
 		return &ext.Error{Code: ext.CodeInvalidRequest, Message: fmt.Sprintf("unparsable %s request: %s", r.Method, err)}
 	}

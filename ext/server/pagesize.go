@@ -36,8 +36,9 @@ type pageCut struct {
 }
 
 // fitPage cuts the items of r to the response budget and notes what it
-// cut in r's _meta.
-func (h *Handler) fitPage(req *request, r *pageResult, hint string) pageCut {
+// cut in r's _meta; paged says whether a cursor will go on with the rest
+// (a select answer has one page).
+func (h *Handler) fitPage(req *request, r *pageResult, hint string, paged bool) pageCut {
 	budget := h.maxResponseBytes - envelopeReserve - len(req.ID) - len(hint)
 	var cut pageCut
 	kept, size := r.items[:0], 0
@@ -53,16 +54,19 @@ func (h *Handler) fitPage(req *request, r *pageResult, hint string) pageCut {
 		kept, size = append(kept, item), size+len(item)+1
 	}
 	if cut.rest > 0 || len(cut.dropped) > 0 {
-		r.addMeta(ext.MetaTruncated, cut.note(len(kept), h.maxResponseBytes))
+		r.addMeta(ext.MetaTruncated, cut.note(len(kept), h.maxResponseBytes, paged))
 	}
 	r.items = kept
 	return cut
 }
 
-func (c pageCut) note(kept, limit int) string {
+func (c pageCut) note(kept, limit int, paged bool) string {
 	var parts []string
-	if c.rest > 0 {
+	switch {
+	case c.rest > 0 && paged:
 		parts = append(parts, fmt.Sprintf("this page holds %d items: the next %d would pass the response limit of %d bytes, and nextCursor goes on with them", kept, c.rest, limit))
+	case c.rest > 0:
+		parts = append(parts, fmt.Sprintf("this answer holds %d items: the last %d would pass the response limit of %d bytes; select them on their own", kept, c.rest, limit))
 	}
 	if len(c.dropped) > 0 {
 		parts = append(parts, fmt.Sprintf("left out, each larger than the response limit of %d bytes on its own: %s", limit, strings.Join(c.dropped, ", ")))

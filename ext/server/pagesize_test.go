@@ -90,3 +90,16 @@ func TestAnswerOverTheLimit(t *testing.T) {
 		t.Errorf("got id %s, error %v; want -32603 naming the limit, with the request's id", r.ID, r.Error)
 	}
 }
+
+// TestSelectAnswerFitsTheLimit: a select answer, which has one page, is
+// cut too, and its note says to select the rest on their own.
+func TestSelectAnswerFitsTheLimit(t *testing.T) {
+	s := newTestServer(t, bulkyCatalog(5, 20_000), &Options{MaxResponseBytes: 100_000})
+	r := call(t, s, "tools/search", map[string]any{"query": "select:srv__tool_000,srv__tool_001,srv__tool_002,srv__tool_003,srv__tool_004"})
+	items, _ := r.Result["tools"].([]any)
+	meta, _ := r.Result["_meta"].(map[string]any)
+	if r.Error != nil || len(items) == 0 || len(items) == 5 || r.Result["nextCursor"] != nil ||
+		!strings.Contains(fmt.Sprint(meta[ext.MetaTruncated]), "select them on their own") {
+		t.Errorf("got %d items, cursor %v, note %q, error %v; want fewer than 5, no cursor, the note", len(items), r.Result["nextCursor"], meta[ext.MetaTruncated], r.Error)
+	}
+}

@@ -179,9 +179,10 @@ func (h *Handler) pageResult(req *request, k ext.Kind, page *ext.Page, next int,
 	if page.Hint != "" {
 		r.addMeta(ext.MetaHint, page.Hint)
 	}
-	cut := h.fitPage(req, r, page.Hint)
+	paged := bind != [8]byte{} // a select answer (no binding) has one page
+	cut := h.fitPage(req, r, page.Hint, paged)
 	switch {
-	case cut.rest > 0 && bind != ([8]byte{}): // a select answer (no binding) has one page
+	case cut.rest > 0 && paged:
 		r.nextCursor = h.cursors.encode(bind, next-cut.rest)
 	case page.More && (!scored || next < ext.MaxSearchDepth):
 		r.nextCursor = h.cursors.encode(bind, next)
