@@ -61,7 +61,7 @@ func TestManySmallValuesRefused(t *testing.T) {
 // largest allowed (the most values allowed, and a string to the body
 // limit), for every method.
 func TestWorstRequestMemory(t *testing.T) {
-	const limit = 5 << 20
+	const limit = 3 << 20
 	s := newTestServer(t, newResolvingCatalog(), &Options{Caller: callerFunc(func(context.Context, *ext.Target, string, json.RawMessage) (json.RawMessage, error) {
 		return json.RawMessage(`{"content":[]}`), nil
 	})})

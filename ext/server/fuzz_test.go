@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
+
 	"github.com/mcpsearch/mcpsearch/ext"
 )
 
@@ -104,6 +106,34 @@ func FuzzScanMessage(f *testing.F) {
 		for _, m := range top {
 			if string(members[m.name]) != string(m.value) {
 				t.Fatalf("%q: member %q is %s to the scan, %s to json", body, m.name, m.value, members[m.name])
+			}
+		}
+	})
+}
+
+// FuzzPrunedDecoding: decoding the pruned params of a lifecycle request
+// fails exactly when decoding the whole request would (decodeAs refuses
+// what mcp-go refuses, without decoding what it ignores).
+func FuzzPrunedDecoding(f *testing.F) {
+	for _, seed := range []string{
+		`{"protocolVersion":"2025-06-18","capabilities":{"experimental":{"a":[1,2]},"roots":{"listChanged":true}},"clientInfo":{"name":"c","version":"1"},"_meta":{"x":1}}`,
+		`{"capabilities":{"roots":{"listChanged":"yes"}}}`, `{"capabilities":{"experimental":5}}`, `{"_meta":[1]}`,
+		`{"protocolVersion":5}`, `{"uri":"file:///a","_meta":{"progressToken":"t"}}`, `{"Capabilities":{"Sampling":{}}}`,
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, params string) {
+		if _, err := scanMessage([]byte(params)); err != nil || !strings.HasPrefix(strings.TrimSpace(params), "{") {
+			return
+		}
+		for _, v := range []func() any{
+			func() any { return new(mcp.InitializeRequest) }, func() any { return new(mcp.PingRequest) },
+			func() any { return new(mcp.SubscribeRequest) }, func() any { return new(mcp.DiscoverRequest) },
+		} {
+			whole := json.Unmarshal([]byte(`{"method":"m","params":`+params+`}`), v())
+			pruned := (&request{Method: "m", Params: json.RawMessage(params)}).decodeAs(v())
+			if (whole == nil) != (pruned == nil) {
+				t.Fatalf("%T of params %s: whole decoding gives %v, pruned %v", v(), params, whole, pruned)
 			}
 		}
 	})

@@ -45,6 +45,9 @@ func callMethod(k ext.Kind) handlerFunc {
 
 // decodeCall decodes and checks the params of tools/call or prompts/get.
 func decodeCall(k ext.Kind, raw json.RawMessage) (*callParams, error) {
+	if n := len(memberValue(raw, "arguments")); n > ext.MaxArgumentsBytes { // refused before it is copied
+		return nil, fmt.Errorf("%w: arguments are %d bytes long, at most %d are allowed", ext.ErrInvalidParams, n, ext.MaxArgumentsBytes)
+	}
 	p, err := decodeParams[callParams](raw)
 	if err != nil {
 		return nil, err

@@ -60,10 +60,16 @@ func memberValue(obj []byte, name string) json.RawMessage {
 // struct gives what decoding obj would, and costs what the kept members
 // cost.
 func keepMembers(obj json.RawMessage, names []string, metaKeys ...string) json.RawMessage {
+	return appendKept(nil, obj, names, metaKeys...)
+}
+
+// appendKept appends keepMembers(obj, names, metaKeys...) to dst.
+func appendKept(dst []byte, obj json.RawMessage, names []string, metaKeys ...string) []byte {
 	if len(bytes.TrimSpace(obj)) == 0 || bytes.TrimSpace(obj)[0] != '{' {
-		return obj
+		return append(dst, obj...)
 	}
-	out := []byte{'{'}
+	dst = append(dst, '{')
+	first := len(dst)
 	eachMember(obj, func(name, value []byte) bool {
 		switch {
 		case string(name) == "_meta" && value[0] == '{':
@@ -71,10 +77,10 @@ func keepMembers(obj json.RawMessage, names []string, metaKeys ...string) json.R
 		case !slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, string(name)) }):
 			return true
 		}
-		out = appendMember(out, name, value)
+		dst = appendMember(dst, len(dst) > first, name, value)
 		return true
 	})
-	return append(out, '}')
+	return append(dst, '}')
 }
 
 // keepExact returns the object obj with only the members named exactly
@@ -83,15 +89,15 @@ func keepExact(obj []byte, names []string) json.RawMessage {
 	out := []byte{'{'}
 	eachMember(obj, func(name, value []byte) bool {
 		if slices.Contains(names, string(name)) {
-			out = appendMember(out, name, value)
+			out = appendMember(out, len(out) > 1, name, value)
 		}
 		return true
 	})
 	return append(out, '}')
 }
 
-func appendMember(out, name, value []byte) []byte {
-	if len(out) > 1 {
+func appendMember(out []byte, comma bool, name, value []byte) []byte {
+	if comma {
 		out = append(out, ',')
 	}
 	quoted, _ := json.Marshal(string(name))

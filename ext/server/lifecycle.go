@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -91,35 +90,18 @@ func parsed[T any](next handlerFunc) handlerFunc {
 
 // decodeAs decodes the request (method and params) into v, one of mcp-go's
 // request types; what does not decode is refused with -32600, in mcp-go's
-// words. Only the params members v's Params has a field for are decoded,
-// and an object _meta as an empty one: the server reads neither, and
-// decoding them could not fail.
+// words. The params are pruned first (prune.go): only what the decoding
+// could fail on is decoded.
 func (r *request) decodeAs(v any) error {
-	params := r.Params
-	if len(params) > 0 {
-		params = keepMembers(params, paramsFieldNames(v))
-	}
 	method, _ := json.Marshal(r.Method)
 	msg := append([]byte(`{"method":`), method...)
-	if len(params) > 0 {
-		msg = append(append(append(msg, `,"params":`...), params...), '}')
-	} else {
-		msg = append(msg, '}')
+	if len(r.Params) > 0 {
+		msg = appendPruned(append(msg, `,"params":`...), paramsType(v), r.Params)
 	}
-	if err := json.Unmarshal(msg, v); err != nil {
+	if err := json.Unmarshal(append(msg, '}'), v); err != nil {
 		return &ext.Error{Code: ext.CodeInvalidRequest, Message: fmt.Sprintf("unparsable %s request: %s", r.Method, err)}
 	}
 	return nil
-}
-
-// paramsFieldNames are the JSON names of the fields of the Params field of
-// the request struct *v (embedded structs' fields included).
-func paramsFieldNames(v any) []string {
-	f, ok := reflect.TypeOf(v).Elem().FieldByName("Params")
-	if !ok || f.Type.Kind() != reflect.Struct {
-		return nil
-	}
-	return fieldNames(f.Type)
 }
 
 // modernResult is result with the members of a 2026-07-28 result added,
