@@ -163,3 +163,13 @@ func TestSlowBodyIsCutAtTheDeadline(t *testing.T) {
 		t.Errorf("got %d %s, want the deadline error", resp.StatusCode, out)
 	}
 }
+
+// TestDeadlineCoversDecoding: the request deadline counts from the start
+// of reading, for every method: a request read and decoded past it gets
+// the deadline error, not an answer (here the deadline is a nanosecond).
+func TestDeadlineCoversDecoding(t *testing.T) {
+	s := newTestServer(t, newMemCatalog("v1", 5), &Options{RequestTimeout: time.Nanosecond})
+	if r := call(t, s, "ping", nil); r.Error == nil || !strings.Contains(r.Error.Message, "request deadline exceeded") {
+		t.Errorf("got %+v, want the deadline error", r)
+	}
+}

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -58,6 +59,10 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 	entryOf(r.Context()).method = req.Method
 	if err != nil { // the transport answers input it cannot accept with 400, in every era
 		h.writeError(w, req.ID, err, http.StatusBadRequest)
+		return
+	}
+	if time.Now().After(deadline) { // read and decoded, but too late for any work
+		h.writeError(w, req.ID, h.deadlineError(r.Context(), deadline.Add(-h.timeout), context.DeadlineExceeded), http.StatusOK)
 		return
 	}
 	if err := req.checkParams(); err != nil && !req.isNotification() {

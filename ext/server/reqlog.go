@@ -141,7 +141,10 @@ func (h *Handler) logRequest(ctx context.Context, e *requestLog, start time.Time
 		attrs = append(attrs, slog.String("query", e.query))
 	}
 	level := slog.LevelInfo
-	if e.code == ext.CodeInternalError || e.status >= 500 {
+	switch {
+	case e.code == ext.CodeOverloaded: // the limit doing its work, not a fault
+		level = slog.LevelWarn
+	case e.code == ext.CodeInternalError || e.status >= 500:
 		level = slog.LevelError
 		if e.err != nil {
 			attrs = append(attrs, slog.String("err", e.err.Error()))
