@@ -71,7 +71,7 @@ func (h *Handler) answer(ctx context.Context, w http.ResponseWriter, req *reques
 	var err error
 	if req.info.deadline {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, h.timeout)
+		ctx, cancel = context.WithDeadline(ctx, req.deadline)
 		defer cancel()
 		res, err = h.callWithin(ctx, req, handle)
 	} else {

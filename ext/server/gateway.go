@@ -45,6 +45,9 @@ func callMethod(k ext.Kind) handlerFunc {
 
 // decodeCall decodes and checks the params of tools/call or prompts/get.
 func decodeCall(k ext.Kind, raw json.RawMessage) (*callParams, error) {
+	if n := len(memberValue(raw, "arguments")); n > ext.MaxArgumentsBytes { // refused before it is copied
+		return nil, fmt.Errorf("%w: arguments are %d bytes long, at most %d are allowed", ext.ErrInvalidParams, n, ext.MaxArgumentsBytes)
+	}
 	p, err := decodeParams[callParams](raw)
 	if err != nil {
 		return nil, err
@@ -67,18 +70,24 @@ func checkArguments(k ext.Kind, raw json.RawMessage) error {
 	if len(raw) > ext.MaxArgumentsBytes {
 		return fmt.Errorf("%w: arguments are %d bytes long, at most %d are allowed", ext.ErrInvalidParams, len(raw), ext.MaxArgumentsBytes)
 	}
-	if k == ext.KindPrompt {
-		var args map[string]string
-		if json.Unmarshal(raw, &args) != nil {
-			return fmt.Errorf("%w: arguments must be an object of strings", ext.ErrInvalidParams)
-		}
-		return nil
-	}
-	var args map[string]json.RawMessage
-	if json.Unmarshal(raw, &args) != nil {
+	if raw[0] != '{' {
 		return fmt.Errorf("%w: arguments must be an object", ext.ErrInvalidParams)
 	}
+	if k == ext.KindPrompt && !allStrings(raw) {
+		return fmt.Errorf("%w: arguments must be an object of strings", ext.ErrInvalidParams)
+	}
 	return nil
+}
+
+// allStrings reports whether every member of the object obj (checked by
+// scanMessage) is a string.
+func allStrings(obj json.RawMessage) bool {
+	ok := true
+	eachMember(obj, func(_, value []byte) bool {
+		ok = value[0] == '"' || string(value) == "null" // null decodes as ""
+		return ok
+	})
+	return ok
 }
 
 // readMethod answers resources/read.

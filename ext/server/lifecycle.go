@@ -113,13 +113,15 @@ func parsed[T any](next handlerFunc) handlerFunc {
 
 // decodeAs decodes the request (method and params) into v, one of mcp-go's
 // request types; what does not decode is refused with -32600, in mcp-go's
-// words.
+// words. The params are pruned first (prune.go): only what the decoding
+// could fail on is decoded.
 func (r *request) decodeAs(v any) error {
-	msg, _ := json.Marshal(struct {
-		Method string          `json:"method"`
-		Params json.RawMessage `json:"params,omitempty"`
-	}{r.Method, r.Params})
-	if err := json.Unmarshal(msg, v); err != nil {
+	method, _ := json.Marshal(r.Method)
+	msg := append([]byte(`{"method":`), method...)
+	if len(r.Params) > 0 {
+		msg = appendPruned(append(msg, `,"params":`...), paramsType(v), r.Params)
+	}
+	if err := json.Unmarshal(append(msg, '}'), v); err != nil {
 		return &ext.Error{Code: ext.CodeInvalidRequest, Message: fmt.Sprintf("unparsable %s request: %s", r.Method, err)}
 	}
 	return nil

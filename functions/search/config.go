@@ -57,6 +57,8 @@ type Config struct {
 	MetaThresholdChars       int // 0: server.DefaultMetaThreshold
 	metaThreshold            metaThreshold
 	DirectoryChars           int // 0: server.DefaultDirectoryChars; < 0: no directory
+	MaxInFlight              int // 0: server.DefaultMaxInFlight
+	ResponseMaxBytes         int // 0: server.DefaultMaxResponseBytes
 	SecretsARN               string
 
 	Auth      auth.Mode // "" when unset: none locally, an error in Lambda
@@ -164,6 +166,14 @@ var settings = []setting{
 		if c.DirectoryChars == 0 {
 			c.DirectoryChars = -1
 		}
+		return err
+	}},
+	{"MCPSEARCH_MAX_IN_FLIGHT", "a whole number of requests from 1 to 100000", false, func(c *Config, v string) (err error) {
+		c.MaxInFlight, err = wholeNumber(v, 1, 100_000)
+		return err
+	}},
+	{"MCPSEARCH_RESPONSE_MAX_BYTES", "a whole number of bytes from 65536 to 1000000000, such as 3100000", false, func(c *Config, v string) (err error) {
+		c.ResponseMaxBytes, err = wholeNumber(v, 64<<10, 1_000_000_000)
 		return err
 	}},
 	{"MCPSEARCH_SECRETS_ARN", "a Secrets Manager secret ARN (arn:aws:secretsmanager:REGION:ACCOUNT:secret:NAME)", false, func(c *Config, v string) error {

@@ -166,7 +166,7 @@ func (s *service) Close() error { return s.caller.Close() }
 // at /.
 func newHandler(cfg *Config, idx *index.Index, logger *slog.Logger) (*service, error) {
 	opts := &server.Options{Version: version, Logger: logger, CursorKey: idx.CursorKey(), PageSize: cfg.PageSize,
-		DirectoryChars: cfg.DirectoryChars}
+		DirectoryChars: cfg.DirectoryChars, MaxInFlight: cfg.MaxInFlight, MaxResponseBytes: cfg.ResponseMaxBytes}
 	if cfg.CursorKey != nil {
 		opts.CursorKey = cfg.CursorKey
 	}
