@@ -3,6 +3,7 @@ package text
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestFirstWords: a text is cut after its most-th word, where each part
@@ -43,4 +44,33 @@ func TestFirstWordsOfALongIdentifier(t *testing.T) {
 	if n := len(SplitName(got)); n != 128 {
 		t.Errorf("got %d parts, want 128", n)
 	}
+}
+
+// FuzzFirstWords: what FirstWords keeps is a prefix of the text, valid
+// UTF-8 where the text is, the whole text when it has no more words than
+// most, and holds no more terms than most words make (each at most one
+// term, and each identifier its whole).
+func FuzzFirstWords(f *testing.F) {
+	for _, s := range []string{"getUrlList of_repos", "创建会议 tomorrow", "don't stop", "\xff\xfeAbC", "a-b.c/d:e_f", "ＡｂＣ"} {
+		f.Add(s, 3)
+	}
+	f.Fuzz(func(t *testing.T, s string, most int) {
+		most = min(max(most, 0), 200)
+		got := FirstWords(s, most)
+		if !strings.HasPrefix(s, got) {
+			t.Fatalf("FirstWords(%q, %d) = %q: not a prefix", s, most, got)
+		}
+		if got != s && FirstWords(got, most) != got {
+			t.Fatalf("FirstWords(%q, %d) = %q, which it cuts again", s, most, got)
+		}
+		if !utf8.ValidString(s) {
+			return // a query is JSON text, valid UTF-8; the analyser reads invalid bytes its own way
+		}
+		if !utf8.ValidString(got) {
+			t.Fatalf("FirstWords(%q, %d) = %q: invalid UTF-8", s, most, got)
+		}
+		if n := len(Tokens(Normalize(got, len(got)))); got != s && n > 2*most+2 {
+			t.Fatalf("FirstWords(%q, %d) = %q: %d terms", s, most, got, n)
+		}
+	})
 }
