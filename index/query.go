@@ -97,9 +97,10 @@ func exactNameQuery(k ext.Kind, query, sep string) []bm25.Leaf {
 // rank.MaxSearchTerms/2 pairs of Chinese characters, so that a long Chinese
 // query keeps the glosses that follow its characters; and, of those terms
 // only, what correction reads (queryWords), from the same analysis. A
-// query of ext.MaxQueryTerms words can analyse to more (Chinese into pairs
-// of characters and the words of its glosses); every term costs lookups,
-// maybe a typo walk, and a walk of its postings in every text field.
+// query read to ext.MaxQueryTerms words (readQuery) can analyse to more
+// (each identifier whole beside its parts, Chinese into pairs of characters
+// and the words of its glosses); every term costs lookups, maybe a typo
+// walk, and a walk of its postings in every text field.
 func queryTerms(searched string) ([]string, *queryWords) {
 	toks := text.Tokens(searched)
 	var terms []string
