@@ -75,15 +75,21 @@ func (c searchCosts) meanMB() float64 {
 	return float64(c.bytes) / float64(c.searches) / (1 << 20)
 }
 
-// mixCost is the cost of a mix of requests: the mean of their fastest
-// searches, and their allocations together.
+// mixCost is the cost of a mix of requests: the mean of the fastest
+// searches of those searched, and their allocations together.
 func mixCost(mix []searchCosts) searchCosts {
 	var sum searchCosts
+	var best time.Duration
+	searched := 0
 	for _, c := range mix {
-		sum.best += c.best / time.Duration(len(mix))
+		if c.searches > 0 {
+			best += c.best
+			searched++
+		}
 		sum.searches += c.searches
 		sum.bytes += c.bytes
 	}
+	sum.best = best / time.Duration(max(searched, 1))
 	return sum
 }
 
