@@ -27,7 +27,8 @@ import (
 // cells near the diagonal are computed), and a walk stops after
 // rank.TypoWalkSteps steps (transitions tried; a walk cut short offers the
 // nearest term it found), the walks of one query after rank.TypoQuerySteps in
-// all: later words are not corrected. TestTypoAutomatonMatchesBleve proves
+// all, and its corrections after rank.TypoQueryLookups document frequencies
+// read: later words are not corrected. TestTypoAutomatonMatchesBleve proves
 // it finds what bleve's finds. On the default catalog a walk takes at most
 // about 700 steps; a step costs about 0.1 µs.
 //
@@ -63,13 +64,17 @@ func newCorrector(d *termDicts, short map[string]bool) *corrector {
 	return &corrector{dicts: d, short: short}
 }
 
+// canLookUp reports whether the query's corrections may read n more
+// document frequencies: rank.TypoQueryLookups in all.
+func (c *corrector) canLookUp(n int) bool { return c.cost.lookups+n <= rank.TypoQueryLookups }
+
 // nearest returns the term nearest to term in the name and description
 // dictionaries (term itself when they hold it and nothing when none is
 // within its edits) and its document frequency; "" when term is not one a
-// query may correct, or the query's steps are spent.
+// query may correct, or the query's steps or lookups are spent.
 func (c *corrector) nearest(term string) (string, int, error) {
 	word := []rune(term)
-	if len(word) < rank.MinTypoRunes && !c.short[term] || len(word) > rank.MaxTypoRunes || c.cost.steps >= rank.TypoQuerySteps {
+	if len(word) < rank.MinTypoRunes && !c.short[term] || len(word) > rank.MaxTypoRunes || c.cost.steps >= rank.TypoQuerySteps || !c.canLookUp(1) {
 		return "", 0, nil
 	}
 	edits := uint8(1)

@@ -21,7 +21,9 @@
 // words of German, Spanish, French, Portuguese and Japanese words
 // ([WithForeignGlosses], foreign.go and japanese.go, foreign.txt, reviewed
 // by hand) and those languages' grammatical words (stopforeign.go, from
-// bleve's Snowball lists). Queries are also rewritten before analysis: file
+// bleve's Snowball lists). Queries are read only to their first words
+// ([FirstWords]: identifiers' parts and Chinese or Japanese characters
+// count one each), and rewritten before analysis: file
 // paths read as their base name and extension ([WithFileWords]), words of
 // other languages as their English words, everyday phrases and idioms
 // followed by the words tools use ([WithPhraseExpansions], phrases.go),
