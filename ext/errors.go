@@ -12,6 +12,9 @@ const (
 	// CodeUpstreamError is the code of a failed upstream call (see
 	// [UpstreamError]).
 	CodeUpstreamError = -32010
+	// CodeOverloaded refuses a request that arrives while the server
+	// already serves as many as it may (HTTP 503, with Retry-After).
+	CodeOverloaded = -32011
 )
 
 // Error is a coded JSON-RPC error. Two Errors match under errors.Is when
@@ -45,6 +48,7 @@ var (
 	ErrMethodNotFound = &Error{Code: CodeMethodNotFound, Message: "method not found"}
 	ErrInvalidParams  = &Error{Code: CodeInvalidParams, Message: "invalid params"}
 	ErrInternal       = &Error{Code: CodeInternalError, Message: "internal error"}
+	ErrOverloaded     = &Error{Code: CodeOverloaded, Message: "server overloaded"}
 )
 
 // ErrNotFound is wrapped by a Resolver that has no item of a name.

@@ -46,28 +46,46 @@ type Caller interface {
 	// with params to t's upstream, naming the item t.UpstreamName, and
 	// returns the upstream's result. A failure is reported as an
 	// *UpstreamError: the gateway sends and logs no other text of an error
-	// a Caller returns.
+	// a Caller returns, and logs its Said only at debug level.
 	Call(ctx context.Context, t *Target, method string, params json.RawMessage) (json.RawMessage, error)
 }
 
 // UpstreamError is a failed upstream call as a Caller reports it: the kind
-// of failure and a detail that is safe to send to the client and to log.
-// The Caller that makes it guarantees that the detail holds no value of
-// the upstream's configuration (no expanded ${VAR}, no header value).
+// of failure, a detail in the Caller's own words (never text an upstream
+// chose) and, apart, what the upstream itself said. The Caller that makes
+// it guarantees that Detail holds no value of the upstream's
+// configuration (no expanded ${VAR}, no header value) and no text of the
+// upstream's; the gateway sends Kind, Detail and Code to the client and
+// Said to nobody.
 type UpstreamError struct {
 	Kind   UpstreamFailure
 	Detail string
 	// Code is the JSON-RPC error code the upstream answered, if it did.
-	// Only CodeInvalidParams is passed on (the caller's arguments were
-	// wrong); every other failure is CodeUpstreamError.
+	// Only CodeInvalidParams is passed on as the answer's code (the
+	// caller's arguments were wrong); every other failure is
+	// CodeUpstreamError.
 	Code int
+	// Said is what the upstream said of the failure, introduced by where
+	// it comes from ("its message: …", "its stderr ends: …"): the message
+	// of its JSON-RPC error, the body of an HTTP error, the last lines a
+	// stdio process wrote to stderr. Configured values are redacted from
+	// it, but it is free text that an upstream controls and may carry a
+	// credential in a form no redaction knows: the gateway logs it at
+	// debug level only and never sends it.
+	Said string
 }
 
+// Error is the kind, the detail and what the upstream said: text for an
+// operator (the crawler prints it), not for a client.
 func (e *UpstreamError) Error() string {
-	if e.Detail == "" {
-		return string(e.Kind)
+	s := string(e.Kind)
+	if e.Detail != "" {
+		s += ": " + e.Detail
 	}
-	return string(e.Kind) + ": " + e.Detail
+	if e.Said != "" {
+		s += "; " + e.Said
+	}
+	return s
 }
 
 // UpstreamFailure is the kind of an upstream failure.

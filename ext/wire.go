@@ -32,6 +32,11 @@ const (
 	// query, it names the names that are not items the caller may see
 	// ("unknown: a, b").
 	MetaHint = "io.github.mcpsearch/hint"
+	// MetaTruncated, on a search or list result, says that the page was
+	// cut short to keep the answer under the server's response limit
+	// (nextCursor then goes on with the items left out), or that an item
+	// larger than that limit on its own was left out, naming it.
+	MetaTruncated = "io.github.mcpsearch/truncated"
 	// MetaExplain is the explain option. A search request whose params
 	// carry "_meta": {"io.github.mcpsearch/explain": true} gets, on each item
 	// of the page, an explanation of its rank under the same key: which
@@ -62,6 +67,11 @@ const (
 	// MaxJSONDepth bounds the nesting of arrays and objects in a request
 	// body, checked before the body is decoded.
 	MaxJSONDepth = 64
+	// MaxJSONValues bounds the values (numbers, strings, literals, arrays
+	// and objects) in a request body, counted by the same scan: a body
+	// of many small values costs its decoders far more than its bytes
+	// say.
+	MaxJSONValues = 10000
 	// MaxArgumentsBytes bounds the arguments of a forwarded tools/call or
 	// prompts/get.
 	MaxArgumentsBytes = 256 << 10

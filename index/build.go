@@ -156,7 +156,7 @@ func newManifest(cat *catalog.Catalog, dir string, opts *BuildOptions) (*Manifes
 	key := make([]byte, 32)
 	rand.Read(key)
 	m := &Manifest{
-		Format: FormatVersion, IndexVersion: cat.Version(FormatVersion), BleveVersion: BleveVersion,
+		Format: FormatVersion, IndexVersion: VersionOf(cat), BleveVersion: BleveVersion, Tables: text.TablesID,
 		BuiltAt: now().UTC().Truncate(time.Second), Separator: cat.Separator(), Counts: itemCounts(cat),
 		CursorKey: hex.EncodeToString(key), Visibility: visibilityTable(cat),
 	}

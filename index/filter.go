@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	bindex "github.com/blevesearch/bleve_index_api"
 
@@ -200,9 +201,19 @@ func knownAnnotations(names *filterNames, w viewer) string {
 	return strings.Join(append(known, others...), ", ")
 }
 
+// unknownServer is a server of a filter that has no item of the searched
+// kind that the caller sees, and the nearest name of one that has.
+type unknownServer struct{ name, nearest string }
+
+// maxNamedServers bounds the unknown servers a hint names (and looks up a
+// nearest name for); the rest are counted. A hint thus stays short however
+// many names a filter holds.
+const maxNamedServers = 3
+
 // unknownServers are the servers of q's filter that have no item of q's
-// kind that w sees.
-func (x *Index) unknownServers(q ext.Query, w viewer) ([]string, error) {
+// kind that w sees, the first maxNamedServers with the nearest name that w
+// may search.
+func (x *Index) unknownServers(q ext.Query, w viewer) ([]unknownServer, error) {
 	if len(q.Filter.Servers) == 0 {
 		return nil, nil
 	}
@@ -210,11 +221,14 @@ func (x *Index) unknownServers(q ext.Query, w viewer) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var unknown []string
+	var unknown []unknownServer
 	for _, s := range q.Filter.Servers {
 		if !w.seesAny(names.servers[q.Kind][s]) {
-			unknown = append(unknown, s)
+			unknown = append(unknown, unknownServer{name: s})
 		}
+	}
+	for i := range unknown[:min(len(unknown), maxNamedServers)] {
+		unknown[i].nearest = nearestServer(unknown[i].name, names.servers[q.Kind], w)
 	}
 	return unknown, nil
 }
@@ -222,25 +236,105 @@ func (x *Index) unknownServers(q ext.Query, w viewer) ([]string, error) {
 // filterHint is the hint of an empty page of q: the unknown servers of its
 // filter, if any, then why nothing else fits (hint, which blames the
 // query's words only when the filter is not to blame).
-func filterHint(q ext.Query, unknown []string, hint string) string {
+func filterHint(q ext.Query, unknown []unknownServer, hint string) string {
 	if hint == noWordMatches && (len(q.Filter.Servers) > 0 || len(q.Filter.Annotations) > 0) {
 		hint = "no item that the filter keeps matches any word of the query"
 	}
 	if len(unknown) == 0 {
 		return hint
 	}
-	quoted := make([]string, len(unknown))
-	for i, s := range unknown {
-		quoted[i] = fmt.Sprintf("%q", s)
+	named := make([]string, 0, maxNamedServers+1)
+	for _, s := range unknown[:min(len(unknown), maxNamedServers)] {
+		named = append(named, s.String())
 	}
-	out := fmt.Sprintf("filter.servers names an unknown server %s: no server of that name has %s you can search", quoted[0], q.Kind.ResultKey())
+	if more := len(unknown) - len(named); more > 0 {
+		named = append(named, fmt.Sprintf("%d more", more))
+	}
+	list := strings.Join(named, ", ")
+	if len(named) > 1 {
+		list = strings.Join(named[:len(named)-1], ", ") + " and " + named[len(named)-1]
+	}
+	out := fmt.Sprintf("filter.servers names an unknown server %s: no server of that name has %s you can search", list, q.Kind.ResultKey())
 	if len(unknown) > 1 {
-		out = fmt.Sprintf("filter.servers names unknown servers %s: no server of those names has %s you can search", strings.Join(quoted, ", "), q.Kind.ResultKey())
+		out = fmt.Sprintf("filter.servers names unknown servers %s: no server of those names has %s you can search", list, q.Kind.ResultKey())
 	}
 	if len(unknown) == len(q.Filter.Servers) || hint == "" {
 		return out
 	}
 	return out + "; " + hint
+}
+
+// String quotes the name, cut to maxEchoedName bytes, with its suggestion.
+func (s unknownServer) String() string {
+	quoted := fmt.Sprintf("%q", s.name)
+	if len(s.name) > maxEchoedName {
+		cut := maxEchoedName
+		for cut > 0 && !utf8.RuneStart(s.name[cut]) {
+			cut--
+		}
+		quoted = fmt.Sprintf("%q… (%d bytes)", s.name[:cut], len(s.name))
+	}
+	if s.nearest != "" {
+		quoted += fmt.Sprintf(" (did you mean %q?)", s.nearest)
+	}
+	return quoted
+}
+
+// maxEchoedName bounds the bytes of a name a hint repeats.
+const maxEchoedName = 64
+
+// nearestServer returns the server of servers that w sees whose name is
+// nearest name, ignoring case (within maxServerEdits edits), or "".
+func nearestServer(name string, servers map[string][]int32, w viewer) string {
+	want := []rune(strings.ToLower(name))
+	if len(want) > maxEchoedName {
+		return ""
+	}
+	best, bestDist := "", min(maxServerEdits, max(1, len(want)/3))+1
+	for server, sets := range servers {
+		have := []rune(strings.ToLower(server))
+		if abs(len(have)-len(want)) >= bestDist || !w.seesAny(sets) {
+			continue
+		}
+		if d := editDistance(want, have); d < bestDist || (d == bestDist && best != "" && server < best) {
+			best, bestDist = server, d
+		}
+	}
+	return best
+}
+
+// maxServerEdits is the most edits a suggested server name is away.
+const maxServerEdits = 3
+
+// editDistance is the number of edits between a and b: insertions,
+// deletions, substitutions and swaps of neighbours (opne → open is one).
+func editDistance(a, b []rune) int {
+	before, prev, cur := make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			sub := prev[j-1]
+			if a[i-1] != b[j-1] {
+				sub++
+			}
+			cur[j] = min(sub, prev[j]+1, cur[j-1]+1)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], before[j-2]+1)
+			}
+		}
+		before, prev, cur = prev, cur, before
+	}
+	return prev[len(b)]
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 func sortedKeys[V any](m map[string]V) []string {

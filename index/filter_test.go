@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -80,12 +81,20 @@ func TestFilterServersHint(t *testing.T) {
 		hint    string // "" when the page has items
 	}{
 		{"typo", ext.KindTool, ext.Access{}, "forecast", []string{"opne"},
-			`filter.servers names an unknown server "opne": no server of that name has tools you can search`},
+			`filter.servers names an unknown server "opne" (did you mean "open"?): no server of that name has tools you can search`},
+		{"typo of a hidden server", ext.KindTool, ext.Access{}, "forecast", []string{"secrt"},
+			`filter.servers names an unknown server "secrt": no server of that name has tools you can search`},
+		{"typo of a hidden server, seen", ext.KindTool, opsCaller, "launch", []string{"Secrt"},
+			`filter.servers names an unknown server "Secrt" (did you mean "secret"?): no server of that name has tools you can search`},
+		{"many unknown", ext.KindTool, ext.Access{}, "forecast", manyServers(1000),
+			`filter.servers names unknown servers "a000000", "a000001", "a000002" and 997 more: no server of those names has tools you can search`},
+		{"long name", ext.KindTool, ext.Access{}, "forecast", []string{strings.Repeat("é", 40)},
+			`filter.servers names an unknown server "` + strings.Repeat("é", 32) + `"… (80 bytes): no server of that name has tools you can search`},
 		{"hidden", ext.KindTool, ext.Access{}, "forecast", []string{"secret"},
 			`filter.servers names an unknown server "secret": no server of that name has tools you can search`},
 		{"hidden, seen", ext.KindTool, opsCaller, "launch", []string{"secret"}, ""},
 		{"two unknown", ext.KindTool, ext.Access{}, "forecast", []string{"secret", "opne"},
-			`filter.servers names unknown servers "secret", "opne": no server of those names has tools you can search`},
+			`filter.servers names unknown servers "secret" and "opne" (did you mean "open"?): no server of those names has tools you can search`},
 		{"no items of the kind", ext.KindTool, ext.Access{}, "greet", []string{"talk"},
 			`filter.servers names an unknown server "talk": no server of that name has tools you can search`},
 		{"of the kind", ext.KindPrompt, ext.Access{}, "greet", []string{"talk"}, ""},
@@ -106,6 +115,14 @@ func TestFilterServersHint(t *testing.T) {
 			}
 		})
 	}
+}
+
+func manyServers(n int) []string {
+	names := make([]string, n)
+	for i := range names {
+		names[i] = fmt.Sprintf("a%06d", i)
+	}
+	return names
 }
 
 // BenchmarkFilterNames measures what the first filter of a process pays to

@@ -25,7 +25,8 @@ func TestHiddenWordCostsWhatAnUnknownWordCosts(t *testing.T) {
 	x := mustBuild(t, dir)
 	cost := func(word string) typoCost {
 		t.Helper()
-		terms, c, err := x.resolveTermsCost(ext.KindTool, text.Analyze(word), typoWords(word), x.visibility.viewer(ext.Access{}))
+		analysed, words := queryTerms(word)
+		terms, c, err := x.resolveTermsCost(ext.KindTool, analysed, words, x.visibility.viewer(ext.Access{}))
 		if err != nil || len(terms) == 0 || len(terms) > 2 {
 			t.Fatalf("%q: got %v, %v; want one term, or the two of two words run together", word, terms, err)
 		}

@@ -1,12 +1,14 @@
 package index
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	pathpkg "path"
 	"path/filepath"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
 
 // FormatVersion is the bundle format this package writes and reads. It is
@@ -50,17 +53,38 @@ const FormatVersion = 13
 // pins it (a test checks), and manifests record it.
 const BleveVersion = "v2.5.7"
 
+// ErrOtherTables is a bundle built with other language tables than this
+// binary's (an older or newer mcpsearch): Open and Verify refuse it.
+var ErrOtherTables = errors.New("bundle built with other language tables")
+
+// VersionOf is the index version of a bundle of cat built by this binary:
+// the SHA-256 (hex) of the catalog's version at FormatVersion and of the
+// language tables (text.TablesID), so that new tables give every catalog a
+// new version, as a new format does.
+func VersionOf(cat *catalog.Catalog) string {
+	return versionOf(cat.Version(FormatVersion), text.TablesID)
+}
+
+func versionOf(catalogVersion, tables string) string {
+	sum := sha256.Sum256([]byte(catalogVersion + "\x00tables\x00" + tables))
+	return hex.EncodeToString(sum[:])
+}
+
 // ManifestFile is the name of the manifest in a bundle directory.
 const ManifestFile = "manifest.json"
 
 // Manifest describes a bundle.
 type Manifest struct {
-	Format       int              `json:"format"`
-	IndexVersion string           `json:"indexVersion"`
-	BleveVersion string           `json:"bleveVersion"`
-	BuiltAt      time.Time        `json:"builtAt"`
-	Separator    string           `json:"separator"`
-	Counts       map[ext.Kind]int `json:"counts"`
+	Format       int    `json:"format"`
+	IndexVersion string `json:"indexVersion"`
+	BleveVersion string `json:"bleveVersion"`
+	// Tables is the identity of the language tables and analysis the
+	// bundle was built with (text.TablesID): fields written at build time
+	// come from them, so a binary with other tables refuses the bundle.
+	Tables    string           `json:"tables"`
+	BuiltAt   time.Time        `json:"builtAt"`
+	Separator string           `json:"separator"`
+	Counts    map[ext.Kind]int `json:"counts"`
 	// FieldLengths holds, per indexed field, the number of tokens over all
 	// documents: BM25 divides it by the document count for the average
 	// field length (bleve alone would estimate it from the dictionary size).
@@ -113,8 +137,25 @@ func readManifest(dir string) (*Manifest, error) {
 		return nil, fmt.Errorf("%s: manifest lists no files", dir)
 	case len(m.FieldLengths) == 0:
 		return nil, fmt.Errorf("%s: manifest has no fieldLengths", dir)
+	case m.Tables != text.TablesID:
+		return nil, fmt.Errorf("%s: %w: built with %s, this binary has %s: rebuild the bundle", dir, ErrOtherTables, cmp.Or(m.Tables, "unrecorded ones"), text.TablesID)
+	}
+	for _, f := range m.Files {
+		if err := checkBundlePath(f.Path); err != nil {
+			return nil, fmt.Errorf("%s: manifest lists %q: %w", dir, f.Path, err)
+		}
 	}
 	return &m, nil
+}
+
+// checkBundlePath refuses a manifest path that could name a file outside
+// the bundle, or the manifest itself: it must be a slash path relative to
+// the bundle, without "." or ".." elements (fs.ValidPath).
+func checkBundlePath(path string) error {
+	if !fs.ValidPath(path) || path == "." || path == ManifestFile {
+		return errors.New("not a path inside the bundle (a slash path under its directory, without . or .. elements)")
+	}
+	return nil
 }
 
 // checkFiles compares the bundle's files with the manifest: sizes always,
@@ -154,9 +195,12 @@ func hashedAtOpen(path string) bool { return pathpkg.Ext(path) == ".bolt" }
 
 func (f FileInfo) check(dir string, full bool) error {
 	path := filepath.Join(dir, filepath.FromSlash(f.Path))
-	st, err := os.Stat(path)
+	st, err := os.Lstat(path)
 	if err != nil {
 		return fmt.Errorf("%s: file %s listed in the manifest: %w", dir, f.Path, err)
+	}
+	if !st.Mode().IsRegular() { // a link could lead out of the bundle
+		return fmt.Errorf("%s: file %s listed in the manifest is not a regular file (%s)", dir, f.Path, st.Mode().Type())
 	}
 	if st.Size() != f.Size {
 		return fmt.Errorf("%s: file %s is %d bytes, the manifest says %d (truncated or altered)", dir, f.Path, st.Size(), f.Size)

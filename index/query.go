@@ -95,15 +95,17 @@ func exactNameQuery(k ext.Kind, query, sep string) []bm25.Leaf {
 // queryTerms returns the distinct terms a query's text searches: its first
 // rank.MaxSearchTerms, in the order of its text, of which at most
 // rank.MaxSearchTerms/2 pairs of Chinese characters, so that a long Chinese
-// query keeps the glosses that follow its characters. A query of
-// ext.MaxQueryTerms words can analyse to more (identifiers split into their
-// words, Chinese into pairs of characters and the words of its glosses);
-// every term costs lookups, maybe a typo walk, and a walk of its postings
-// in every text field.
-func queryTerms(searched string) []string {
+// query keeps the glosses that follow its characters; and, of those terms
+// only, what correction reads (queryWords), from the same analysis. A
+// query read to ext.MaxQueryTerms words (readQuery) can analyse to more
+// (each identifier whole beside its parts, Chinese into pairs of characters
+// and the words of its glosses); every term costs lookups, maybe a typo
+// walk, and a walk of its postings in every text field.
+func queryTerms(searched string) ([]string, *queryWords) {
+	toks := text.Tokens(searched)
 	var terms []string
 	seen, han := map[string]bool{}, 0
-	for _, tok := range text.Tokens(searched) {
+	for _, tok := range toks {
 		t := string(tok.Term)
 		if seen[t] || text.HasHan(t) && han == rank.MaxSearchTerms/2 {
 			continue
@@ -116,7 +118,7 @@ func queryTerms(searched string) []string {
 			break
 		}
 	}
-	return terms
+	return terms, typoWords(text.TermsAsWritten(toks, searched, terms))
 }
 
 // visibilityFilter matches the items a caller with a may see: public items

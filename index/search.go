@@ -19,8 +19,8 @@ import (
 // see are excluded by the query itself, before ranking and the cut.
 func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error) {
 	defer recoverDamage(x.dir, &err)
-	q.Text = text.Normalize(q.Text, ext.MaxQueryBytes)
-	own := text.FirstHanChars(q.Text, rank.MaxQueryHanChars) // the Chinese read
+	q.Text = readQuery(q.Text)
+	own := q.Text
 	access := ext.AccessFrom(ctx)
 	w := x.visibility.viewer(access)
 	qterms, searched, err := x.searchedTerms(q.Kind, own, w)
@@ -113,6 +113,16 @@ func (x *Index) pageOf(ctx context.Context, q ext.Query, bq bm25.Query, cands []
 	return page, nil
 }
 
+// readQuery returns what a search reads of the caller's text: its
+// compatibility form (text.Normalize), to its ext.MaxQueryTerms-th word,
+// each part of an identifier and each Chinese or Japanese character
+// counting as one (text.FirstWords). Every later step — glosses, phrases,
+// analysis, correction, vectors, re-ranking — reads no more, so what a
+// query costs is bounded by its words whatever their shape.
+func readQuery(s string) string {
+	return text.FirstWords(text.Normalize(s, ext.MaxQueryBytes), ext.MaxQueryTerms)
+}
+
 // searchedText is what BM25 and the vectors read of the caller's text
 // own: its file paths as words, its Chinese and other languages glossed in
 // English, its phrases and everyday words followed by the words tools use.
@@ -126,7 +136,8 @@ func searchedText(own string) string {
 // corrected ones (at most rank.MaxSearchTerms).
 func (x *Index) searchedTerms(kind ext.Kind, own string, w viewer) ([]queryTerm, string, error) {
 	searched := searchedText(own)
-	qterms, err := x.resolveTerms(kind, queryTerms(searched), typoWords(searched), w)
+	terms, words := queryTerms(searched)
+	qterms, err := x.resolveTerms(kind, terms, words, w)
 	if err != nil {
 		return nil, "", err
 	}

@@ -3,6 +3,7 @@ package index
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"unicode/utf8"
 
 	segment "github.com/blevesearch/scorch_segment_api/v2"
@@ -27,7 +28,8 @@ import (
 // cells near the diagonal are computed), and a walk stops after
 // rank.TypoWalkSteps steps (transitions tried; a walk cut short offers the
 // nearest term it found), the walks of one query after rank.TypoQuerySteps in
-// all: later words are not corrected. TestTypoAutomatonMatchesBleve proves
+// all, and its corrections after rank.TypoQueryLookups document frequencies
+// read: later words are not corrected. TestTypoAutomatonMatchesBleve proves
 // it finds what bleve's finds. On the default catalog a walk takes at most
 // about 700 steps; a step costs about 0.1 µs.
 //
@@ -64,13 +66,17 @@ func newCorrector(d *termDicts, short map[string]bool) *corrector {
 	return &corrector{dicts: d, short: short}
 }
 
+// canLookUp reports whether the query's corrections may read n more
+// document frequencies: rank.TypoQueryLookups in all.
+func (c *corrector) canLookUp(n int) bool { return c.cost.lookups+n <= rank.TypoQueryLookups }
+
 // nearest returns the term nearest to term in the name and description
 // dictionaries (term itself when they hold it and nothing when none is
 // within its edits) and its document frequency; "" when term is not one a
-// query may correct, or the query's steps are spent.
+// query may correct, or the query's steps or lookups are spent.
 func (c *corrector) nearest(term string) (string, int, error) {
 	word := []rune(term)
-	if len(word) < rank.MinTypoRunes && !c.short[term] || len(word) > rank.MaxTypoRunes || c.cost.steps >= rank.TypoQuerySteps {
+	if len(word) < rank.MinTypoRunes && !c.short[term] || len(word) > rank.MaxTypoRunes || c.cost.steps >= rank.TypoQuerySteps || !c.canLookUp(1) {
 		return "", 0, nil
 	}
 	edits := uint8(1)
@@ -118,10 +124,17 @@ func (c *corrector) walk(word []rune, edits uint8) (typoMatch, error) {
 
 // nearestFound returns the nearer of best and the terms of field the last
 // walk found, counting the documents the caller sees: a term that only
-// hidden items hold is none.
+// hidden items hold is none. For such a caller the terms are counted
+// nearest first, and none farther than the best is.
 func (c *corrector) nearestFound(field string, best typoMatch) (typoMatch, error) {
+	if c.dicts.visible != nil {
+		slices.SortStableFunc(c.found, func(a, b typoMatch) int { return a.distance - b.distance })
+	}
 	for _, m := range c.found {
 		if c.dicts.visible != nil {
+			if best.term != "" && m.distance > best.distance {
+				break
+			}
 			var err error
 			if m.count, err = c.dicts.fieldFreq(field, m.term); err != nil {
 				return typoMatch{}, err

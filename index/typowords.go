@@ -17,9 +17,10 @@ import (
 // (at most rank.MaxWordTableWalks words a query), and the nearest, the
 // most frequent of the fewest edits, analysed: its term is the word's
 // correction when its stem's walk finds none (wirte → write → save). A word typed without
-// its space (blobstorage, piechart) that the index does not know is read
-// as its two halves when both are English words the word vectors know,
-// of rank.MinSplitRunes letters or more, and both are in the index.
+// its space (blobstorage, piechart), of at most rank.MaxTypoRunes
+// letters, that the index does not know is read as its two halves when
+// both are English words the word vectors know, of rank.MinSplitRunes
+// letters or more, and both are in the index.
 //
 // What either costs depends on the query's words only, never on whether
 // the index holds them: a word is compared with the table's when the
@@ -28,16 +29,22 @@ import (
 
 // queryWords is what correction reads of a query's text beside its terms.
 type queryWords struct {
-	short   map[string]bool   // short terms that may be corrected (shortOf)
-	written map[string]string // each term's word as written, in lower case
+	short map[string]bool // short terms that may be corrected (shortOf)
+	// written maps each term to its word as written, in lower case, when
+	// that is of at most rank.MaxTypoRunes bytes: no longer word is
+	// compared with the word vectors' table nor split in two. (A part of an
+	// identifier was written as the whole identifier.)
+	written map[string]string
 }
 
-// typoWords returns the queryWords of query.
-func typoWords(query string) *queryWords {
-	written := text.WordsAsWritten(query)
+// typoWords returns the queryWords of a query's terms, each mapped to the
+// word it was written as (text.TermsAsWritten).
+func typoWords(written map[string]string) *queryWords {
 	w := &queryWords{short: shortOf(written), written: make(map[string]string, len(written))}
 	for term, word := range written {
-		w.written[term] = strings.ToLower(word)
+		if len(word) <= rank.MaxTypoRunes {
+			w.written[term] = strings.ToLower(word)
+		}
 	}
 	return w
 }
@@ -79,7 +86,7 @@ func (c *corrector) nearestOf(term string, words *queryWords) (correction, error
 	}
 	stem := correction{near: near, df: df, typed: term}
 	word := words.writtenToWalk(term)
-	if word == "" || c.wordWalks >= rank.MaxWordTableWalks {
+	if word == "" || c.wordWalks >= rank.MaxWordTableWalks || !c.canLookUp(1) {
 		return stem, nil
 	}
 	c.wordWalks++
@@ -112,6 +119,9 @@ func (c *corrector) nearestWord(word string) (correction, error) {
 		if len(terms) != 1 {
 			continue
 		}
+		if !c.canLookUp(1) {
+			break
+		}
 		c.cost.lookups++
 		df, err := c.dicts.docFreq(terms[0])
 		if err != nil {
@@ -129,7 +139,8 @@ func (c *corrector) nearestWord(word string) (correction, error) {
 // (text.QueryExpansion: meetng is meeting, and so event too) added, as
 // its own words get theirs; terms and searched themselves when none has.
 // The added words are no words of the caller's: the no-match test does
-// not weigh them (searched is no longer the caller's text).
+// not weigh them (searched is no longer the caller's text). Only the terms
+// that fit in rank.MaxSearchTerms are resolved.
 func (x *Index) withCorrectedExpansions(kind ext.Kind, terms []queryTerm, searched string, w viewer) ([]queryTerm, string, error) {
 	var more []string
 	for _, t := range terms {
@@ -140,7 +151,9 @@ func (x *Index) withCorrectedExpansions(kind ext.Kind, terms []queryTerm, search
 	if len(more) == 0 {
 		return terms, searched, nil
 	}
-	added, err := x.resolveTerms(kind, text.Analyze(strings.Join(more, " ")), nil, w)
+	analysed := text.Analyze(strings.Join(more, " "))
+	room := max(0, rank.MaxSearchTerms-len(terms)) // only so many are searched: the others are not resolved
+	added, err := x.resolveTerms(kind, analysed[:min(len(analysed), room)], nil, w)
 	if err != nil {
 		return nil, "", err
 	}
@@ -181,7 +194,7 @@ func (c *corrector) split(term string, words *queryWords) ([]queryTerm, error) {
 // holds.
 func (c *corrector) halves(a, b, term string) ([]queryTerm, error) {
 	ta, tb := text.Analyze(a), text.Analyze(b)
-	if len(ta) != 1 || len(tb) != 1 {
+	if len(ta) != 1 || len(tb) != 1 || !c.canLookUp(2) {
 		return nil, nil
 	}
 	out := []queryTerm{{term: ta[0], corrected: term}, {term: tb[0], corrected: term}}

@@ -21,7 +21,8 @@ func TestTyposOfWords(t *testing.T) {
 		{"blobstorage", "blob storag"}, // two words typed without their space
 		{"meetng", "meet event"},       // a meeting is an event
 	} {
-		terms, err := x.resolveTerms(ext.KindTool, text.Analyze(c.query), typoWords(c.query), viewer{})
+		analysed, words := queryTerms(c.query)
+		terms, err := x.resolveTerms(ext.KindTool, analysed, words, viewer{})
 		if err == nil {
 			terms, _, err = x.withCorrectedExpansions(ext.KindTool, terms, c.query, viewer{})
 		}

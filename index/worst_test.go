@@ -28,15 +28,19 @@ func worstQueries(tb testing.TB, x *Index) []worstQuery {
 	tb.Helper()
 	vocab := vocabulary(tb, x, ext.KindTool, fieldDescription)
 	common := commonWords(tb, x, vocab, 128, 1)
+	typos := costliestTypos(tb, x, 128)
 	qs := []worstQuery{
 		{name: "one-4096-char-word", text: randomWord(rand.New(rand.NewPCG(1, 1)), 4096)},
 		{name: "128-rare-31-char-words", text: randomWords(128, 31)},
 		{name: "128-rare-24-char-words", text: randomWords(128, rank.MaxTypoRunes)},
-		{name: "128-typos-walking-most", text: strings.Join(costliestTypos(tb, x, 128), " ")},
+		{name: "128-typos-walking-most", text: strings.Join(typos, " ")},
+		{name: "128-typos-walking-most-explained", text: strings.Join(typos, " "), explain: true},
 		{name: "128-common-words", text: strings.Join(common, " ")},
 		{name: "128-common-words-explained", text: strings.Join(common, " "), explain: true},
 		{name: "128-common-words-of-5-letters", text: strings.Join(commonWords(tb, x, vocab, 128, rank.MinTypoRunes), " ")},
 		{name: "identifier-of-682-rare-parts", text: identifier(rand.New(rand.NewPCG(2, 2)), 4096)},
+		{name: "camelCase-identifier-of-typos", text: camelIdentifier(shortTypos(tb, x, vocab), 4096)},
+		{name: "camelCase-identifier-of-typos-explained", text: camelIdentifier(shortTypos(tb, x, vocab), 4096), explain: true},
 		{name: "1365-chinese-characters", text: chineseText(4096)},
 		{name: "1365-japanese-characters", text: japaneseText(4096)},
 		{name: "128-words-of-phrases", text: phraseWords(128)},
@@ -163,6 +167,40 @@ func identifier(r *rand.Rand, size int) string {
 	return b.String()
 }
 
+// shortTypos returns typos, one edit each, of the commonest words of vocab
+// of rank.MinTypoRunes to 7 letters: words the word vectors' table lacks,
+// each walked, as written and as stemmed.
+func shortTypos(tb testing.TB, x *Index, vocab map[string]int) []string {
+	tb.Helper()
+	wt, err := text.WordTable()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	rnd := rand.New(rand.NewPCG(9, 9))
+	var out []string
+	for _, w := range commonWords(tb, x, vocab, 2000, rank.MinTypoRunes) {
+		if typo := mutate(rnd, []rune(w), 1); len(w) <= 7 && isASCIILetters(w) && wt.Find(typo) < 0 {
+			out = append(out, typo)
+		}
+	}
+	return out
+}
+
+// camelIdentifier is one camelCase word of parts, each capitalised,
+// repeated in turn to at most size bytes: every part is a word of the
+// query, and so is the whole.
+func camelIdentifier(parts []string, size int) string {
+	var b strings.Builder
+	for i := 0; ; i++ {
+		p := []rune(parts[i%len(parts)])
+		part := strings.ToUpper(string(p[:1])) + string(p[1:])
+		if b.Len()+len(part) > size {
+			return b.String()
+		}
+		b.WriteString(part)
+	}
+}
+
 // japaneseText returns size bytes of Japanese: kanji and kana that start
 // headwords of the foreign table (each looked up at every length), and
 // particles that start none.
@@ -225,41 +263,6 @@ func TestWorstQueryMemory(t *testing.T) {
 		if got > maxQueryAlloc && !raceEnabled {
 			t.Errorf("%s: a search allocated %.1f MB, want at most %.1f MB", wq.name, float64(got)/(1<<20), float64(maxQueryAlloc)/(1<<20))
 		}
-	}
-}
-
-// BenchmarkWorstQuery prints the hostile queries of worstQueries beside the
-// ordinary mix of BenchmarkSearch: time and allocations per search.
-//
-//	go test ./index -run - -bench WorstQuery -benchtime 20x -cpu 1
-func BenchmarkWorstQuery(b *testing.B) {
-	x := defaultIndex(b)
-	ctx := context.Background()
-	for _, explain := range []bool{false, true} {
-		name := "ordinary-mix"
-		if explain {
-			name += "-explained"
-		}
-		b.Run(name, func(b *testing.B) {
-			b.ReportAllocs()
-			for i := 0; b.Loop(); i++ {
-				q := ext.Query{Kind: ext.KindTool, Text: benchQueries[i%len(benchQueries)], Limit: 10, Explain: explain}
-				if _, err := x.Search(ctx, q); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
-	for _, wq := range worstQueries(b, x) {
-		b.Run(wq.name, func(b *testing.B) {
-			b.ReportAllocs()
-			q := ext.Query{Kind: ext.KindTool, Text: wq.text, Limit: 10, Explain: wq.explain}
-			for b.Loop() {
-				if _, err := x.Search(ctx, q); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
 	}
 }
 

@@ -18,7 +18,9 @@
 //     in the request context with [WithAWSIdentity].
 //
 // A request that fails gets 401 with a WWW-Authenticate: Bearer challenge
-// naming the protected resource metadata (RFC 9728), and error="invalid_token"
+// naming the protected resource metadata (RFC 9728) at the configured
+// public URL or at a Host known to be right, never at a Host a client chose
+// ([Resource]), and error="invalid_token"
 // when a token was presented — nothing more; the reason is logged at debug
 // level. A request that presents more than one credential (two
 // Authorization headers, or one value folded from two) is ambiguous: it
@@ -30,11 +32,9 @@ package auth
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"strings"
 
@@ -76,6 +76,9 @@ type Config struct {
 	// GroupsClaim names the claim that holds groups, in ModeAWS (for JWT
 	// authorizer claims). If empty, "groups".
 	GroupsClaim string
+	// Resource is where the protected resource is, for the challenge
+	// (see [Resource]).
+	Resource Resource
 	// Logger receives the reasons of refusals, at debug level. If nil,
 	// slog.Default().
 	Logger *slog.Logger
@@ -120,10 +123,10 @@ func New(cfg Config, next http.Handler) (http.Handler, error) {
 		if err != nil {
 			logger.Debug("request refused", "mode", cfg.Mode, "reason", err.Error())
 			if errors.Is(err, errAmbiguous) {
-				refuseAmbiguous(w, r)
+				refuseAmbiguous(w, r, cfg.Resource)
 				return
 			}
-			challenge(w, r, !errors.Is(err, errNoCredentials))
+			challenge(w, r, cfg.Resource, !errors.Is(err, errNoCredentials))
 			return
 		}
 		ctx := context.WithValue(r.Context(), callerKey{}, c)
@@ -135,42 +138,20 @@ func New(cfg Config, next http.Handler) (http.Handler, error) {
 
 // challenge answers 401 with the Bearer challenge the MCP authorization
 // spec asks for.
-func challenge(w http.ResponseWriter, r *http.Request, invalid bool) {
-	value := fmt.Sprintf("Bearer resource_metadata=%q", MetadataURL(r))
+func challenge(w http.ResponseWriter, r *http.Request, res Resource, invalid bool) {
+	var params []string
 	if invalid {
-		value += `, error="invalid_token"`
+		params = append(params, `error="invalid_token"`)
 	}
-	w.Header().Set("WWW-Authenticate", value)
+	w.Header().Set("WWW-Authenticate", res.challengeValue(r, params...))
 	http.Error(w, "unauthorized", http.StatusUnauthorized)
 }
 
 // refuseAmbiguous answers 400 invalid_request to a request with more than
 // one credential.
-func refuseAmbiguous(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("WWW-Authenticate", fmt.Sprintf("Bearer resource_metadata=%q, error=\"invalid_request\", error_description=%q", MetadataURL(r), errAmbiguous.Error()))
+func refuseAmbiguous(w http.ResponseWriter, r *http.Request, res Resource) {
+	w.Header().Set("WWW-Authenticate", res.challengeValue(r, `error="invalid_request"`, fmt.Sprintf("error_description=%q", errAmbiguous.Error())))
 	http.Error(w, errAmbiguous.Error(), http.StatusBadRequest)
-}
-
-// MetadataPath is where [MetadataHandler] serves the protected resource
-// metadata.
-const MetadataPath = "/.well-known/oauth-protected-resource"
-
-// MetadataURL is the URL of the protected resource metadata for the server
-// r reached: https, or http for a loopback host.
-func MetadataURL(r *http.Request) string {
-	return origin(r) + MetadataPath
-}
-
-func origin(r *http.Request) string {
-	scheme := "https"
-	host := r.Host
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		host = h
-	}
-	if ip := net.ParseIP(strings.Trim(host, "[]")); host == "localhost" || ip != nil && ip.IsLoopback() {
-		scheme = "http"
-	}
-	return scheme + "://" + r.Host
 }
 
 // bearerToken returns the token of an Authorization: Bearer header. Two
@@ -190,17 +171,4 @@ func bearerToken(r *http.Request) (string, error) {
 		return "", errors.New("the Authorization header is not a Bearer token")
 	}
 	return strings.TrimSpace(token), nil
-}
-
-// MetadataHandler serves the protected resource metadata (RFC 9728) of the
-// MCP endpoint at path, naming issuer, if set, as its authorization server.
-func MetadataHandler(path, issuer string) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		doc := map[string]any{"resource": origin(r) + path, "bearer_methods_supported": []string{"header"}}
-		if issuer != "" {
-			doc["authorization_servers"] = []string{issuer}
-		}
-		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(doc)
-	})
 }

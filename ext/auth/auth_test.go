@@ -118,7 +118,7 @@ func serve(t *testing.T, cfg Config, authorization string) (*httptest.ResponseRe
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := httptest.NewRequest(http.MethodPost, "http://127.0.0.1:8080/mcp", strings.NewReader(`{}`))
+	r := onListener("http://127.0.0.1:8080/mcp", "127.0.0.1:8080", "127.0.0.1:8080")
 	if authorization != "" {
 		r.Header.Set("Authorization", authorization)
 	}
@@ -308,7 +308,7 @@ func TestBadConfig(t *testing.T) {
 
 // TestAWS: the identity an authorizer established, from the context.
 func TestAWS(t *testing.T) {
-	cfg := Config{Mode: ModeAWS, GroupsClaim: "cognito:groups"}
+	cfg := Config{Mode: ModeAWS, GroupsClaim: "cognito:groups", Resource: Resource{HostTrusted: true}} // Lambda sets the Host
 	for _, test := range []struct {
 		name string
 		id   *AWSIdentity
@@ -373,7 +373,7 @@ func TestAmbiguousAuthorization(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := httptest.NewRequest(http.MethodPost, "http://127.0.0.1:8080/mcp", strings.NewReader(`{}`))
+			r := onListener("http://127.0.0.1:8080/mcp", "127.0.0.1:8080", "127.0.0.1:8080")
 			for _, v := range test.headers {
 				r.Header.Add("Authorization", v)
 			}

@@ -32,7 +32,7 @@ func (h *Handler) dispatch(w http.ResponseWriter, r *http.Request, req *request)
 	}
 	handle := req.info.handler(h)
 	if handle == nil {
-		h.writeError(w, req.ID, &ext.Error{Code: ext.CodeMethodNotFound, Message: fmt.Sprintf("Method %s not found", req.Method)}, req.era.errorStatus(ext.ErrMethodNotFound))
+		h.writeError(w, req.ID, &ext.Error{Code: ext.CodeMethodNotFound, Message: methodNotFound(req.Method, req.era)}, req.era.errorStatus(ext.ErrMethodNotFound))
 		return
 	}
 	if err := req.info.era.refuse(req.Method, req.era); err != nil {
@@ -71,7 +71,7 @@ func (h *Handler) answer(ctx context.Context, w http.ResponseWriter, req *reques
 	var err error
 	if req.info.deadline {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, h.timeout)
+		ctx, cancel = context.WithDeadline(ctx, req.deadline)
 		defer cancel()
 		res, err = h.callWithin(ctx, req, handle)
 	} else {

@@ -46,6 +46,16 @@
 // errors (internal details are logged, never sent), and before 2026-07-28
 // travel in a 200 body.
 //
+// What a request may cost is bounded before the work is done: at most
+// [Options.MaxInFlight] requests are served at once (one more gets HTTP 503
+// and -32011); the request deadline counts from the start of reading the
+// body; one scan of the body (jsonscan.go) checks its syntax, nesting,
+// number of values and repeated member names before anything decodes it;
+// and each method decodes only the members it reads (jsonwalk.go). Answers
+// are bounded too: a page that would pass [Options.MaxResponseBytes] is cut
+// short with a cursor and a note (pagesize.go), and no message repeats
+// more than a short piece of the request's text.
+//
 // The package imports ext and mcp-go (for the protocol's names and wire
 // types), never the index behind the searcher.
 package server

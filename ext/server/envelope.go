@@ -3,10 +3,10 @@ package server
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/mcpsearch/mcpsearch/ext"
 )
@@ -19,8 +19,9 @@ type request struct {
 	Method  string          `json:"method"`
 	Params  json.RawMessage `json:"params,omitempty"`
 
-	era  era
-	info *methodInfo
+	era      era
+	info     *methodInfo
+	deadline time.Time // of the request's work: its body was read from the start of it
 }
 
 func (r *request) isNotification() bool { return len(r.ID) == 0 }
@@ -41,25 +42,27 @@ var envelopeMembers = []string{"jsonrpc", "id", "method", "params"}
 // JSON-RPC 2.0 and MCP define it: "jsonrpc" is "2.0", "method" a non-empty
 // string, "id" (absent in a notification) a string or an integer, "params"
 // absent, null, an object or an array, and no other member. What it refuses
-// is -32700 or -32600. The id of the request is kept whenever it is valid,
-// so that the error can carry it. Batches are refused: every protocol
-// revision this server speaks removed them.
+// is -32700 or -32600. The body is checked by one scan (scanMessage: its
+// syntax, nesting, number of values and repeated names) before anything
+// decodes it. The id of the request is kept whenever it is valid, so that
+// the error can carry it. Batches are refused: every protocol revision this
+// server speaks removed them.
 func parseRequest(body []byte) (*request, error) {
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) > 0 && trimmed[0] == '[' {
 		return &request{}, fmt.Errorf("%w: JSON-RPC batches are not supported (protocol revisions %s removed batching); send one message per request",
 			ext.ErrInvalidRequest, strings.Join(SupportedProtocolVersions, ", "))
 	}
-	if tooDeep(trimmed, ext.MaxJSONDepth) {
-		return &request{}, fmt.Errorf("%w: JSON nests deeper than %d levels", ext.ErrInvalidRequest, ext.MaxJSONDepth)
+	top, err := scanMessage(trimmed)
+	if err != nil {
+		return &request{}, err
 	}
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(trimmed, &members); err != nil || members == nil {
-		var syntaxErr *json.SyntaxError
-		if errors.As(err, &syntaxErr) || len(trimmed) == 0 {
-			return &request{}, fmt.Errorf("%w: body is not valid JSON", ext.ErrParse)
-		}
+	if trimmed[0] != '{' {
 		return &request{}, fmt.Errorf("%w: body is not a JSON-RPC message object", ext.ErrInvalidRequest)
+	}
+	members := make(map[string]json.RawMessage, len(top))
+	for _, m := range top {
+		members[m.name] = m.value
 	}
 	req := &request{}
 	return req, req.fill(members)
@@ -81,7 +84,7 @@ func (r *request) fill(members map[string]json.RawMessage) error {
 	}
 	for name := range members {
 		if !slices.Contains(envelopeMembers, name) {
-			return fmt.Errorf("%w: unknown member %q in the message (a JSON-RPC 2.0 request has %s)", ext.ErrInvalidRequest, name, strings.Join(envelopeMembers, ", "))
+			return fmt.Errorf("%w: unknown member %s in the message (a JSON-RPC 2.0 request has %s)", ext.ErrInvalidRequest, quoteShort(name), strings.Join(envelopeMembers, ", "))
 		}
 	}
 	if _, bad := badText(members["method"]); bad {
@@ -178,33 +181,4 @@ func jsonKind(raw json.RawMessage) string {
 		return "null"
 	}
 	return "a number"
-}
-
-// tooDeep reports whether the arrays and objects of the JSON text body nest
-// deeper than max. It scans bytes once, without decoding, so that a deeply
-// nested body is refused before any decoder recurses into it.
-func tooDeep(body []byte, max int) bool {
-	depth, inString, escaped := 0, false, false
-	for _, c := range body {
-		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-		case c == '"':
-			inString = true
-		case c == '[' || c == '{':
-			if depth++; depth > max {
-				return true
-			}
-		case c == ']' || c == '}':
-			depth--
-		}
-	}
-	return false
 }

@@ -61,7 +61,7 @@ func (s stated) modern() bool { return mcp.IsModernProtocol(s.header) || mcp.IsM
 func detectEra(h http.Header, req *request) (era, error) {
 	s := statedVersion(h, req)
 	if !s.modern() {
-		if s.header != "" && !slices.Contains(mcp.ValidProtocolVersions, s.header) {
+		if s.header != "" && !servedByHandshake(s.header) {
 			return era{}, fmt.Errorf("%w: unsupported protocol version %q in %s (supported: %v)",
 				ext.ErrInvalidRequest, s.header, mcp.HeaderProtocolVersion, SupportedProtocolVersions)
 		}
@@ -94,7 +94,7 @@ func detectEra(h http.Header, req *request) (era, error) {
 func detectLifecycleEra(h http.Header, req *request) (era, error) {
 	s := statedVersion(h, req)
 	if !s.modern() {
-		if req.Method != string(mcp.MethodInitialize) && s.header != "" && !mcp.IsValidProtocolVersion(s.header) {
+		if req.Method != string(mcp.MethodInitialize) && s.header != "" && !servedByHandshake(s.header) {
 			return era{}, &plainError{status: http.StatusBadRequest, msg: "Unsupported protocol version: " + s.header}
 		}
 		return era{version: s.header}, nil
@@ -130,7 +130,11 @@ func versionMismatch(s stated) error {
 // standardHeaders checks the Mcp-Method and Mcp-Name headers against the
 // request.
 func standardHeaders(h http.Header, s stated, req *request) error {
-	if err := mcp.ValidateStandardHeaders(h.Get, s.meta, mcp.MCPMethod(req.Method), req.Params); err != nil {
+	named := req.Params
+	if len(named) > 0 && named[0] == '{' {
+		named = keepExact(named, []string{"name", "uri"}) // what the Mcp-Name header repeats
+	}
+	if err := mcp.ValidateStandardHeaders(h.Get, s.meta, mcp.MCPMethod(req.Method), named); err != nil {
 		return headerMismatch(err.Error())
 	}
 	return nil
@@ -150,16 +154,22 @@ type plainError struct {
 func (e *plainError) Error() string { return e.msg }
 
 // requestMeta returns the _meta of params, or nil; the nil *mcp.Meta answers
-// every accessor with its zero value.
+// every accessor with its zero value. Only the members the server reads
+// (the protocol version and the client capabilities) are decoded.
 func requestMeta(params json.RawMessage) *mcp.Meta {
-	var p struct {
-		Meta *mcp.Meta `json:"_meta"`
-	}
-	if len(params) == 0 || json.Unmarshal(params, &p) != nil {
+	meta := memberValue(params, "_meta")
+	if len(meta) == 0 || meta[0] != '{' {
 		return nil
 	}
-	return p.Meta
+	var m mcp.Meta
+	if json.Unmarshal(keepExact(meta, metaRead), &m) != nil {
+		return nil
+	}
+	return &m
 }
+
+// metaRead are the members of a request's _meta the server reads.
+var metaRead = []string{mcp.MetaKeyProtocolVersion, mcp.MetaKeyClientCapabilities}
 
 // errorStatus is the HTTP status of a JSON-RPC error: 200 before
 // 2026-07-28; from then on 404 for an unknown method and 400 for a bad

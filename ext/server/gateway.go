@@ -45,6 +45,9 @@ func callMethod(k ext.Kind) handlerFunc {
 
 // decodeCall decodes and checks the params of tools/call or prompts/get.
 func decodeCall(k ext.Kind, raw json.RawMessage) (*callParams, error) {
+	if n := len(memberValue(raw, "arguments")); n > ext.MaxArgumentsBytes { // refused before it is copied
+		return nil, fmt.Errorf("%w: arguments are %d bytes long, at most %d are allowed", ext.ErrInvalidParams, n, ext.MaxArgumentsBytes)
+	}
 	p, err := decodeParams[callParams](raw)
 	if err != nil {
 		return nil, err
@@ -67,18 +70,24 @@ func checkArguments(k ext.Kind, raw json.RawMessage) error {
 	if len(raw) > ext.MaxArgumentsBytes {
 		return fmt.Errorf("%w: arguments are %d bytes long, at most %d are allowed", ext.ErrInvalidParams, len(raw), ext.MaxArgumentsBytes)
 	}
-	if k == ext.KindPrompt {
-		var args map[string]string
-		if json.Unmarshal(raw, &args) != nil {
-			return fmt.Errorf("%w: arguments must be an object of strings", ext.ErrInvalidParams)
-		}
-		return nil
-	}
-	var args map[string]json.RawMessage
-	if json.Unmarshal(raw, &args) != nil {
+	if raw[0] != '{' {
 		return fmt.Errorf("%w: arguments must be an object", ext.ErrInvalidParams)
 	}
+	if k == ext.KindPrompt && !allStrings(raw) {
+		return fmt.Errorf("%w: arguments must be an object of strings", ext.ErrInvalidParams)
+	}
 	return nil
+}
+
+// allStrings reports whether every member of the object obj (checked by
+// scanMessage) is a string.
+func allStrings(obj json.RawMessage) bool {
+	ok := true
+	eachMember(obj, func(_, value []byte) bool {
+		ok = value[0] == '"' || string(value) == "null" // null decodes as ""
+		return ok
+	})
+	return ok
 }
 
 // readMethod answers resources/read.
@@ -208,20 +217,32 @@ func (h *Handler) callUpstream(ctx context.Context, t *ext.Target, method string
 	if cctx.Err() != nil {
 		err = &ext.UpstreamError{Kind: ext.UpstreamTimeout, Detail: fmt.Sprintf("did not answer %s within %s", method, time.Since(start).Round(time.Millisecond))}
 	}
-	wire := upstreamError(t.Server, err)
-	h.logger.Warn("upstream call failed", "request_id", RequestIDFromContext(ctx), "server", t.Server, "method", method, "item", t.UpstreamName, "err", wire)
+	ue := upstreamFailure(err)
+	wire := upstreamError(t.Server, ue)
+	reqID := RequestIDFromContext(ctx)
+	h.logger.Warn("upstream call failed", "request_id", reqID, "server", t.Server, "method", method, "item", t.UpstreamName, "err", wire)
+	if ue.Said != "" {
+		h.logger.Debug("upstream call failed: what the upstream said", "request_id", reqID, "server", t.Server, "said", ue.Said)
+	}
 	return nil, wire
 }
 
-// upstreamError is the one place where an upstream's failure leaves the
-// gateway, to the client and to the log. It names the upstream and passes
-// on only the kind and detail of an *UpstreamError (which its Caller
-// made safe), never the text of another error. The upstream's own "invalid
-// params" stays -32602 (the caller's arguments were wrong); every other
-// failure is CodeUpstreamError.
-func upstreamError(server string, err error) *ext.Error {
+// upstreamFailure is err as an *UpstreamError: one of a Caller's, or kind
+// UpstreamFailed with nothing of err's text.
+func upstreamFailure(err error) *ext.UpstreamError {
 	ue := &ext.UpstreamError{Kind: ext.UpstreamFailed}
 	errors.As(err, &ue)
+	return ue
+}
+
+// upstreamError is the one place where an upstream's failure leaves the
+// gateway, to the client and to the default log. It names the upstream and
+// passes on only the kind and detail of an *UpstreamError (in its Caller's
+// words, without configured values), never what the upstream said (Said,
+// which callUpstream logs at debug level only) nor the text of another
+// error. The upstream's own "invalid params" stays -32602 (the caller's
+// arguments were wrong); every other failure is CodeUpstreamError.
+func upstreamError(server string, ue *ext.UpstreamError) *ext.Error {
 	code := ext.CodeUpstreamError
 	if ue.Code == ext.CodeInvalidParams {
 		code = ext.CodeInvalidParams

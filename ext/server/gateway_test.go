@@ -113,6 +113,9 @@ func TestForwardErrors(t *testing.T) {
 		{"upstream invalid params", callerFunc(func(context.Context, *ext.Target, string, json.RawMessage) (json.RawMessage, error) {
 			return nil, fmt.Errorf("wrapped: %w", &ext.UpstreamError{Kind: ext.UpstreamAnsweredError, Code: ext.CodeInvalidParams, Detail: "env must be a string"})
 		}), "up__deploy", ext.CodeInvalidParams, `upstream "up": upstream error: env must be a string`},
+		{"what the upstream said", callerFunc(func(context.Context, *ext.Target, string, json.RawMessage) (json.RawMessage, error) {
+			return nil, &ext.UpstreamError{Kind: ext.UpstreamAnsweredError, Code: -32603, Detail: "JSON-RPC error -32603", Said: "its message: my key is s3cret"}
+		}), "up__deploy", ext.CodeUpstreamError, `upstream "up": upstream error: JSON-RPC error -32603`},
 		{"untyped error", callerFunc(func(context.Context, *ext.Target, string, json.RawMessage) (json.RawMessage, error) {
 			return nil, errors.New("dial https://up.example/mcp?key=s3cret: connection refused")
 		}), "up__deploy", ext.CodeUpstreamError, `upstream "up": failed`},
@@ -131,7 +134,7 @@ func TestForwardErrors(t *testing.T) {
 				t.Errorf("got %+v, want code %d containing %q", r.Error, test.code, test.message)
 			}
 			if r.Error != nil && (strings.Contains(r.Error.Message, "s3cret") || strings.Contains(r.Error.Message, "wrapped")) {
-				t.Errorf("got %q: text of an error that is not an *ext.UpstreamError", r.Error.Message)
+				t.Errorf("got %q: text of an error that is not an *ext.UpstreamError, or what the upstream said", r.Error.Message)
 			}
 		})
 	}

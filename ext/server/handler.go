@@ -34,8 +34,18 @@ type Options struct {
 	PageSize int
 	// MaxBodyBytes bounds a request body. If zero, DefaultMaxBodyBytes.
 	MaxBodyBytes int64
-	// RequestTimeout bounds the work on one request. If zero, 10 seconds.
+	// MaxResponseBytes bounds an answer's body: a page that would pass it
+	// is cut short, with a cursor and a note (see ext.MetaTruncated). If
+	// zero, DefaultMaxResponseBytes, which fits Lambda's response limit.
+	MaxResponseBytes int
+	// RequestTimeout bounds the work on one request, from the start of
+	// reading its body (forwarded calls have their own bound,
+	// UpstreamTimeout). If zero, 10 seconds.
 	RequestTimeout time.Duration
+	// MaxInFlight bounds the requests served at once; one past it is
+	// refused with HTTP 503 and -32011 (ext.CodeOverloaded). If zero,
+	// DefaultMaxInFlight.
+	MaxInFlight int
 	// CursorKey signs cursors. Instances that serve one deployment must
 	// share it. If empty, a key derived from the index version, which
 	// detects garbled cursors but not deliberately forged ones.
@@ -69,15 +79,17 @@ const defaultInstructions = "This server indexes many MCP tools, prompts and res
 // Handler answers MCP requests over Streamable HTTP from a Searcher. It is
 // safe for concurrent use and keeps no state between requests.
 type Handler struct {
-	searcher     ext.Searcher
-	cursors      *cursorCodec
-	pageSize     int
-	maxBodyBytes int64
-	timeout      time.Duration
-	logger       *slog.Logger
-	info         mcp.Implementation
-	instructions string
-	capabilities map[string]any // of initialize and server/discover results
+	searcher         ext.Searcher
+	cursors          *cursorCodec
+	pageSize         int
+	maxBodyBytes     int64
+	maxResponseBytes int
+	timeout          time.Duration
+	inFlight         inFlight
+	logger           *slog.Logger
+	info             mcp.Implementation
+	instructions     string
+	capabilities     map[string]any // of initialize and server/discover results
 
 	directoryChars int         // < 0: no directory
 	directories    directories // the directory text of each access key
@@ -93,14 +105,16 @@ func New(s ext.Searcher, opts *Options) *Handler {
 		opts = &Options{}
 	}
 	h := &Handler{
-		searcher:     s,
-		cursors:      newCursorCodec(s.Version(), opts.CursorKey),
-		pageSize:     min(cmp.Or(opts.PageSize, ext.DefaultPageSize), ext.MaxPageSize),
-		maxBodyBytes: cmp.Or(opts.MaxBodyBytes, DefaultMaxBodyBytes),
-		timeout:      cmp.Or(opts.RequestTimeout, 10*time.Second),
-		logger:       cmp.Or(opts.Logger, slog.Default()),
-		info:         mcp.Implementation{Name: cmp.Or(opts.Name, "mcpsearch"), Version: cmp.Or(opts.Version, "dev")},
-		instructions: cmp.Or(opts.Instructions, defaultInstructions),
+		searcher:         s,
+		cursors:          newCursorCodec(s.Version(), opts.CursorKey),
+		pageSize:         min(cmp.Or(opts.PageSize, ext.DefaultPageSize), ext.MaxPageSize),
+		maxBodyBytes:     cmp.Or(opts.MaxBodyBytes, DefaultMaxBodyBytes),
+		maxResponseBytes: cmp.Or(opts.MaxResponseBytes, DefaultMaxResponseBytes),
+		timeout:          cmp.Or(opts.RequestTimeout, 10*time.Second),
+		inFlight:         newInFlight(cmp.Or(opts.MaxInFlight, DefaultMaxInFlight)),
+		logger:           cmp.Or(opts.Logger, slog.Default()),
+		info:             mcp.Implementation{Name: cmp.Or(opts.Name, "mcpsearch"), Version: cmp.Or(opts.Version, "dev")},
+		instructions:     cmp.Or(opts.Instructions, defaultInstructions),
 
 		directoryChars: cmp.Or(opts.DirectoryChars, DefaultDirectoryChars),
 

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -42,7 +44,13 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, nil, fmt.Errorf("%w: Content-Type must be application/json", ext.ErrInvalidRequest), http.StatusUnsupportedMediaType)
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBodyBytes))
+	if !h.inFlight.acquire() {
+		h.writeOverloaded(w)
+		return
+	}
+	defer h.inFlight.release()
+	deadline := time.Now().Add(h.timeout) // reading, decoding and the method's work
+	body, err := h.readBody(w, r, deadline)
 	if err != nil {
 		h.writeBodyError(w, err)
 		return
@@ -53,12 +61,53 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, req.ID, err, http.StatusBadRequest)
 		return
 	}
+	if time.Now().After(deadline) { // read and decoded, but too late for any work
+		h.writeError(w, req.ID, h.deadlineError(r.Context(), deadline.Add(-h.timeout), context.DeadlineExceeded), http.StatusOK)
+		return
+	}
 	if err := req.checkParams(); err != nil && !req.isNotification() {
 		era, _ := detectEra(r.Header, req)
 		h.writeError(w, req.ID, err, era.errorStatus(err))
 		return
 	}
+	req.deadline = deadline
 	h.dispatch(w, r, req)
+}
+
+// readBody reads the request body, at most maxBodyBytes of it, by the
+// request's deadline: a client that sends slowly is cut there (where the
+// connection allows a read deadline: a Lambda event's body is in memory
+// already).
+func (h *Handler) readBody(w http.ResponseWriter, r *http.Request, deadline time.Time) ([]byte, error) {
+	rc := http.NewResponseController(w)
+	limited := !serverReadsSooner(r, deadline) && rc.SetReadDeadline(deadline) == nil
+	body, err := readAll(http.MaxBytesReader(w, r.Body, h.maxBodyBytes), min(max(r.ContentLength, 0), h.maxBodyBytes))
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return nil, &ext.Error{Code: ext.CodeInternalError, Public: true, Message: fmt.Sprintf(
+			"request deadline exceeded: the body was not received within %s (the limit is %s per request)", h.timeout, h.timeout)}
+	}
+	if limited && err == nil {
+		// Read whole: the connection's background read, which watches for
+		// the client going away, must not time out at the deadline.
+		rc.SetReadDeadline(time.Time{})
+	}
+	return body, err
+}
+
+// serverReadsSooner reports whether the http.Server serving r bounds the
+// reading of a whole request (ReadTimeout) to no later than deadline:
+// setting the deadline would then extend its bound, not shorten it.
+func serverReadsSooner(r *http.Request, deadline time.Time) bool {
+	srv, ok := r.Context().Value(http.ServerContextKey).(*http.Server)
+	return ok && srv.ReadTimeout > 0 && !time.Now().Add(srv.ReadTimeout).After(deadline)
+}
+
+// readAll reads r to its end into a buffer made for the size the request
+// announced, so that a body of the limit is not copied while it grows.
+func readAll(r io.Reader, announced int64) ([]byte, error) {
+	b := bytes.NewBuffer(make([]byte, 0, announced+bytes.MinRead))
+	_, err := b.ReadFrom(r)
+	return b.Bytes(), err
 }
 
 func isJSON(contentType string) bool {
@@ -68,11 +117,15 @@ func isJSON(contentType string) bool {
 
 func (h *Handler) writeBodyError(w http.ResponseWriter, err error) {
 	var tooLarge *http.MaxBytesError
-	if errors.As(err, &tooLarge) {
+	var coded *ext.Error
+	switch {
+	case errors.As(err, &tooLarge):
 		h.writeError(w, nil, fmt.Errorf("%w: request body exceeds %d bytes", ext.ErrInvalidRequest, tooLarge.Limit), http.StatusRequestEntityTooLarge)
-		return
+	case errors.As(err, &coded):
+		h.writeError(w, nil, err, http.StatusRequestTimeout)
+	default:
+		h.writeError(w, nil, fmt.Errorf("%w: reading request body: %v", ext.ErrParse, err), http.StatusBadRequest)
 	}
-	h.writeError(w, nil, fmt.Errorf("%w: reading request body: %v", ext.ErrParse, err), http.StatusBadRequest)
 }
 
 // wireError converts err into the error sent to the client. A coded error
@@ -104,6 +157,9 @@ func (h *Handler) writeError(w http.ResponseWriter, id json.RawMessage, err erro
 
 func (h *Handler) writeJSON(w http.ResponseWriter, status int, v any) {
 	body, err := encodeJSON(v)
+	if resp, ok := v.(response); ok && err == nil {
+		body = h.fitAnswer(resp.ID, body)
+	}
 	if err != nil {
 		h.logger.Error("encoding response", "err", err)
 		body = []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"internal error"}}` + "\n")

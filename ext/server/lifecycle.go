@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -17,9 +18,8 @@ import (
 // here from the server's settings, and the instructions from the caller's
 // directory of servers too (directory.go).
 
-// initializeMethod answers the handshake. The protocol version is negotiated as
-// mcp-go does: the client's version if it is a known one before
-// 2026-07-28 (2025-03-26 if it names none), else 2025-11-25.
+// initializeMethod answers the handshake. The protocol version is
+// negotiated as the MCP specification asks (see [negotiateVersion]).
 func initializeMethod(ctx context.Context, h *Handler, req *request) (any, error) {
 	var p mcp.InitializeRequest
 	if err := req.decodeAs(&p); err != nil {
@@ -30,11 +30,34 @@ func initializeMethod(ctx context.Context, h *Handler, req *request) (any, error
 		return nil, err
 	}
 	return map[string]any{
-		"protocolVersion": mcp.NegotiateLegacyVersion(p.Params.ProtocolVersion),
+		"protocolVersion": negotiateVersion(p.Params.ProtocolVersion),
 		"capabilities":    h.capabilities,
 		"serverInfo":      h.info,
 		"instructions":    instructions,
 	}, nil
+}
+
+// negotiateVersion is the revision initialize answers a client asking for
+// requested: requested itself if the server serves it by handshake, else
+// the latest it serves (2025-03-26, 2024-11-05, none and unknown
+// revisions alike; mcp-go would echo the first two, which this server
+// does not serve: they allow JSON-RPC batches). The client then decides
+// whether to go on.
+func negotiateVersion(requested string) string {
+	if servedByHandshake(requested) {
+		return requested
+	}
+	return latestHandshakeVersion
+}
+
+// latestHandshakeVersion is the newest revision served by initialize;
+// later ones use server/discover.
+const latestHandshakeVersion = mcp.ProtocolVersion20251125
+
+// servedByHandshake reports whether version is a revision this server
+// serves that begins with initialize.
+func servedByHandshake(version string) bool {
+	return slices.Contains(SupportedProtocolVersions, version) && !mcp.IsModernProtocol(version)
 }
 
 // discoverMethod answers server/discover: the versions the server speaks, its
@@ -90,13 +113,15 @@ func parsed[T any](next handlerFunc) handlerFunc {
 
 // decodeAs decodes the request (method and params) into v, one of mcp-go's
 // request types; what does not decode is refused with -32600, in mcp-go's
-// words.
+// words. The params are pruned first (prune.go): only what the decoding
+// could fail on is decoded.
 func (r *request) decodeAs(v any) error {
-	msg, _ := json.Marshal(struct {
-		Method string          `json:"method"`
-		Params json.RawMessage `json:"params,omitempty"`
-	}{r.Method, r.Params})
-	if err := json.Unmarshal(msg, v); err != nil {
+	method, _ := json.Marshal(r.Method)
+	msg := append([]byte(`{"method":`), method...)
+	if len(r.Params) > 0 {
+		msg = appendPruned(append(msg, `,"params":`...), paramsType(v), r.Params)
+	}
+	if err := json.Unmarshal(append(msg, '}'), v); err != nil {
 		return &ext.Error{Code: ext.CodeInvalidRequest, Message: fmt.Sprintf("unparsable %s request: %s", r.Method, err)}
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 
@@ -55,6 +56,9 @@ type MetaOptions struct {
 	// Servers, with Proxy, are the servers whose tools call_tool reaches:
 	// search_tools returns theirs only. If empty, it searches every tool.
 	Servers []string
+	// Logger is told the list mode chosen and why (auto: the size of the
+	// tool definitions against the threshold). If nil, nothing is told.
+	Logger *slog.Logger
 }
 
 // MetaTools is the tools/list of meta-tool mode.
@@ -79,23 +83,33 @@ func NewMetaTools(ctx context.Context, cat ext.Searcher, o MetaOptions) (*MetaTo
 	if _, err := alwaysTools(ctx, cat, o.Always); err != nil {
 		return nil, err
 	}
-	threshold := cmp.Or(o.ThresholdChars, DefaultMetaThreshold)
-	switch o.Mode {
-	case "", ListFull:
-		return nil, nil
+	mode := cmp.Or(o.Mode, ListFull)
+	chosen, reason := mode, "configured"
+	limit := cmp.Or(o.ThresholdChars, DefaultMetaThreshold)
+	switch mode {
+	case ListFull, ListMeta:
 	case ListAuto:
-		big, err := listExceeds(ctx, cat, threshold)
-		if err != nil || !big {
+		chars, big, err := listExceeds(ctx, cat, limit)
+		if err != nil {
 			return nil, err
 		}
-	case ListMeta:
+		chosen, reason = ListMeta, fmt.Sprintf("the tool definitions are more than the threshold of %d characters of JSON (a caller who does not see every tool is measured on its own)", limit)
+		if !big {
+			chosen, reason = ListFull, fmt.Sprintf("the tool definitions are %d characters of JSON, not more than the threshold of %d", chars, limit)
+		}
 	default:
 		return nil, fmt.Errorf("list mode %q: want full, meta or auto", o.Mode)
+	}
+	if o.Logger != nil {
+		o.Logger.Info("list mode", "configured", string(mode), "chosen", string(chosen), "reason", reason)
+	}
+	if chosen == ListFull {
+		return nil, nil
 	}
 	if err := checkMetaNames(ctx, cat); err != nil {
 		return nil, err
 	}
-	m := &MetaTools{proxy: o.Proxy, tools: []json.RawMessage{json.RawMessage(searchToolsDef)}, auto: o.Mode == ListAuto, threshold: threshold}
+	m := &MetaTools{proxy: o.Proxy, tools: []json.RawMessage{searchToolsDefinition(o.Proxy)}, auto: mode == ListAuto, threshold: limit}
 	if o.Proxy {
 		m.tools = append(m.tools, json.RawMessage(callToolDef))
 		m.servers = normalizeFilter(ext.Filter{Servers: o.Servers}).Servers
@@ -136,22 +150,21 @@ func alwaysTools(ctx context.Context, cat ext.Searcher, names []string) ([]json.
 var errNotListed = errors.New("not listed")
 
 // listExceeds reports whether the JSON of all tools is longer than limit
-// characters; it stops reading once it is.
-func listExceeds(ctx context.Context, cat ext.Searcher, limit int) (bool, error) {
-	total := 0
+// characters, and how long it found it; it stops reading once it is.
+func listExceeds(ctx context.Context, cat ext.Searcher, limit int) (chars int, exceeds bool, err error) {
 	for offset := 0; ; offset += ext.DefaultPageSize {
 		page, err := cat.List(ctx, ext.KindTool, offset, ext.DefaultPageSize)
 		if err != nil {
-			return false, fmt.Errorf("measuring the tool list: %w", err)
+			return chars, false, fmt.Errorf("measuring the tool list: %w", err)
 		}
 		for _, h := range page.Items {
-			total += len(h.Object)
+			chars += len(h.Object)
 		}
-		if total > limit {
-			return true, nil
+		if chars > limit {
+			return chars, true, nil
 		}
 		if !page.More || len(page.Items) == 0 {
-			return false, nil
+			return chars, false, nil
 		}
 	}
 }
@@ -193,7 +206,7 @@ func metaList(ctx context.Context, h *Handler, req *request) (any, error) {
 	if mine.proxy {
 		items = append(items, h.meta.tools[1])
 	}
-	if items[0], err = searchToolsFor(ctx, h); err != nil {
+	if items[0], err = searchToolsFor(ctx, h, mine.proxy); err != nil {
 		return nil, err
 	}
 	for _, name := range h.meta.always {
@@ -368,10 +381,11 @@ func (h *Handler) toolError(req *request, msg string) json.RawMessage {
 
 // searchToolsFor is search_tools as the caller in ctx sees it: its
 // description ends with the caller's directory of servers.
-func searchToolsFor(ctx context.Context, h *Handler) (json.RawMessage, error) {
+func searchToolsFor(ctx context.Context, h *Handler, proxy bool) (json.RawMessage, error) {
+	tool := searchToolsDefinition(proxy)
 	dir, err := h.directoryFor(ctx)
 	if err != nil || dir == "" {
-		return json.RawMessage(searchToolsDef), err
+		return tool, err
 	}
 	var def struct {
 		Name        string          `json:"name"`
@@ -379,7 +393,7 @@ func searchToolsFor(ctx context.Context, h *Handler) (json.RawMessage, error) {
 		InputSchema json.RawMessage `json:"inputSchema"`
 		Annotations json.RawMessage `json:"annotations"`
 	}
-	if err := json.Unmarshal([]byte(searchToolsDef), &def); err != nil {
+	if err := json.Unmarshal(tool, &def); err != nil {
 		return nil, fmt.Errorf("search_tools definition: %w", err)
 	}
 	def.Description += "\n\n" + dir

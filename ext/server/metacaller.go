@@ -84,7 +84,7 @@ func (m *MetaTools) servesMeta(ctx context.Context, h *Handler) (bool, error) {
 	if ok {
 		return big, nil
 	}
-	big, err := listExceeds(ctx, h.searcher, m.threshold)
+	_, big, err := listExceeds(ctx, h.searcher, m.threshold)
 	if err != nil {
 		return false, err
 	}

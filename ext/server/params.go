@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,21 +11,47 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/mcpsearch/mcpsearch/ext"
 )
 
-// decodeParams decodes raw into a P; malformed params wrap ext.ErrInvalidParams.
+// decodeParams decodes raw into a P; malformed params wrap
+// ext.ErrInvalidParams. Only the members P has a field for are decoded
+// (and, of _meta, the explain option): the others are skipped unread.
 func decodeParams[P any](raw json.RawMessage) (*P, error) {
 	p := new(P)
 	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
 		return p, nil
 	}
-	if err := json.Unmarshal(raw, p); err != nil {
+	kept := keepMembers(raw, fieldNames(reflect.TypeFor[P]()), ext.MetaExplain)
+	if err := json.Unmarshal(kept, p); err != nil {
 		return nil, fmt.Errorf("%w: %s", ext.ErrInvalidParams, describeJSONError(err))
 	}
 	return p, nil
 }
+
+// fieldNames are the JSON names of the fields of the struct type t.
+func fieldNames(t reflect.Type) []string {
+	if names, ok := fieldNamesOf.Load(t); ok {
+		return names.([]string)
+	}
+	var names []string
+	for f := range t.Fields() {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct {
+			names = append(names, fieldNames(f.Type)...)
+			continue
+		}
+		if f.IsExported() && name != "-" {
+			names = append(names, cmp.Or(name, f.Name))
+		}
+	}
+	fieldNamesOf.Store(t, names)
+	return names
+}
+
+var fieldNamesOf sync.Map // reflect.Type → []string
 
 // describeJSONError names the field a type error is about, without echoing
 // the input.
@@ -64,32 +91,22 @@ func decodeSearchParams(raw json.RawMessage) (*SearchParams, error) {
 	if err != nil {
 		return nil, err
 	}
-	var members struct {
-		Params map[string]json.RawMessage
-		Filter map[string]json.RawMessage `json:"filter"`
-	}
-	json.Unmarshal(raw, &members.Params) // decoded above: an object or nothing
-	json.Unmarshal(members.Params["filter"], &members.Filter)
-	if err := unknownMember("params", members.Params, searchParamsMembers); err != nil {
+	if err := unknownMember("params", memberNames(raw), searchParamsMembers); err != nil {
 		return nil, err
 	}
-	if err := unknownMember("filter", members.Filter, filterMembers); err != nil {
+	if err := unknownMember("filter", memberNames(memberValue(raw, "filter")), filterMembers); err != nil {
 		return nil, err
 	}
 	return p, nil
 }
 
-// unknownMember refuses the first member of obj (in name order) that is
-// not one of known.
-func unknownMember(where string, obj map[string]json.RawMessage, known []string) error {
-	names := make([]string, 0, len(obj))
-	for name := range obj {
-		names = append(names, name)
-	}
+// unknownMember refuses the first member name (in name order) that is not
+// one of known.
+func unknownMember(where string, names, known []string) error {
 	slices.Sort(names)
 	for _, name := range names {
 		if !slices.Contains(known, name) {
-			return fmt.Errorf("%w: unknown field %q in %s (known: %s)", ext.ErrInvalidParams, name, where, strings.Join(known, ", "))
+			return fmt.Errorf("%w: unknown field %s in %s (known: %s)", ext.ErrInvalidParams, quoteShort(name), where, strings.Join(known, ", "))
 		}
 	}
 	return nil

@@ -135,3 +135,32 @@ func TestModernEra(t *testing.T) {
 		}
 	})
 }
+
+// TestInitializeAnswersAServedRevision: initialize answers the revision a
+// client asks for when the server serves it, and otherwise the latest it
+// serves by handshake (as the MCP specification asks; the client then
+// decides whether to go on): never a revision SupportedProtocolVersions
+// does not list. A later request whose Mcp-Protocol-Version header names
+// an unserved revision is refused.
+func TestInitializeAnswersAServedRevision(t *testing.T) {
+	s := newTestServer(t, newMemCatalog("v", 3), nil)
+	for requested, want := range map[string]string{
+		"2025-11-25": "2025-11-25", "2025-06-18": "2025-06-18",
+		"2025-03-26": "2025-11-25", "2024-11-05": "2025-11-25", "": "2025-11-25",
+		"1999-01-01": "2025-11-25", "2099-01-01": "2025-11-25", "2026-07-28": "2025-11-25",
+	} {
+		r := call(t, s, "initialize", initParams(requested))
+		if r.Error != nil || r.Result["protocolVersion"] != want {
+			t.Errorf("initialize %q: got %v (error %+v), want protocolVersion %s", requested, r.Result["protocolVersion"], r.Error, want)
+		}
+	}
+	for _, old := range []string{"2025-03-26", "2024-11-05"} {
+		if resp, body := post(t, s, `{"jsonrpc":"2.0","id":2,"method":"ping"}`, mcp.HeaderProtocolVersion, old); resp.StatusCode != http.StatusBadRequest {
+			t.Errorf("ping with %s %s: got HTTP %d %s, want 400", mcp.HeaderProtocolVersion, old, resp.StatusCode, body)
+		}
+		r := call(t, s, "tools/search", map[string]any{"query": "x"}, mcp.HeaderProtocolVersion, old)
+		if r.Error == nil || r.Error.Code != ext.CodeInvalidRequest {
+			t.Errorf("tools/search with %s %s: got %+v, want -32600", mcp.HeaderProtocolVersion, old, r.Error)
+		}
+	}
+}

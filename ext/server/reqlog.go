@@ -141,7 +141,10 @@ func (h *Handler) logRequest(ctx context.Context, e *requestLog, start time.Time
 		attrs = append(attrs, slog.String("query", e.query))
 	}
 	level := slog.LevelInfo
-	if e.code == ext.CodeInternalError || e.status >= 500 {
+	switch {
+	case e.code == ext.CodeOverloaded: // the limit doing its work, not a fault
+		level = slog.LevelWarn
+	case e.code == ext.CodeInternalError || e.status >= 500:
 		level = slog.LevelError
 		if e.err != nil {
 			attrs = append(attrs, slog.String("err", e.err.Error()))
@@ -156,10 +159,8 @@ func (h *Handler) noteQuery(ctx context.Context, params json.RawMessage) {
 	if !h.logger.Enabled(ctx, slog.LevelDebug) {
 		return
 	}
-	var p struct {
-		Query string `json:"query"`
-	}
-	if json.Unmarshal(params, &p) == nil {
-		entryOf(ctx).query = p.Query
+	var query string
+	if json.Unmarshal(memberValue(params, "query"), &query) == nil {
+		entryOf(ctx).query = query
 	}
 }

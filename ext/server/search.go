@@ -176,16 +176,25 @@ func (h *Handler) pageResult(req *request, k ext.Kind, page *ext.Page, next int,
 		}
 		r.items[i] = obj
 	}
-	if page.More && (!scored || next < ext.MaxSearchDepth) {
+	if page.Hint != "" {
+		r.addMeta(ext.MetaHint, page.Hint)
+	}
+	paged := bind != [8]byte{} // a select answer (no binding) has one page
+	cut := h.fitPage(req, r, page.Hint, paged)
+	switch {
+	case cut.rest > 0 && paged:
+		r.nextCursor = h.cursors.encode(bind, next-cut.rest)
+	case page.More && (!scored || next < ext.MaxSearchDepth):
 		r.nextCursor = h.cursors.encode(bind, next)
 	}
-	if page.Hint != "" {
-		if r.meta == nil {
-			r.meta = map[string]any{}
-		}
-		r.meta[ext.MetaHint] = page.Hint
-	}
 	return r, nil
+}
+
+func (r *pageResult) addMeta(key string, value any) {
+	if r.meta == nil {
+		r.meta = map[string]any{}
+	}
+	r.meta[key] = value
 }
 
 // newPageResult is a page result of items under key, with the members of

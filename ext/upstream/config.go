@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/client/transport"
 )
@@ -37,6 +38,9 @@ func ParseConfig(raw json.RawMessage) (*Config, error) {
 		if cfg.URL == "" {
 			return nil, errors.New("catalog upstream: streamable-http needs a url")
 		}
+		if !strings.HasPrefix(cfg.URL, "${") && !httpURL(cfg.URL) {
+			return nil, errHTTPScheme
+		}
 	case TransportStdio:
 		if cfg.Command == "" {
 			return nil, errors.New("catalog upstream: stdio needs a command")
@@ -45,6 +49,18 @@ func ParseConfig(raw json.RawMessage) (*Config, error) {
 		return nil, fmt.Errorf("catalog upstream: transport %q is not %q or %q", cfg.Transport, TransportHTTP, TransportStdio)
 	}
 	return &cfg, nil
+}
+
+// errHTTPScheme refuses a streamable HTTP URL of another scheme (file://,
+// say); it quotes no URL, which may hold a credential. The catalog loader
+// (index/catalog) refuses the same when a catalog builds; a scheme written
+// as a ${VAR} is checked here once expanded.
+var errHTTPScheme = errors.New("catalog upstream: streamable-http needs an http:// or https:// URL")
+
+// httpURL reports whether url is http:// or https://, in any case.
+func httpURL(url string) bool {
+	lower := strings.ToLower(url)
+	return strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://")
 }
 
 // UnsetVarError is a ${VAR} reference to a variable that is not set.
@@ -87,18 +103,24 @@ func (cfg *Config) Expand(lookup func(name string) (string, bool)) (*Config, err
 	if unset != nil {
 		return nil, unset
 	}
-	for _, v := range out.Headers {
+	secrets := slices.Clone(values)
+	for k, v := range out.Headers {
 		values = append(values, v)
+		if varRE.MatchString(cfg.Headers[k]) {
+			secrets = append(secrets, v)
+		}
 	}
-	out.redact = newRedactor(values)
+	out.redact = newRedactor(values, secrets)
 	return out, nil
 }
 
 // Redact returns s with every value that Expand put into cfg removed: the
 // value of each ${VAR} reference and each header value (credentials, even
-// when written literally), in the spellings an error may carry them (see
-// newRedactor). On a Config that was not expanded it returns s unchanged.
-// Every error and log line about an upstream passes through it.
+// when written literally), in the spellings an error may carry them and,
+// for values of 8 bytes or more, in the transformed forms of a
+// formMatcher (see newRedactor). On a Config that was not expanded it
+// returns s unchanged. Every error and log line about an upstream passes
+// through it.
 func (cfg *Config) Redact(s string) string { return cfg.redact.replace(s) }
 
 func subMap(m map[string]string, field string, sub func(field, s string) string) map[string]string {

@@ -42,25 +42,27 @@ func TestFailures(t *testing.T) {
 			"env": map[string]string{upstreamtest.ModeEnv: mode, upstreamtest.EchoEnv: "${SECRET}"}}
 	}
 	for _, test := range []struct {
-		name     string
-		upstream map[string]any
-		kind     ext.UpstreamFailure
-		want     []string // in the detail
+		name         string
+		upstream     map[string]any
+		kind         ext.UpstreamFailure
+		detail, said string // what Detail is, what Said holds
 	}{
-		{"connection refused", withSecret("http://127.0.0.1:1/mcp"), ext.UpstreamUnreachable, []string{"cannot connect: connection refused"}},
-		{"JSON-RPC error", withSecret(echo), ext.UpstreamAnsweredError, []string{"refused; I was given /mcp?api_key=" + Redacted, "with Authorization: " + Redacted}},
-		{"HTTP 500", withSecret(status500), ext.UpstreamAnsweredError, []string{"HTTP 500: refused; I was given", "api_key=" + Redacted}},
+		{"connection refused", withSecret("http://127.0.0.1:1/mcp"), ext.UpstreamUnreachable, "cannot connect: connection refused", ""},
+		{"JSON-RPC error", withSecret(echo), ext.UpstreamAnsweredError, "JSON-RPC error -32603 (internal error)",
+			"its message: refused; I was given /mcp?api_key=" + Redacted + " with Authorization: " + Redacted},
+		{"HTTP 500", withSecret(status500), ext.UpstreamAnsweredError, "HTTP 500", "it said: refused; I was given /mcp?api_key=" + Redacted},
 		{"command not found", map[string]any{"transport": "stdio", "command": "mcpsearch-no-such-command-${SECRET}"},
-			ext.UpstreamUnreachable, []string{"cannot start the command: executable file not found in $PATH"}},
+			ext.UpstreamUnreachable, "cannot start the command: executable file not found in $PATH", ""},
 		{"no such file", map[string]any{"transport": "stdio", "command": "/nonexistent/${SECRET}/server"},
-			ext.UpstreamUnreachable, []string{"cannot start the command: no such file or directory"}},
-		{"stdio JSON-RPC error", stdio("echo"), ext.UpstreamAnsweredError, []string{"args: --api-key=" + Redacted + " echo: " + Redacted}},
-		{"stdio dies at start", stdio("die"), ext.UpstreamUnreachable, []string{"the process exited (exit status 3); its stderr ends:\n" +
-			upstreamtest.DieMarker + "\nargs: --api-key=" + Redacted + "\necho: " + Redacted + "\nnpm error 404 Not Found"}},
+			ext.UpstreamUnreachable, "cannot start the command: no such file or directory", ""},
+		{"stdio JSON-RPC error", stdio("echo"), ext.UpstreamAnsweredError, "JSON-RPC error -32603 (internal error)",
+			"its message: refused; I was given args: --api-key=" + Redacted + " echo: " + Redacted},
+		{"stdio dies at start", stdio("die"), ext.UpstreamUnreachable, "the process exited (exit status 3)", "its stderr ends:\n" +
+			upstreamtest.DieMarker + "\nargs: --api-key=" + Redacted + "\necho: " + Redacted + "\nnpm error 404 Not Found"},
 		{"unset variable", map[string]any{"transport": "streamable-http", "url": "http://127.0.0.1:1/mcp?k=${UNSET}"},
-			ext.UpstreamMissingCredential, []string{"environment variable UNSET, used in upstream url, is not set on this server"}},
+			ext.UpstreamMissingCredential, "environment variable UNSET, used in upstream url, is not set on this server", ""},
 		{"bad configuration", map[string]any{"transport": "sse", "url": "http://127.0.0.1:1/mcp"},
-			ext.UpstreamMisconfigured, []string{`transport "sse"`}},
+			ext.UpstreamMisconfigured, `catalog upstream: transport "sse" is not "streamable-http" or "stdio"`, ""},
 	} {
 		t.Run(test.name, func(t *testing.T) {
 			c := New(&Options{AllowStdio: true, Getenv: env(map[string]string{"SECRET": secret})})
@@ -72,10 +74,11 @@ func TestFailures(t *testing.T) {
 			if !errors.As(err, &ue) || ue.Kind != test.kind {
 				t.Fatalf("got %v, want an upstream error of kind %q", err, test.kind)
 			}
-			for _, want := range test.want {
-				if !strings.Contains(ue.Detail, want) {
-					t.Errorf("got %q, want it to say %q", ue.Detail, want)
-				}
+			if ue.Detail != test.detail {
+				t.Errorf("detail: got %q, want %q", ue.Detail, test.detail)
+			}
+			if !strings.HasPrefix(ue.Said, test.said) || (test.said == "") != (ue.Said == "") {
+				t.Errorf("said: got %q, want it to start with %q", ue.Said, test.said)
 			}
 			if strings.Contains(err.Error(), secret) || strings.Contains(err.Error(), "failed to send request") {
 				t.Errorf("got %q: a secret, or mcp-go's layers", err)

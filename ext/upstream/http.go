@@ -24,6 +24,9 @@ type httpTransport struct {
 }
 
 func newHTTPTransport(cfg *Config, hc *http.Client, max int64, logger *slog.Logger) (*httpTransport, error) {
+	if !httpURL(cfg.URL) {
+		return nil, &ext.UpstreamError{Kind: ext.UpstreamMisconfigured, Detail: errHTTPScheme.Error()}
+	}
 	c := *cmp.Or(hc, http.DefaultClient)
 	bodies := &limitedTransport{base: cmp.Or[http.RoundTripper](c.Transport, http.DefaultTransport), max: max}
 	c.Transport = bodies
@@ -40,7 +43,12 @@ func (t *httpTransport) SendRequest(ctx context.Context, req transport.JSONRPCRe
 	if err != nil && t.bodies.hit.Load() {
 		err = &TooLargeError{Limit: t.bodies.max}
 	}
-	keepRaw(ctx, req, resp)
+	if err == nil {
+		if err = checkID(req, resp); err != nil {
+			return nil, err
+		}
+	}
+	keepAnswer(ctx, req, resp)
 	return resp, err
 }
 

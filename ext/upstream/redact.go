@@ -22,10 +22,19 @@ const minRedactLen = 4
 // redactor replaces configured values in text, in every spelling an error
 // may carry them: as they are, quoted by Go (%q, as exec and url errors
 // quote), escaped by JSON (also with non-ASCII characters escaped, as some
-// encoders do), and URL-escaped (as a URL prints its query).
-type redactor struct{ r *strings.Replacer }
+// encoders do), and URL-escaped (as a URL prints its query); and, for
+// values of at least minFormLen bytes, in the forms a formMatcher knows.
+// results finds the secrets among them in the results an upstream
+// answers (see [Config.RedactResult]).
+type redactor struct {
+	r       *strings.Replacer
+	forms   *formMatcher
+	results *formMatcher
+}
 
-func newRedactor(values []string) *redactor {
+// newRedactor redacts values from errors and logs, and secrets (some of
+// values) from results.
+func newRedactor(values, secrets []string) *redactor {
 	var olds []string
 	for _, v := range values {
 		if len(v) < minRedactLen {
@@ -47,14 +56,14 @@ func newRedactor(values []string) *redactor {
 	for _, s := range olds {
 		pairs = append(pairs, s, Redacted)
 	}
-	return &redactor{strings.NewReplacer(pairs...)}
+	return &redactor{r: strings.NewReplacer(pairs...), forms: newFormMatcher(values), results: newFormMatcher(secrets)}
 }
 
 func (r *redactor) replace(s string) string {
 	if r == nil {
 		return s
 	}
-	return r.r.Replace(s)
+	return r.forms.replace(r.r.Replace(s))
 }
 
 // redactingHandler passes log records to inner with the configured values

@@ -38,8 +38,10 @@ const (
 // leaving that to mcp-go, for two things mcp-go's stdio transport cannot
 // do: bound what is read from the process (a line, one JSON-RPC message,
 // longer than max fails with a *TooLargeError, having held at most max
-// bytes of it), and say why a process failed (an *ExitError with its exit
-// status and the end of its stderr, where mcp-go says "transport closed").
+// bytes of it), say why a process failed (an *ExitError with its exit
+// status and the end of its stderr, where mcp-go says "transport closed"),
+// and fail a request at once when the process answers an id it was not
+// sent (a *WrongIDError, where mcp-go waits until the deadline).
 // mcp-go's transport speaks the protocol over the process's pipes.
 type stdioTransport struct {
 	*transport.Stdio // set by Start
@@ -48,6 +50,7 @@ type stdioTransport struct {
 	logger           *slog.Logger
 	proc             *process
 	out              *lineLimit
+	ids              *idWatch
 }
 
 // Start starts the process, which lives as long as ctx or until Close.
@@ -57,18 +60,27 @@ func (t *stdioTransport) Start(ctx context.Context) error {
 		return err
 	}
 	t.proc, t.out = p, &lineLimit{r: p.stdout, max: t.max}
-	t.Stdio = transport.NewIO(t.out, p.stdin, nil)
+	t.ids = newIDWatch(t.out)
+	t.Stdio = transport.NewIO(t.ids, p.stdin, nil)
 	transport.WithCommandLogger(t.logger)(t.Stdio)
 	return t.Stdio.Start(ctx)
 }
 
 func (t *stdioTransport) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
-	resp, err := t.Stdio.SendRequest(ctx, req)
-	if err != nil {
-		err = t.why(ctx, err)
+	wctx, done := t.ids.wait(ctx, req.ID.String())
+	resp, err := t.Stdio.SendRequest(wctx, req)
+	done(resp != nil)
+	if wrong := wrongID(wctx); err != nil && wrong != nil {
+		return nil, wrong
 	}
-	keepRaw(ctx, req, resp)
-	return resp, err
+	if err != nil {
+		return nil, t.why(ctx, err)
+	}
+	if err := checkID(req, resp); err != nil {
+		return nil, err
+	}
+	keepAnswer(ctx, req, resp)
+	return resp, nil
 }
 
 func (t *stdioTransport) SendNotification(ctx context.Context, n mcp.JSONRPCNotification) error {

@@ -15,11 +15,15 @@
 // that names the variable, not a value.
 //
 // A failed call is an *ext.UpstreamError: the kind of failure and one
-// clean cause, from which every expanded value and every header value is
-// redacted (see [Config.Failure]); mcp-go's own log lines are redacted
-// likewise. What is read from an upstream is bounded: one answer of more
-// than [Options.MaxResultBytes] fails the call with a *TooLargeError
-// having held at most that much of it.
+// clean cause in this package's words, and apart what the upstream said,
+// from which every expanded value and every header value is redacted (see
+// [Config.Failure]); mcp-go's own log lines are redacted likewise. A
+// result passes on with the secrets of the configuration redacted (see
+// [Config.RedactResult]); an answer whose JSON-RPC id is not the
+// request's is a *WrongIDError, never a result. What is read from an
+// upstream is bounded: one answer of more than [Options.MaxResultBytes]
+// fails the call with a *TooLargeError having held at most that much of
+// it.
 //
 // A call to a streamable HTTP upstream connects, initializes, sends the
 // one request and closes: nothing depends on an earlier request, so any
@@ -144,9 +148,9 @@ func (c *Caller) call(ctx context.Context, cfg *Config, t *ext.Target, method st
 		return nil, err
 	}
 	defer func() { go cl.Close() }() // a hung upstream must not hold the answer
-	ctx, raw := keepingRaw(ctx, method)
+	ctx, a := keepingAnswer(ctx, method)
 	res, err := send(ctx, cl, t, method, params)
-	return c.result(res, raw, err)
+	return c.result(cfg, res, a, err)
 }
 
 // callStdio sends the call through the pooled client of a stdio upstream.
@@ -165,25 +169,31 @@ func (c *Caller) callStdio(ctx context.Context, cfg *Config, t *ext.Target, meth
 	if err != nil {
 		return nil, err
 	}
-	rctx, raw := keepingRaw(ctx, method)
+	rctx, a := keepingAnswer(ctx, method)
 	res, err := send(rctx, e.cl, t, method, params)
 	c.stdio.release(cfg, e, ctx, err)
-	return c.result(res, raw, err)
+	return c.result(cfg, res, a, err)
 }
 
 // result is the upstream's result as passed on: as the upstream sent it
-// (raw.go), else as mcp-go decoded it. It is refused when its JSON is
-// longer than the limit (escaping can make it longer than what was read).
-func (c *Caller) result(res any, raw *rawResult, err error) (json.RawMessage, error) {
+// (raw.go), else as mcp-go decoded it, with the secrets of cfg redacted
+// (see [Config.RedactResult]). It is refused when its JSON is longer than
+// the limit (escaping can make it longer than what was read). An error
+// answer is reported with its code (raw.go).
+func (c *Caller) result(cfg *Config, res any, a *answer, err error) (json.RawMessage, error) {
+	if err != nil && a.failed != nil {
+		return nil, a.failed
+	}
 	if err != nil {
 		return nil, err
 	}
-	out := raw.bytes
+	out := a.result
 	if out == nil {
 		if out, err = json.Marshal(res); err != nil {
 			return nil, err
 		}
 	}
+	out = cfg.RedactResult(out)
 	if passedOnBytes(out) > c.opts.MaxResultBytes {
 		return nil, &TooLargeError{Limit: c.opts.MaxResultBytes}
 	}

@@ -53,12 +53,13 @@ func callText(t *testing.T, c *Caller, tg *ext.Target, params string) string {
 }
 
 // TestHTTPHeadersFromEnvironment: ${VAR} in headers is filled from the
-// server's environment, and the upstream receives it.
+// server's environment, and the upstream receives it (whoami answers the
+// header, which the result passes on redacted, and its digest).
 func TestHTTPHeadersFromEnvironment(t *testing.T) {
 	url := upstreamtest.Start(t)
 	c := New(&Options{Getenv: env(map[string]string{"GITLAB_TOKEN": "s3cret"})})
 	up := map[string]any{"transport": "streamable-http", "url": url, "headers": map[string]string{"Authorization": "Bearer ${GITLAB_TOKEN}"}}
-	if got, want := callText(t, c, target(up, "whoami"), `{"name":"gitlab__whoami"}`), "authorization: Bearer s3cret"; got != want {
+	if got, want := callText(t, c, target(up, "whoami"), `{"name":"gitlab__whoami"}`), upstreamtest.WhoamiText("Bearer s3cret", Redacted); got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	if got, want := callText(t, c, target(up, "create_merge_request"), `{"arguments":{"title":"Fix"}}`), "created merge request: Fix"; got != want {
@@ -152,14 +153,29 @@ func TestStdioPool(t *testing.T) {
 	}
 }
 
-// TestUpstreamJSONRPCError: an error the upstream answers keeps its code.
+// TestUpstreamJSONRPCError: an error the upstream answers keeps its code;
+// its message is what the upstream said, not the detail.
 func TestUpstreamJSONRPCError(t *testing.T) {
 	url := upstreamtest.Start(t)
 	c := New(nil)
 	_, err := c.Call(context.Background(), target(map[string]any{"transport": "streamable-http", "url": url}, "vanished"), "tools/call", json.RawMessage(`{}`))
 	var ue *ext.UpstreamError
-	if !errors.As(err, &ue) || ue.Kind != ext.UpstreamAnsweredError || ue.Code != ext.CodeInvalidParams || !strings.Contains(ue.Detail, "vanished") {
-		t.Errorf("got %v, want the upstream's -32602 naming the tool", err)
+	if !errors.As(err, &ue) || ue.Kind != ext.UpstreamAnsweredError || ue.Code != ext.CodeInvalidParams ||
+		ue.Detail != "JSON-RPC error -32602 (invalid params)" || !strings.Contains(ue.Said, "vanished") {
+		t.Errorf("got %+v, want the upstream's -32602, its message naming the tool apart", ue)
+	}
+}
+
+// TestExpandedURLScheme: a URL whose scheme comes from a variable is
+// checked once expanded; one that is not http(s) fails the call as
+// misconfigured, without quoting the URL.
+func TestExpandedURLScheme(t *testing.T) {
+	c := New(&Options{Getenv: env(map[string]string{"BASE": "file:///var/run/secret-token"})})
+	defer c.Close()
+	_, err := c.Call(context.Background(), target(map[string]any{"transport": "streamable-http", "url": "${BASE}/mcp"}, "t"), "tools/call", json.RawMessage(`{}`))
+	var ue *ext.UpstreamError
+	if !errors.As(err, &ue) || ue.Kind != ext.UpstreamMisconfigured || !strings.Contains(ue.Detail, "http:// or https://") || strings.Contains(err.Error(), "secret-token") {
+		t.Errorf("got %v, want a misconfigured upstream asking for an http:// or https:// URL, without the URL", err)
 	}
 }
 
@@ -169,10 +185,45 @@ func TestBadConfig(t *testing.T) {
 		{`{"transport":"streamable-http"}`, "needs a url"},
 		{`{"transport":"stdio"}`, "needs a command"},
 		{`[1]`, "not a valid object"},
+		{`{"transport":"streamable-http","url":"file:///etc/passwd"}`, "http:// or https://"},
 	} {
 		_, err := ParseConfig(json.RawMessage(test.upstream))
 		if err == nil || !strings.Contains(err.Error(), test.want) {
 			t.Errorf("%s: got %v, want an error containing %q", test.upstream, err, test.want)
 		}
+	}
+}
+
+// TestWrongID: an answer whose JSON-RPC id is not the request's fails the
+// call at once as a protocol error, over HTTP and over stdio (where
+// mcp-go would wait for the right id until the deadline), and is never
+// passed on; the upstream's id is only what it said.
+func TestWrongID(t *testing.T) {
+	stdio := map[string]any{"transport": "stdio", "command": testExe(t), "env": map[string]string{upstreamtest.ModeEnv: "wrongid"}}
+	http := map[string]any{"transport": "streamable-http", "url": upstreamtest.StartScripted(t, "wrongid", 200)}
+	for name, up := range map[string]map[string]any{"http": http, "stdio": stdio} {
+		t.Run(name, func(t *testing.T) {
+			c := New(&Options{AllowStdio: true})
+			defer c.Close()
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			start := time.Now()
+			out, err := c.Call(ctx, target(up, "anything"), "tools/call", json.RawMessage(`{}`))
+			var ue *ext.UpstreamError
+			if !errors.As(err, &ue) || ue.Kind != ext.UpstreamProtocolError || !strings.Contains(ue.Detail, "another request") {
+				t.Fatalf("got %s, %v; want a protocol error", out, err)
+			}
+			if !strings.Contains(ue.Said, upstreamtest.WrongID) || strings.Contains(ue.Detail, upstreamtest.WrongID) {
+				t.Errorf("got detail %q, said %q: want the upstream's id in what it said only", ue.Detail, ue.Said)
+			}
+			if elapsed := time.Since(start); elapsed > 10*time.Second {
+				t.Errorf("the call failed after %s, want at once", elapsed)
+			}
+		})
+	}
+	nullID := map[string]any{"transport": "streamable-http", "url": upstreamtest.StartScripted(t, "nullid", 200)}
+	_, err := New(nil).Call(context.Background(), target(nullID, "anything"), "tools/call", json.RawMessage(`{}`))
+	if ue := (*ext.UpstreamError)(nil); !errors.As(err, &ue) || ue.Kind != ext.UpstreamProtocolError || ue.Detail != "the answer has no JSON-RPC id" {
+		t.Errorf("an answer to id null over HTTP: got %v, want a protocol error", err)
 	}
 }

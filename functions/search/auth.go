@@ -79,16 +79,28 @@ func loopbackAddr(addr string) bool {
 // withAuth wraps the MCP endpoint h in the configured authentication and,
 // for the token modes, serves the protected resource metadata beside it.
 func withAuth(mux *http.ServeMux, path string, h http.Handler, cfg *Config, logger *slog.Logger) error {
-	wrapped, err := auth.New(auth.Config{Mode: cfg.Auth, Bearer: cfg.Bearer, JWT: cfg.jwt, GroupsClaim: cfg.JWT.GroupsClaim, Logger: logger}, h)
+	res := resourceOf(cfg)
+	wrapped, err := auth.New(auth.Config{Mode: cfg.Auth, Bearer: cfg.Bearer, JWT: cfg.jwt, GroupsClaim: cfg.JWT.GroupsClaim, Resource: res, Logger: logger}, h)
 	if err != nil {
 		return fmt.Errorf("MCPSEARCH_AUTH: %w", err)
 	}
 	mux.Handle(path, wrapped)
 	if cfg.Auth == auth.ModeBearer || cfg.Auth == auth.ModeJWT {
-		meta := auth.MetadataHandler(path, cfg.JWT.Issuer)
+		meta := auth.MetadataHandler(path, cfg.JWT.Issuer, res)
 		mux.Handle(auth.MetadataPath, meta)
 		mux.Handle(auth.MetadataPath+path, meta)
 	}
+	if cfg.Auth != auth.ModeNone && cfg.Auth != auth.ModeAWS && cfg.PublicURL == "" && !cfg.inLambda() && !loopbackAddr(cfg.Addr) {
+		logger.Warn("MCPSEARCH_PUBLIC_URL is not set: the 401 challenge names no protected resource metadata, and none is served")
+	}
 	logger.Info("authentication", "mode", cfg.Auth)
 	return nil
+}
+
+// resourceOf says where the MCP endpoint is, for the auth challenge and the
+// protected resource metadata: MCPSEARCH_PUBLIC_URL if set; else, in
+// Lambda, the Host the adapter takes from the event's domain name (set by
+// AWS, not the client); else a loopback Host on a loopback listener only.
+func resourceOf(cfg *Config) auth.Resource {
+	return auth.Resource{URL: cfg.PublicURL, HostTrusted: cfg.inLambda()}
 }

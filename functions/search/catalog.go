@@ -16,8 +16,11 @@ import (
 
 // cachedBundle returns the directory of a bundle of the catalog at
 // catalogDir (the bundled default catalog when empty), building it into
-// cacheDir on first use. Bundles are keyed by index version, so a changed
-// catalog gets a new bundle and an unchanged one is reused.
+// cacheDir on first use. Bundles are keyed by index version (the catalog's,
+// the bundle format's and the language tables' of this binary), so a
+// changed catalog, or a binary with other tables, gets a new bundle and an
+// unchanged one is reused; a cached bundle that does not verify (damaged,
+// or built with other tables) is rebuilt.
 func cachedBundle(catalogDir, cacheDir string, progress io.Writer) (string, error) {
 	cat, err := loadCatalog(catalogDir)
 	if err != nil {
@@ -29,11 +32,11 @@ func cachedBundle(catalogDir, cacheDir string, progress io.Writer) (string, erro
 		}
 		cacheDir = filepath.Join(cacheDir, "mcpsearch")
 	}
-	dir := filepath.Join(cacheDir, "index-"+cat.Version(index.FormatVersion)[:16])
+	dir := filepath.Join(cacheDir, "index-"+index.VersionOf(cat)[:16])
 	if _, err := index.Verify(dir); err == nil {
 		return dir, nil
 	} else if !errors.Is(err, fs.ErrNotExist) && fileExists(dir) {
-		fmt.Fprintf(progress, "mcpsearch: cached index %s is damaged (%v); rebuilding\n", dir, err)
+		fmt.Fprintf(progress, "mcpsearch: cached index %s %s (%v); rebuilding\n", dir, unusable(err), err)
 		os.RemoveAll(dir)
 	}
 	fmt.Fprintf(progress, "mcpsearch: building the index of %d servers (%d tools, %d prompts, %d resources, %d templates) into %s, once...\n",
@@ -44,6 +47,14 @@ func cachedBundle(catalogDir, cacheDir string, progress io.Writer) (string, erro
 	}
 	fmt.Fprintf(progress, "mcpsearch: index built in %.1fs\n", time.Since(start).Seconds())
 	return dir, nil
+}
+
+// unusable says why a cached bundle that does not verify is rebuilt.
+func unusable(err error) string {
+	if errors.Is(err, index.ErrOtherTables) {
+		return "was built with other language tables"
+	}
+	return "is damaged"
 }
 
 func loadCatalog(dir string) (*catalog.Catalog, error) {

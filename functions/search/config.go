@@ -57,12 +57,15 @@ type Config struct {
 	MetaThresholdChars       int // 0: server.DefaultMetaThreshold
 	metaThreshold            metaThreshold
 	DirectoryChars           int // 0: server.DefaultDirectoryChars; < 0: no directory
+	MaxInFlight              int // 0: server.DefaultMaxInFlight
+	ResponseMaxBytes         int // 0: server.DefaultMaxResponseBytes
 	SecretsARN               string
 
-	Auth   auth.Mode // "" when unset: none locally, an error in Lambda
-	Bearer []auth.BearerToken
-	JWT    auth.JWTOptions
-	jwt    *auth.JWTVerifier // made by check in jwt mode
+	Auth      auth.Mode // "" when unset: none locally, an error in Lambda
+	PublicURL string    // the MCP endpoint's public URL, for the auth challenge and metadata
+	Bearer    []auth.BearerToken
+	JWT       auth.JWTOptions
+	jwt       *auth.JWTVerifier // made by check in jwt mode
 
 	// Env looks up the variables upstreams name as ${VAR}, at call time.
 	Env lookupFunc
@@ -165,6 +168,14 @@ var settings = []setting{
 		}
 		return err
 	}},
+	{"MCPSEARCH_MAX_IN_FLIGHT", "a whole number of requests from 1 to 100000", false, func(c *Config, v string) (err error) {
+		c.MaxInFlight, err = wholeNumber(v, 1, 100_000)
+		return err
+	}},
+	{"MCPSEARCH_RESPONSE_MAX_BYTES", "a whole number of bytes from 65536 to 1000000000, such as 3100000", false, func(c *Config, v string) (err error) {
+		c.ResponseMaxBytes, err = wholeNumber(v, 64<<10, 1_000_000_000)
+		return err
+	}},
 	{"MCPSEARCH_SECRETS_ARN", "a Secrets Manager secret ARN (arn:aws:secretsmanager:REGION:ACCOUNT:secret:NAME)", false, func(c *Config, v string) error {
 		c.SecretsARN = v
 		_, err := arnRegion(v)
@@ -185,6 +196,10 @@ var settings = []setting{
 	{"MCPSEARCH_JWT_HS256_SECRET", "a shared secret of at least 32 bytes", true, func(c *Config, v string) error {
 		c.JWT.HS256Secret = []byte(v)
 		return refuseUnless(len(v) >= 32)
+	}},
+	{"MCPSEARCH_PUBLIC_URL", "the https:// URL clients reach the MCP endpoint at, such as https://search.example.com/mcp (http:// only for a loopback host), without credentials, query or fragment", false, func(c *Config, v string) error {
+		c.PublicURL = v
+		return auth.CheckResourceURL(v)
 	}},
 	{"MCPSEARCH_JWT_GROUPS_CLAIM", "the name of the claim holding groups", false, func(c *Config, v string) error { c.JWT.GroupsClaim = v; return nil }},
 }

@@ -157,6 +157,7 @@ func parseExample(doc string, line int, m string, lines []string, blocks []fence
 			return ex, 0, fmt.Errorf("%s:%d: example %q: the sh block is not followed by a json block of answers", doc, b.start, ex.name)
 		}
 		ex.env, ex.pairs, err = curlPairs(b.body, blocks[first+1].body)
+		ex.setup = setupCommands(b.body)
 		return ex, 2, wrapExample(err, doc, b.start, ex.name)
 	default:
 		return ex, 0, fmt.Errorf("%s:%d: example %q: a %q block, want json or sh", doc, b.start, ex.name, b.lang)

@@ -53,6 +53,7 @@ type docExample struct {
 	name   string
 	notRun string // the reason, for an example that is not run
 	env    map[string]string
+	setup  []string // commands of its sh block that prepare the server (docs_setup_test.go)
 	pairs  []examplePair
 }
 
@@ -78,7 +79,12 @@ func TestDocExamples(t *testing.T) {
 			continue
 		}
 		t.Run(ex.doc+"/"+ex.name, func(t *testing.T) {
-			h := servers.handler(t, ex.env)
+			var h http.Handler
+			if len(ex.setup) > 0 {
+				h = servers.handlerAfterSetup(t, ex)
+			} else {
+				h = servers.handler(t, ex.env)
+			}
 			for i, p := range ex.pairs {
 				got := sendExample(t, h, p, cursors, ex.doc)
 				if diffs := matchAnswer(p.want, got); len(diffs) > 0 {

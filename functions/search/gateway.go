@@ -22,11 +22,15 @@ func gatewayOptions(cfg *Config, idx *index.Index, opts *server.Options, logger 
 	opts.UpstreamTimeout = cfg.UpstreamTimeout
 	servers := callableServers(idx, cfg.inLambda())
 	meta := server.MetaOptions{Mode: cfg.ListMode, Always: cfg.AlwaysTools, Proxy: len(servers) > 0, Servers: servers,
-		ThresholdChars: cfg.MetaThresholdChars}
+		ThresholdChars: cfg.MetaThresholdChars, Logger: logger}
 	var err error
 	if opts.Meta, err = server.NewMetaTools(context.Background(), idx, meta); err != nil {
 		caller.Close()
 		return nil, fmt.Errorf("MCPSEARCH_LIST_MODE, MCPSEARCH_ALWAYS_TOOLS: %w", err)
+	}
+	if opts.Meta == nil && len(meta.Always) > 0 {
+		logger.Warn("MCPSEARCH_ALWAYS_TOOLS is set, but tools/list lists every tool (list mode full): search_tools and call_tool are not offered",
+			"hint", "set MCPSEARCH_LIST_MODE=meta, or a lower MCPSEARCH_META_THRESHOLD_CHARS for auto")
 	}
 	warnUncallable(idx, meta.Always, servers, logger)
 	return caller, nil

@@ -35,6 +35,9 @@ import (
 var version = "dev"
 
 func main() {
+	if len(os.Args) > 1 {
+		os.Exit(commandLine(os.Args[1:], os.Stdout, os.Stderr))
+	}
 	if run(os.LookupEnv, os.Stderr) != nil {
 		os.Exit(1)
 	}
@@ -163,16 +166,13 @@ func (s *service) Close() error { return s.caller.Close() }
 // at /.
 func newHandler(cfg *Config, idx *index.Index, logger *slog.Logger) (*service, error) {
 	opts := &server.Options{Version: version, Logger: logger, CursorKey: idx.CursorKey(), PageSize: cfg.PageSize,
-		DirectoryChars: cfg.DirectoryChars}
+		DirectoryChars: cfg.DirectoryChars, MaxInFlight: cfg.MaxInFlight, MaxResponseBytes: cfg.ResponseMaxBytes}
 	if cfg.CursorKey != nil {
 		opts.CursorKey = cfg.CursorKey
 	}
 	caller, err := gatewayOptions(cfg, idx, opts, logger)
 	if err != nil {
 		return nil, err
-	}
-	if opts.Meta != nil {
-		logger.Info("meta-tool mode: tools/list answers search_tools, call_tool and the always-listed tools")
 	}
 	mux := http.NewServeMux()
 	if err := withAuth(mux, "/mcp", server.New(idx, opts), cfg, logger); err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -128,5 +129,32 @@ func TestBundledCatalog(t *testing.T) {
 	}
 	if _, err := os.Stat("catalog/SOURCES.md"); err != nil {
 		t.Errorf("the default catalog ships without its attribution: %v", err)
+	}
+}
+
+// TestStaleCachedBundleIsRebuilt: a cached bundle whose manifest records
+// other language tables than this binary's (built before a pull changed
+// them) is not served: it is rebuilt, saying why.
+func TestStaleCachedBundleIsRebuilt(t *testing.T) {
+	catalog, cache := writeTestCatalog(t), t.TempDir()
+	dir, err := cachedBundle(catalog, cache, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	manifest := filepath.Join(dir, index.ManifestFile)
+	data, _ := os.ReadFile(manifest)
+	var m map[string]any
+	json.Unmarshal(data, &m)
+	m["tables"] = "older-tables"
+	data, _ = json.Marshal(m)
+	os.WriteFile(manifest, data, 0o644)
+	var progress bytes.Buffer
+	again, err := cachedBundle(catalog, cache, &progress)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ = os.ReadFile(filepath.Join(again, index.ManifestFile))
+	if strings.Contains(string(data), "older-tables") || !strings.Contains(progress.String(), "language tables") {
+		t.Errorf("got bundle %s (stale: %v), printed %q; want it rebuilt, saying the language tables differ", again, strings.Contains(string(data), "older-tables"), progress.String())
 	}
 }

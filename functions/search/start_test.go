@@ -245,6 +245,7 @@ var malformedSettings = []struct {
 	{"MCPSEARCH_JWT_KEY_FILE", "/nonexistent/key.pem", jwtEnvWithout("MCPSEARCH_JWT_HS256_SECRET")},
 	{"MCPSEARCH_JWT_HS256_SECRET", "too short", jwtEnv},
 	{"MCPSEARCH_JWT_GROUPS_CLAIM", " groups", jwtEnv},
+	{"MCPSEARCH_PUBLIC_URL", "http://search.example.com/mcp", jwtEnv},
 }
 
 // jwtEnv is a working jwt configuration.

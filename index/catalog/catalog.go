@@ -3,6 +3,7 @@ package catalog
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -167,21 +168,72 @@ func separatorOf(opts *LoadOptions) (string, error) {
 	return sep, nil
 }
 
-// loadFile reads and parses the server file name of fsys; one over
-// MaxFileBytes is refused before it is read.
+// loadFile reads and parses the server file name of fsys. A file that is
+// not a regular file (a device, a named pipe, a directory) is refused
+// before it is opened, since opening a named pipe blocks; a symbolic link
+// is followed and judged by what it names. One over MaxFileBytes is refused
+// before it is read, and the read itself stops one byte past the limit, so
+// a size the file system misreports (/dev/zero says 0) cannot matter.
 func loadFile(fsys fs.FS, name, file, sep string) (Server, []Item, error) {
-	st, err := fs.Stat(fsys, name)
-	if err != nil {
-		return Server{}, nil, &LoadError{File: file, Err: err}
-	}
-	if err := checkFileSize(st.Size()); err != nil {
-		return Server{}, nil, &LoadError{File: file, Err: err}
-	}
-	data, err := fs.ReadFile(fsys, name)
+	data, err := readServerFile(fsys, name)
 	if err != nil {
 		return Server{}, nil, &LoadError{File: file, Err: err}
 	}
 	return parseServerFile(file, data, sep)
+}
+
+func readServerFile(fsys fs.FS, name string) ([]byte, error) {
+	st, err := fs.Stat(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkRegular(st); err != nil {
+		return nil, err
+	}
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err = f.Stat(); err != nil { // the file opened may not be the one named at first
+		return nil, err
+	}
+	if err := checkRegular(st); err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxFileBytes {
+		return nil, fmt.Errorf("the file is over the limit of %s for one server (it said %d bytes; reading stopped past the limit)", bytesLabel(MaxFileBytes), st.Size())
+	}
+	return data, nil
+}
+
+// checkRegular refuses what is not a regular file, and one whose reported
+// size is over the limit.
+func checkRegular(st fs.FileInfo) error {
+	if !st.Mode().IsRegular() {
+		return fmt.Errorf("not a regular file (%s): a server file must be one", fileType(st.Mode()))
+	}
+	return checkFileSize(st.Size())
+}
+
+func fileType(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "mode " + m.String()
 }
 
 // finish sorts the items and checks that canonical names are unique.

@@ -15,7 +15,9 @@
 //	 "prompts": [...], "resources": [...], "resourceTemplates": [...], "resourceContents": [...]}
 //
 // [LoadDir] and [LoadFS] read and validate every file; [CheckServerFile]
-// validates one file alone. The first problem found is returned as a
+// validates one file alone. A server file must be a regular file (a
+// symbolic link is followed and judged by what it names), read through a
+// reader bounded at MaxFileBytes. The first problem found is returned as a
 // [*LoadError] naming the file, the item and the field. The limits
 // (MaxFileBytes, MaxItemBytes, …) bound what a catalog may cost to build
 // and to serve. Items get canonical, collision-free names (server,

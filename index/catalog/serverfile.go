@@ -60,6 +60,9 @@ func parseServerFile(file string, data []byte, sep string) (Server, []Item, erro
 	if err != nil {
 		return Server{}, nil, &LoadError{File: file, Field: joinField("visibility", field), Err: err}
 	}
+	if field, err := checkUpstream(sf.Upstream); err != nil {
+		return Server{}, nil, &LoadError{File: file, Field: field, Err: err}
+	}
 	srv := Server{Name: name, File: file, Package: sf.Package, License: sf.License, Source: compactOrNil(sf.Source),
 		Upstream: compactOrNil(sf.Upstream), Visibility: compactOrNil(sf.Visibility), About: firstSentence(sf.ServerInfo.Description)}
 	p := itemParser{file: file, server: name, sep: sep, visibility: vis}

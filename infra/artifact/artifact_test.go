@@ -2,10 +2,13 @@ package artifact
 
 import (
 	"archive/zip"
+	"bytes"
 	"debug/elf"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mcpsearch/mcpsearch/index"
@@ -22,9 +25,14 @@ func TestBuildArm64(t *testing.T) {
 		os.MkdirAll(filepath.Dir(filepath.Join(out, stray)), 0o755)
 		os.WriteFile(filepath.Join(out, stray), []byte("not the bundle"), 0o644)
 	}
-	r, err := Build(Options{Catalog: "../../index/testdata/catalog", Out: out, Zip: true, Module: "../.."})
+	var progress bytes.Buffer
+	r, err := Build(Options{Catalog: "../../index/testdata/catalog", Out: out, Zip: true, Module: "../..", Progress: &progress})
 	if err != nil {
 		t.Fatal(err)
+	}
+	steps := regexp.MustCompile(`^compiling bootstrap for linux/arm64\.\.\. \d+\.\ds\nbuilding the index of \S+\.\.\. \d+\.\ds\nwriting THIRD_PARTY_NOTICES\.\.\. \d+\.\ds\nzipping \S+\.zip\.\.\. \d+\.\ds\n$`)
+	if !steps.MatchString(progress.String()) {
+		t.Errorf("progress %q: want each step with its time", progress.String())
 	}
 	bin, err := elf.Open(r.Bootstrap)
 	if err != nil {
@@ -61,10 +69,10 @@ func TestBuildArm64(t *testing.T) {
 		names = append(names, f.Name)
 		unzipped += f.UncompressedSize64
 	}
-	if modes["bootstrap"] != 0o755 || modes["index/manifest.json"] != 0o644 || modes["index/objects.bin"] != 0o644 {
+	if modes["bootstrap"] != 0o755 || modes[NoticesFile] != 0o644 || modes["index/manifest.json"] != 0o644 || modes["index/objects.bin"] != 0o644 {
 		t.Errorf("zip entries and modes: %v", modes)
 	}
-	want := []string{"bootstrap", "index/manifest.json"}
+	want := []string{"bootstrap", NoticesFile, "index/manifest.json"}
 	for _, f := range r.Manifest.Files {
 		want = append(want, "index/"+f.Path)
 	}
@@ -115,5 +123,37 @@ func TestZipTreePrefixes(t *testing.T) {
 	want := []string{"bootstrap", "index/bleve/a.zap", "index/manifest.json"}
 	if !slices.Equal(names, want) {
 		t.Errorf("got entries %v, want %v", names, want)
+	}
+}
+
+// TestNoticesOfTheArtifact: the artifact's notices hold mcpsearch's
+// licence, the licences of the data compiled into bootstrap, the
+// catalog's sources, Go's licence and the licence of every module
+// bootstrap links.
+func TestNoticesOfTheArtifact(t *testing.T) {
+	catalog := t.TempDir()
+	if err := os.WriteFile(filepath.Join(catalog, "SOURCES.md"), []byte("the definitions are the authors' text, under MIT"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), NoticesFile)
+	if err := WriteNotices("../..", "arm64", catalog, path); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(data)
+	for _, want := range []string{
+		"=== mcpsearch ===", "Copyright (c) 2026 The mcpsearch authors",
+		"Princeton University", "GRAYPE Systems", "Attribution-ShareAlike 4.0 International Public License",
+		"=== the catalog's SOURCES.md", "the definitions are the authors' text",
+		"=== Go (standard library and runtime) ===", "Copyright 2009 The Go Authors",
+		"=== github.com/blevesearch/bleve/v2 v2.5.7: LICENSE ===", "Apache License",
+		"=== github.com/mark3labs/mcp-go v", "=== github.com/aws/aws-lambda-go v", "=== go.etcd.io/bbolt v",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("%s lacks %q", NoticesFile, want)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpsearch/mcpsearch/ext/upstream"
 	"github.com/mcpsearch/mcpsearch/ext/upstream/upstreamtest"
 	"github.com/mcpsearch/mcpsearch/infra/artifact"
 	"github.com/mcpsearch/mcpsearch/infra/testenv/lambdaemu"
@@ -60,7 +61,7 @@ func TestLambdaGatewayEndToEnd(t *testing.T) {
 		t.Errorf("search_tools: got %s", text)
 	}
 	called := invoke(t, emu, event(t, fixture, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"call_tool","arguments":{"name":"gitlab__whoami"}}}`, nil))
-	if text := called["result"].(map[string]any)["content"].([]any)[0].(map[string]any)["text"]; text != "authorization: Bearer e2e-token" {
+	if text := called["result"].(map[string]any)["content"].([]any)[0].(map[string]any)["text"]; text != upstreamtest.WhoamiText("Bearer e2e-token", upstream.Redacted) {
 		t.Errorf("call_tool: got %v", called)
 	}
 

@@ -25,6 +25,13 @@ import (
 //     that the upstream itself holds little of it.
 //   - angles: a tool result whose text is AngleCount '<' characters, sent
 //     unescaped (Go's encoder would send \u003c, 6 bytes each).
+//   - forms: as echo, the echo in every form of Transformed.
+//   - leak: a tool result with isError set whose text, structured content
+//     and _meta repeat the echo as it is, JSON-escaped and in every form
+//     of Transformed: a successful answer that carries the credential.
+//   - wrongid: a tool result answering another JSON-RPC id than the
+//     request's (WrongID).
+//   - nullid: a parse error answering the id null.
 //
 // Over stdio, two more modes: serve runs NewMCPServer, and die writes its
 // arguments and UPSTREAMTEST_ECHO to stderr and exits with status 3 before
@@ -101,6 +108,15 @@ func answer(w io.Writer, id json.RawMessage, method, mode, echo string) {
 			}
 		}
 		io.WriteString(w, `"}]}}`)
+	case mode == "forms":
+		msg, _ := json.Marshal("refused; I was given " + strings.Join(Transformed(echo), " | "))
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32603,"message":%s}}`, id, msg)
+	case mode == "leak":
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, id, leakResult(echo))
+	case mode == "nullid":
+		io.WriteString(w, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error"}}`)
+	case mode == "wrongid":
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%q,"result":{"content":[{"type":"text","text":"an answer to another request"}]}}`, WrongID)
 	case mode == "angles":
 		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"%s"}]}}`, id, strings.Repeat("<", AngleCount))
 	default:
@@ -109,10 +125,11 @@ func answer(w io.Writer, id json.RawMessage, method, mode, echo string) {
 	}
 }
 
-// StartScripted serves a scripted upstream in mode (echo, big, angles) over
-// streamable HTTP on 127.0.0.1 until tb ends, and returns its URL. With
-// status other than 200, requests other than initialize are answered with
-// that HTTP status and the echo as a plain-text body.
+// StartScripted serves a scripted upstream in a mode other than serve and
+// die over streamable HTTP on 127.0.0.1 until tb ends, and returns its
+// URL. With status other than 200, requests other than initialize are
+// answered with that HTTP status and the echo (in mode forms, transformed)
+// as a plain-text body.
 func StartScripted(tb testing.TB, mode string, status int) string {
 	tb.Helper()
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -130,6 +147,9 @@ func StartScripted(tb testing.TB, mode string, status int) string {
 		}
 		echo := r.URL.String() + " with Authorization: " + r.Header.Get("Authorization")
 		if status != http.StatusOK && req.Method != "initialize" && req.Method != "server/discover" {
+			if mode == "forms" {
+				echo = strings.Join(Transformed(echo), " | ")
+			}
 			http.Error(w, "refused; I was given "+echo, status)
 			return
 		}

@@ -3,7 +3,8 @@
 // answers plus an "upstream" object.
 //
 // The server has the tools create_merge_request (echoes its title),
-// whoami (returns the Authorization header it received), fail (answers
+// whoami (returns the Authorization header it received and its digest,
+// see WhoamiText), fail (answers
 // with isError), hang (blocks until its request ends) and pid (returns its
 // process id, to tell processes apart) and sample (answers a sample
 // result of each content type, see SampleKinds); the prompt
@@ -13,6 +14,7 @@ package upstreamtest
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -43,7 +45,7 @@ func NewMCPServer() *server.MCPServer {
 	s.AddTool(mcp.NewTool("whoami", mcp.WithDescription("Show the credentials the upstream received")),
 		func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			auth, _ := ctx.Value(authKey{}).(string)
-			return mcp.NewToolResultText("authorization: " + auth), nil
+			return mcp.NewToolResultText(WhoamiText(auth, auth)), nil
 		})
 	s.AddTool(mcp.NewTool("fail", mcp.WithDescription("Always fails")),
 		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -76,6 +78,15 @@ func NewMCPServer() *server.MCPServer {
 			return []mcp.ResourceContents{mcp.TextResourceContents{URI: r.Params.URI, Text: "note " + id}}, nil
 		})
 	return s
+}
+
+// WhoamiText is the text whoami answers for the Authorization header auth,
+// shown as shown: the header as it may reach a client (redacted), and the
+// first bytes of its SHA-256 digest, which tell that the upstream received
+// auth whatever the header became on its way back.
+func WhoamiText(auth, shown string) string {
+	sum := sha256.Sum256([]byte(auth))
+	return fmt.Sprintf("authorization: %s (sha256 %x)", shown, sum[:8])
 }
 
 // Start serves the test server over streamable HTTP on 127.0.0.1 until tb

@@ -110,8 +110,25 @@ func Analyze(text string) []string {
 // caller is in the caller's own words (fact, not its stem "fact"; memory,
 // not "memori").
 func WordsAsWritten(text string) map[string]string {
-	out := map[string]string{}
-	for _, tok := range Tokens(text) {
+	return TermsAsWritten(Tokens(text), text, nil)
+}
+
+// TermsAsWritten is WordsAsWritten of toks, the tokens of text, for terms
+// only (nil: every term): what a query's first terms were written as,
+// without analysing it twice.
+func TermsAsWritten(toks analysis.TokenStream, text string, terms []string) map[string]string {
+	var only map[string]bool
+	if terms != nil {
+		only = make(map[string]bool, len(terms))
+		for _, t := range terms {
+			only[t] = true
+		}
+	}
+	out := make(map[string]string, len(terms))
+	for _, tok := range toks {
+		if only != nil && !only[string(tok.Term)] {
+			continue
+		}
 		t := string(tok.Term)
 		if _, ok := out[t]; !ok && tok.Start >= 0 && tok.End <= len(text) && tok.Start < tok.End {
 			out[t] = text[tok.Start:tok.End]

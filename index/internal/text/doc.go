@@ -21,7 +21,9 @@
 // words of German, Spanish, French, Portuguese and Japanese words
 // ([WithForeignGlosses], foreign.go and japanese.go, foreign.txt, reviewed
 // by hand) and those languages' grammatical words (stopforeign.go, from
-// bleve's Snowball lists). Queries are also rewritten before analysis: file
+// bleve's Snowball lists). Queries are read only to their first words
+// ([FirstWords]: identifiers' parts and Chinese or Japanese characters
+// count one each), and rewritten before analysis: file
 // paths read as their base name and extension ([WithFileWords]), words of
 // other languages as their English words, everyday phrases and idioms
 // followed by the words tools use ([WithPhraseExpansions], phrases.go),
@@ -38,4 +40,12 @@
 // Every resource is parsed on first use; errors are returned by Analyzer
 // and WordTable, which the index's entry points call first, and the
 // functions that read a resource afterwards assume it loaded.
+//
+// [TablesID] identifies this package's tables and code (the SHA-256 of its
+// source and data files, kept in tables.go by TestTablesID, so nothing is
+// hashed at start-up). Bundles record it; a change to any table must be
+// followed by `go generate ./index/internal/text`, which TestTablesID
+// enforces, so that bundles built before the change are rebuilt.
 package text
+
+//go:generate go test -run TestTablesID -update .

@@ -91,27 +91,6 @@ func GlossWords(text string) []GlossedWord {
 	return out
 }
 
-// FirstHanChars returns text with its Han characters past the first most
-// replaced by spaces, or text itself when it has no more: what a query may
-// cost to analyse and gloss is bounded (rank.MaxQueryHanChars).
-func FirstHanChars(text string, most int) string {
-	seen := 0
-	for i, r := range text {
-		if !isHan(r) {
-			continue
-		}
-		if seen++; seen > most {
-			return text[:i] + strings.Map(func(r rune) rune {
-				if isHan(r) {
-					return ' '
-				}
-				return r
-			}, text[i:])
-		}
-	}
-	return text
-}
-
 // WithGlosses returns text with the English glosses of each run of Chinese
 // after it, or text itself when it holds no Chinese.
 func WithGlosses(text string) string {

@@ -145,8 +145,13 @@ func TestPackageFromAnyDirectory(t *testing.T) {
 		defer func(s string) { sourceDir = s }(sourceDir)
 		sourceDir = ""
 		out := filepath.Join(outside, "dist", "a")
-		if code, stdout, stderr := pkg(catalog, out); code != 0 || strings.Contains(stderr, "warning") {
+		code, stdout, stderr := pkg(catalog, out)
+		if code != 0 || strings.Contains(stderr, "warning") {
 			t.Fatalf("exit %d, %s%s", code, stdout, stderr)
+		}
+		progress := regexp.MustCompile(`^mcpsearch package: compiling bootstrap for linux/\w+\.\.\. \d+\.\ds\nmcpsearch package: building the index of \S+\.\.\. \d+\.\ds\nmcpsearch package: writing THIRD_PARTY_NOTICES\.\.\. \d+\.\ds\n$`)
+		if !progress.MatchString(stderr) {
+			t.Errorf("stderr %q: want a line for each step, with its time", stderr)
 		}
 		if _, err := os.Stat(filepath.Join(out, "bootstrap")); err != nil {
 			t.Error(err)

@@ -58,6 +58,28 @@ func (fs *flagSet) Parse(args []string) error {
 	return err
 }
 
+// parseOperands parses args as Parse does, but takes flags wherever they
+// stand among the operands ("weather forecast --limit 3"): only "--" ends
+// the flags, and the words after it are operands even when they start
+// with "-". It returns the operands in their order.
+func (fs *flagSet) parseOperands(args []string) ([]string, error) {
+	var operands []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
+			return append(operands, rest...), nil
+		}
+		if len(rest) == 0 {
+			return operands, nil
+		}
+		operands = append(operands, rest[0])
+		args = rest[1:]
+	}
+}
+
 // require fails with a usage error naming every flag of names that is
 // empty, in the order of names (callers give the order of declaration).
 func (fs *flagSet) require(names ...string) error {

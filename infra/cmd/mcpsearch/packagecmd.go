@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -43,6 +44,7 @@ func runPackage(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	opts.Module = module
+	opts.Progress = &prefixed{w: stderr, prefix: "mcpsearch package: "}
 	r, err := artifact.Build(opts)
 	if err != nil {
 		return err
@@ -66,4 +68,29 @@ func overLimit(n, limit int64, what string) string {
 		return fmt.Sprintf(" (over %s of %.0f MiB)", what, artifact.MiB(limit))
 	}
 	return fmt.Sprintf(" (limit %.0f MiB)", artifact.MiB(limit))
+}
+
+// prefixed starts each line written to w with prefix.
+type prefixed struct {
+	w       io.Writer
+	prefix  string
+	midLine bool
+}
+
+func (p *prefixed) Write(b []byte) (int, error) {
+	for _, line := range bytes.SplitAfter(b, []byte("\n")) {
+		if len(line) == 0 {
+			continue
+		}
+		if !p.midLine {
+			if _, err := io.WriteString(p.w, p.prefix); err != nil {
+				return 0, err
+			}
+		}
+		if _, err := p.w.Write(line); err != nil {
+			return 0, err
+		}
+		p.midLine = line[len(line)-1] != '\n'
+	}
+	return len(b), nil
 }

@@ -15,21 +15,22 @@ import (
 
 func runSearch(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("search", stdout, stderr)
-	fs.operands = "QUERY...   (the words to search for, after the flags)"
+	fs.operands = "QUERY...   (the words to search for; flags may stand among them, and after -- every word is a word, even one that starts with -)"
 	dir := fs.String("index", "", "bundle directory")
 	kind := fs.String("kind", string(ext.KindTool), "tool, prompt, resource or resourceTemplate")
 	limit := fs.Int("limit", ext.DefaultLimit, "results to show (1-50)")
 	groups := fs.String("groups", "", "search as a caller of these comma-separated groups (default: see every item)")
 	scopes := fs.String("scopes", "", "search as a caller holding these comma-separated scopes")
-	if err := fs.Parse(args); err != nil {
+	words, err := fs.parseOperands(args)
+	if err != nil {
 		return err
 	}
-	text := strings.Join(fs.Args(), " ")
+	text := strings.Join(words, " ")
 	if err := fs.require("index"); err != nil {
 		return err
 	}
 	if text == "" {
-		return fmt.Errorf("%w: give the query (QUERY...) after the flags", errUsage)
+		return fmt.Errorf("%w: give the query (QUERY...)", errUsage)
 	}
 	if !ext.Kind(*kind).Valid() || *limit < 1 || *limit > ext.MaxLimit {
 		return fmt.Errorf("%w: --kind must be one of %v and --limit between 1 and %d", errUsage, ext.Kinds, ext.MaxLimit)
