@@ -93,7 +93,7 @@ func NewMetaTools(ctx context.Context, cat ext.Searcher, o MetaOptions) (*MetaTo
 		if err != nil {
 			return nil, err
 		}
-		chosen, reason = ListMeta, fmt.Sprintf("the tool definitions are more than the threshold of %d characters of JSON (a caller who does not see every tool is measured on its own)", limit)
+		chosen, reason = ListMeta, fmt.Sprintf("the tool definitions are more than the threshold of %d characters of JSON", limit)
 		if !big {
 			chosen, reason = ListFull, fmt.Sprintf("the tool definitions are %d characters of JSON, not more than the threshold of %d", chars, limit)
 		}
