@@ -153,7 +153,7 @@ func allLetters(w string) bool {
 type termDicts struct {
 	snap    *scorch.IndexSnapshot
 	kind    ext.Kind
-	dicts   map[string][]segment.TermDictionary // by index field
+	dicts   map[string][]segment.TermDictionary // by the kind's field, and by index field (sight.go)
 	pl      segment.PostingsList                // reused
 	visible []*roaring.Bitmap                   // the documents the caller sees, by segment; nil: all (sight.go)
 	scratch *roaring.Bitmap                     // reused
@@ -172,7 +172,12 @@ func newTermDicts(r bindex.IndexReader, kind ext.Kind, visible []*roaring.Bitmap
 
 // field returns the dictionaries of the kind's field f, one a segment.
 func (d *termDicts) field(f string) ([]segment.TermDictionary, error) {
-	return d.dictsOf(kindField(d.kind, f))
+	if dicts, ok := d.dicts[f]; ok {
+		return dicts, nil
+	}
+	dicts, err := d.open(kindField(d.kind, f))
+	d.dicts[f] = dicts
+	return dicts, err
 }
 
 // dictsOf returns the dictionaries of the index field named full.
@@ -180,6 +185,13 @@ func (d *termDicts) dictsOf(full string) ([]segment.TermDictionary, error) {
 	if dicts, ok := d.dicts[full]; ok {
 		return dicts, nil
 	}
+	dicts, err := d.open(full)
+	d.dicts[full] = dicts
+	return dicts, err
+}
+
+// open opens the dictionaries of the index field named full.
+func (d *termDicts) open(full string) ([]segment.TermDictionary, error) {
 	var dicts []segment.TermDictionary
 	for _, seg := range d.snap.Segments() {
 		dict, err := seg.Segment().Dictionary(full)
@@ -188,7 +200,6 @@ func (d *termDicts) dictsOf(full string) ([]segment.TermDictionary, error) {
 		}
 		dicts = append(dicts, dict)
 	}
-	d.dicts[full] = dicts
 	return dicts, nil
 }
 
