@@ -3,6 +3,7 @@ module github.com/mcpsearch/mcpsearch
 go 1.26.8
 
 require (
+	github.com/RoaringBitmap/roaring/v2 v2.4.5
 	github.com/aws/aws-lambda-go v1.55.1
 	github.com/aws/aws-sdk-go-v2 v1.39.6
 	github.com/blevesearch/bleve/v2 v2.5.7
@@ -21,7 +22,6 @@ require (
 )
 
 require (
-	github.com/RoaringBitmap/roaring/v2 v2.4.5 // indirect
 	github.com/aws/smithy-go v1.23.2 // indirect
 	github.com/bits-and-blooms/bitset v1.22.0 // indirect
 	github.com/blevesearch/geo v0.2.4 // indirect

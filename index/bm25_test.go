@@ -57,7 +57,7 @@ func TestBM25MatchesBleveRestricted(t *testing.T) {
 
 func compareWithBleve(t *testing.T, x *Index, q ext.Query, access ext.Access, n int) {
 	t.Helper()
-	qterms, err := x.resolveTerms(q.Kind, text.Analyze(q.Text), nil)
+	qterms, err := x.resolveTerms(q.Kind, text.Analyze(q.Text), nil, viewer{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestGroupedMatchesFiltered(t *testing.T) {
 	ctx := context.Background()
 	servers := []string{"mcp-github", "mcp-slack", "gitlab-zereight", "no-such-server"}
 	for _, words := range []string{"create an issue", "send a message to the channel", "list open merge requests", "pipeline"} {
-		qterms, err := x.resolveTerms(ext.KindTool, text.Analyze(words), nil)
+		qterms, err := x.resolveTerms(ext.KindTool, text.Analyze(words), nil, viewer{})
 		if err != nil {
 			t.Fatal(err)
 		}

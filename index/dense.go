@@ -49,7 +49,7 @@ func (x *Index) addDense(ctx context.Context, q ext.Query, searched string, cand
 		return cands, window, nil
 	}
 	cvs := x.clauseVectors(searched)
-	near, err := x.nearestAll(q.Kind, qv, cvs)
+	near, err := x.nearestAll(q.Kind, qv, cvs, x.visibility.viewer(ext.AccessFrom(ctx)))
 	if err != nil {
 		return nil, 0, err
 	}
@@ -191,8 +191,12 @@ func (x *Index) clauseVectors(query string) []*vectors.Query {
 // nearestAll returns the rank.DenseCandidates items nearest the whole
 // query vector qv, then the rank.ClauseCandidates nearest each clause
 // vector, each item once and only those with a cosine of at least
-// rank.DenseMinCosine.
-func (x *Index) nearestAll(kind ext.Kind, qv *vectors.Query, cvs []*vectors.Query) ([]vectors.Hit, error) {
+// rank.DenseMinCosine; of the items w sees only.
+func (x *Index) nearestAll(kind ext.Kind, qv *vectors.Query, cvs []*vectors.Query, w viewer) ([]vectors.Hit, error) {
+	var keep func(ord int) bool
+	if !w.all() {
+		keep = func(ord int) bool { return w.sees(kind, ord) }
+	}
 	seen := map[int]bool{}
 	var out []vectors.Hit
 	for i, v := range append([]*vectors.Query{qv}, cvs...) {
@@ -200,7 +204,7 @@ func (x *Index) nearestAll(kind ext.Kind, qv *vectors.Query, cvs []*vectors.Quer
 		if i > 0 {
 			k = rank.ClauseCandidates
 		}
-		hits, err := x.vectors.Nearest(kind, v, k)
+		hits, err := x.vectors.Nearest(kind, v, k, keep)
 		if err != nil {
 			return nil, err
 		}

@@ -201,7 +201,7 @@ func TestExplainMatchesBleve(t *testing.T) {
 
 func mustResolve(t *testing.T, x *Index, kind ext.Kind, terms []string) []queryTerm {
 	t.Helper()
-	out, err := x.resolveTerms(kind, terms, nil)
+	out, err := x.resolveTerms(kind, terms, nil, viewer{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -97,7 +97,7 @@ func checkHintWords(t *testing.T, text, hint string) {
 // its clauses.
 func checkQueryTree(t *testing.T, x *Index, q ext.Query) {
 	t.Helper()
-	qterms, err := x.resolveTerms(q.Kind, text.Analyze(q.Text), nil)
+	qterms, err := x.resolveTerms(q.Kind, text.Analyze(q.Text), nil, viewer{})
 	if err != nil {
 		t.Fatalf("resolving the terms of %q: %v", q.Text, err)
 	}

@@ -26,7 +26,7 @@ func TestHiddenWordCostsWhatAnUnknownWordCosts(t *testing.T) {
 	cost := func(word string) typoCost {
 		t.Helper()
 		analysed, words := queryTerms(word)
-		terms, c, err := x.resolveTermsCost(ext.KindTool, analysed, words)
+		terms, c, err := x.resolveTermsCost(ext.KindTool, analysed, words, x.visibility.viewer(ext.Access{}))
 		if err != nil || len(terms) == 0 || len(terms) > 2 {
 			t.Fatalf("%q: got %v, %v; want one term, or the two of two words run together", word, terms, err)
 		}

@@ -53,10 +53,10 @@ type fit struct {
 	hint  string
 }
 
-// judgeFit applies the no-match test to the best of cands (see above).
-// terms are those of the searched text, own the caller's (see
-// queryConcepts).
-func (x *Index) judgeFit(kind ext.Kind, terms []queryTerm, own, searched string, cands []rank.Candidate) (fit, error) {
+// judgeFit applies the no-match test to the best of cands (see above),
+// weighing words over the items w sees. terms are those of the searched
+// text, own the caller's (see queryConcepts).
+func (x *Index) judgeFit(kind ext.Kind, w viewer, terms []queryTerm, own, searched string, cands []rank.Candidate) (fit, error) {
 	if len(cands) == 0 {
 		return fit{empty: true, hint: noWordMatches}, nil
 	}
@@ -69,7 +69,7 @@ func (x *Index) judgeFit(kind ext.Kind, terms []queryTerm, own, searched string,
 	if err != nil {
 		return fit{}, err
 	}
-	docs := x.manifest.Counts[kind]
+	docs := w.count(kind, x.manifest.Counts[kind])
 	if text.HasChineseOrJapanese(own) && weighsNothing(concepts, docs) {
 		return fit{empty: true, hint: noWordRead}, nil
 	}

@@ -30,6 +30,7 @@ type Index struct {
 	filterNames    filterNames      // servers and annotation names, read on first use (filter.go)
 	directory      directory        // servers by visibility set and their topics, read on first use (directory.go)
 	serverNames    serverNames      // servers by the words of their names, on first use (servers.go)
+	visibleSets    visibleSets      // the documents each kind of caller sees, on first use (sight.go)
 }
 
 // bm25Stats gives BM25, for each kind, the number of its items and the

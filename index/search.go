@@ -21,13 +21,13 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 	defer recoverDamage(x.dir, &err)
 	q.Text = readQuery(q.Text)
 	own := q.Text
-	qterms, searched, err := x.searchedTerms(q.Kind, own)
+	access := ext.AccessFrom(ctx)
+	w := x.visibility.viewer(access)
+	qterms, searched, err := x.searchedTerms(q.Kind, own, w)
 	if err != nil {
 		return nil, fmt.Errorf("index %s: %w", x.dir, err)
 	}
 	terms := termStrings(qterms)
-	access := ext.AccessFrom(ctx)
-	w := x.visibility.viewer(access)
 	if err := x.checkAnnotations(q, w); err != nil {
 		return nil, err
 	}
@@ -35,6 +35,12 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 	if err != nil {
 		return nil, err
 	}
+	scope, done, err := x.scope(q.Kind, w)
+	defer done()
+	if err != nil {
+		return nil, err
+	}
+	bq.Scope = scope
 	if len(terms) == 0 {
 		return &ext.Page{Hint: "the query has no searchable words"}, nil
 	}
@@ -52,7 +58,7 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 	if err != nil {
 		return nil, err
 	}
-	fit, err := x.judgeFit(q.Kind, qterms, text.WithoutArguments(text.FilesAsWord(own)), searched, cands)
+	fit, err := x.judgeFit(q.Kind, w, qterms, text.WithoutArguments(text.FilesAsWord(own)), searched, cands)
 	if err != nil || fit.empty {
 		return &ext.Page{Hint: filterHint(q, unknown, fit.hint)}, err
 	}
@@ -126,16 +132,16 @@ func searchedText(own string) string {
 
 // searchedTerms returns the terms a query searches and the text they are
 // read from (searchedText): the words of own, the caller's text, resolved
-// and corrected, with the everyday words of corrected ones (at most
-// rank.MaxSearchTerms).
-func (x *Index) searchedTerms(kind ext.Kind, own string) ([]queryTerm, string, error) {
+// and corrected among the items w sees, with the everyday words of
+// corrected ones (at most rank.MaxSearchTerms).
+func (x *Index) searchedTerms(kind ext.Kind, own string, w viewer) ([]queryTerm, string, error) {
 	searched := searchedText(own)
 	terms, words := queryTerms(searched)
-	qterms, err := x.resolveTerms(kind, terms, words)
+	qterms, err := x.resolveTerms(kind, terms, words, w)
 	if err != nil {
 		return nil, "", err
 	}
-	return x.withCorrectedExpansions(kind, qterms, searched)
+	return x.withCorrectedExpansions(kind, qterms, searched, w)
 }
 
 func termStrings(terms []queryTerm) []string {

@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	bindex "github.com/blevesearch/bleve_index_api"
 	segment "github.com/blevesearch/scorch_segment_api/v2"
@@ -26,21 +27,27 @@ type queryTerm struct {
 
 // resolveTerms looks up each term's document frequency and corrects
 // unknown ones (typo.go, typowords.go); words are what correction reads
-// of the query's text (typoWords; nil: the terms alone). It returns at
-// most rank.MaxSearchTerms terms (firstTerms).
-func (x *Index) resolveTerms(kind ext.Kind, terms []string, words *queryWords) ([]queryTerm, error) {
-	out, _, err := x.resolveTermsCost(kind, terms, words)
+// of the query's text (typoWords; nil: the terms alone). Both count only
+// the items w sees: a word that only hidden items hold is an unknown word,
+// and no word is corrected to one. It returns at most rank.MaxSearchTerms
+// terms (firstTerms).
+func (x *Index) resolveTerms(kind ext.Kind, terms []string, words *queryWords, w viewer) ([]queryTerm, error) {
+	out, _, err := x.resolveTermsCost(kind, terms, words, w)
 	return out, err
 }
 
 // resolveTermsCost is resolveTerms, and what its typo corrections cost.
-func (x *Index) resolveTermsCost(kind ext.Kind, terms []string, words *queryWords) (out []queryTerm, cost typoCost, err error) {
+func (x *Index) resolveTermsCost(kind ext.Kind, terms []string, words *queryWords, w viewer) (out []queryTerm, cost typoCost, err error) {
 	r, err := x.reader()
 	if err != nil {
 		return nil, cost, err
 	}
 	defer r.Close()
-	d, err := newTermDicts(r, kind)
+	visible, err := x.visibleDocs(w)
+	if err != nil {
+		return nil, cost, err
+	}
+	d, err := newTermDicts(r, kind, visible, w.count(kind, x.manifest.Counts[kind]))
 	if err != nil {
 		return nil, cost, err
 	}
@@ -50,7 +57,7 @@ func (x *Index) resolveTermsCost(kind ext.Kind, terms []string, words *queryWord
 	}
 	c := newCorrector(d, short)
 	for _, t := range terms {
-		resolved, err := x.resolveTerm(kind, c, t, words)
+		resolved, err := x.resolveTerm(c, t, words)
 		if err != nil {
 			return nil, cost, err
 		}
@@ -74,7 +81,7 @@ func firstTerms(terms []queryTerm) []queryTerm {
 
 // resolveTerm returns term with its document frequency, or its
 // correction, or the halves of a word run together.
-func (x *Index) resolveTerm(kind ext.Kind, c *corrector, t string, words *queryWords) ([]queryTerm, error) {
+func (x *Index) resolveTerm(c *corrector, t string, words *queryWords) ([]queryTerm, error) {
 	qt := queryTerm{term: t}
 	var err error
 	if qt.docFreq, err = c.dicts.docFreq(t); err != nil {
@@ -91,7 +98,7 @@ func (x *Index) resolveTerm(kind ext.Kind, c *corrector, t string, words *queryW
 	if fix.stop {
 		return nil, nil // a mistyped stop word
 	}
-	if fix.near != "" && fix.near != t && fix.df > 0 && x.frequentEnough(kind, fix.typed, fix.df) {
+	if fix.near != "" && fix.near != t && fix.df > 0 && frequentEnough(c.dicts.items, fix.typed, fix.df) {
 		return []queryTerm{{term: fix.near, docFreq: fix.df, corrected: t}}, nil
 	}
 	if halves != nil {
@@ -100,15 +107,15 @@ func (x *Index) resolveTerm(kind ext.Kind, c *corrector, t string, words *queryW
 	return []queryTerm{qt}, nil
 }
 
-// frequentEnough reports whether a correction held by df items may
-// replace word: any, for a word of rank.MinTypoRunes characters or more;
-// for a shorter one, only a frequent word (rank.MinShortTypoShare of the
-// items, and rank.MinShortTypoDocs).
-func (x *Index) frequentEnough(kind ext.Kind, word string, df int) bool {
+// frequentEnough reports whether a correction held by df of items items
+// may replace word: any, for a word of rank.MinTypoRunes characters or
+// more; for a shorter one, only a frequent word (rank.MinShortTypoShare of
+// the items, and rank.MinShortTypoDocs).
+func frequentEnough(items int, word string, df int) bool {
 	if utf8.RuneCountInString(word) >= rank.MinTypoRunes {
 		return true
 	}
-	return df >= rank.MinShortTypoDocs && float64(df) >= rank.MinShortTypoShare*float64(x.manifest.Counts[kind])
+	return df >= rank.MinShortTypoDocs && float64(df) >= rank.MinShortTypoShare*float64(items)
 }
 
 // shortOf returns the terms of a query's words as written (by term) of
@@ -141,20 +148,26 @@ func allLetters(w string) bool {
 }
 
 // termDicts reads the term dictionaries of a kind's text fields in every
-// segment of an index snapshot, each opened once.
+// segment of an index snapshot, each opened once. It counts the documents
+// of a caller who may not see every item among the items it sees only.
 type termDicts struct {
-	snap  *scorch.IndexSnapshot
-	kind  ext.Kind
-	dicts map[string][]segment.TermDictionary // by field
-	pl    segment.PostingsList                // reused
+	snap    *scorch.IndexSnapshot
+	kind    ext.Kind
+	dicts   map[string][]segment.TermDictionary // by the kind's field, and by index field (sight.go)
+	pl      segment.PostingsList                // reused
+	visible []*roaring.Bitmap                   // the documents the caller sees, by segment; nil: all (sight.go)
+	scratch *roaring.Bitmap                     // reused
+	items   int                                 // the items of kind the caller sees
 }
 
-func newTermDicts(r bindex.IndexReader, kind ext.Kind) (*termDicts, error) {
+// newTermDicts reads the dictionaries of kind for a caller who sees the
+// documents visible (nil: all), items of the kind.
+func newTermDicts(r bindex.IndexReader, kind ext.Kind, visible []*roaring.Bitmap, items int) (*termDicts, error) {
 	snap, ok := r.(*scorch.IndexSnapshot)
 	if !ok {
 		return nil, fmt.Errorf("index reader %T is not a scorch snapshot", r)
 	}
-	return &termDicts{snap: snap, kind: kind, dicts: map[string][]segment.TermDictionary{}}, nil
+	return &termDicts{snap: snap, kind: kind, dicts: map[string][]segment.TermDictionary{}, visible: visible, items: items}, nil
 }
 
 // field returns the dictionaries of the kind's field f, one a segment.
@@ -162,37 +175,67 @@ func (d *termDicts) field(f string) ([]segment.TermDictionary, error) {
 	if dicts, ok := d.dicts[f]; ok {
 		return dicts, nil
 	}
+	dicts, err := d.open(kindField(d.kind, f))
+	d.dicts[f] = dicts
+	return dicts, err
+}
+
+// dictsOf returns the dictionaries of the index field named full.
+func (d *termDicts) dictsOf(full string) ([]segment.TermDictionary, error) {
+	if dicts, ok := d.dicts[full]; ok {
+		return dicts, nil
+	}
+	dicts, err := d.open(full)
+	d.dicts[full] = dicts
+	return dicts, err
+}
+
+// open opens the dictionaries of the index field named full.
+func (d *termDicts) open(full string) ([]segment.TermDictionary, error) {
 	var dicts []segment.TermDictionary
 	for _, seg := range d.snap.Segments() {
-		dict, err := seg.Segment().Dictionary(kindField(d.kind, f))
+		dict, err := seg.Segment().Dictionary(full)
 		if err != nil {
-			return nil, fmt.Errorf("dictionary of %s: %w", f, err)
+			return nil, fmt.Errorf("dictionary of %s: %w", full, err)
 		}
 		dicts = append(dicts, dict)
 	}
-	d.dicts[f] = dicts
 	return dicts, nil
 }
 
 // docFreq is the largest number of documents holding term in one text
-// field (what bleve's TermFieldReader counts: postings less deletions).
+// field (what bleve's TermFieldReader counts: postings less deletions),
+// of those the caller sees.
 func (d *termDicts) docFreq(term string) (int, error) {
 	most := 0
 	for _, f := range textFields {
-		dicts, err := d.field(f)
+		n, err := d.fieldFreq(f, term)
 		if err != nil {
 			return 0, err
-		}
-		n := 0
-		for i, seg := range d.snap.Segments() {
-			if d.pl, err = dicts[i].PostingsList([]byte(term), seg.Deleted(), d.pl); err != nil {
-				return 0, fmt.Errorf("term %q in %s: %w", term, f, err)
-			}
-			n += int(d.pl.Count())
 		}
 		most = max(most, n)
 	}
 	return most, nil
+}
+
+// fieldFreq is the number of documents the caller sees that hold term in
+// field f.
+func (d *termDicts) fieldFreq(f, term string) (int, error) {
+	if d.visible != nil {
+		return d.visibleFreq(kindField(d.kind, f), term)
+	}
+	dicts, err := d.field(f)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for i, seg := range d.snap.Segments() {
+		if d.pl, err = dicts[i].PostingsList([]byte(term), seg.Deleted(), d.pl); err != nil {
+			return 0, fmt.Errorf("term %q in %s: %w", term, f, err)
+		}
+		n += int(d.pl.Count())
+	}
+	return n, nil
 }
 
 // summaryFields are the fields whose words the no-match test counts as an

@@ -3,6 +3,7 @@ package index
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"unicode/utf8"
 
 	segment "github.com/blevesearch/scorch_segment_api/v2"
@@ -58,6 +59,7 @@ type corrector struct {
 	// wordWalks counts the words compared with the word vectors' table
 	// (typowords.go).
 	wordWalks int
+	found     []typoMatch // the terms a walk found (reused)
 }
 
 func newCorrector(d *termDicts, short map[string]bool) *corrector {
@@ -106,15 +108,43 @@ func (c *corrector) walk(word []rune, edits uint8) (typoMatch, error) {
 		for _, dict := range dicts {
 			c.a.reset(word, edits, min(rank.TypoWalkSteps, rank.TypoQuerySteps-c.cost.steps))
 			c.cost.walks++
-			err := walkDict(dict, &c.a, start, end, func(m typoMatch) {
-				if best.term == "" || m.nearerThan(best) {
-					best = m
-				}
-			})
+			c.found = c.found[:0]
+			err := walkDict(dict, &c.a, start, end, func(m typoMatch) { c.found = append(c.found, m) })
 			c.cost.steps += c.a.used
 			if err != nil {
 				return typoMatch{}, fmt.Errorf("%s: %w", field, err)
 			}
+			if best, err = c.nearestFound(field, best); err != nil {
+				return typoMatch{}, err
+			}
+		}
+	}
+	return best, nil
+}
+
+// nearestFound returns the nearer of best and the terms of field the last
+// walk found, counting the documents the caller sees: a term that only
+// hidden items hold is none. For such a caller the terms are counted
+// nearest first, and none farther than the best is.
+func (c *corrector) nearestFound(field string, best typoMatch) (typoMatch, error) {
+	if c.dicts.visible != nil {
+		slices.SortStableFunc(c.found, func(a, b typoMatch) int { return a.distance - b.distance })
+	}
+	for _, m := range c.found {
+		if c.dicts.visible != nil {
+			if best.term != "" && m.distance > best.distance {
+				break
+			}
+			var err error
+			if m.count, err = c.dicts.fieldFreq(field, m.term); err != nil {
+				return typoMatch{}, err
+			}
+			if m.count == 0 {
+				continue
+			}
+		}
+		if best.term == "" || m.nearerThan(best) {
+			best = m
 		}
 	}
 	return best, nil

@@ -141,7 +141,7 @@ func (c *corrector) nearestWord(word string) (correction, error) {
 // The added words are no words of the caller's: the no-match test does
 // not weigh them (searched is no longer the caller's text). Only the terms
 // that fit in rank.MaxSearchTerms are resolved.
-func (x *Index) withCorrectedExpansions(kind ext.Kind, terms []queryTerm, searched string) ([]queryTerm, string, error) {
+func (x *Index) withCorrectedExpansions(kind ext.Kind, terms []queryTerm, searched string, w viewer) ([]queryTerm, string, error) {
 	var more []string
 	for _, t := range terms {
 		if e := text.QueryExpansion(t.term); t.corrected != "" && e != "" {
@@ -153,7 +153,7 @@ func (x *Index) withCorrectedExpansions(kind ext.Kind, terms []queryTerm, search
 	}
 	analysed := text.Analyze(strings.Join(more, " "))
 	room := max(0, rank.MaxSearchTerms-len(terms)) // only so many are searched: the others are not resolved
-	added, err := x.resolveTerms(kind, analysed[:min(len(analysed), room)], nil)
+	added, err := x.resolveTerms(kind, analysed[:min(len(analysed), room)], nil, w)
 	if err != nil {
 		return nil, "", err
 	}

@@ -22,9 +22,9 @@ func TestTyposOfWords(t *testing.T) {
 		{"meetng", "meet event"},       // a meeting is an event
 	} {
 		analysed, words := queryTerms(c.query)
-		terms, err := x.resolveTerms(ext.KindTool, analysed, words)
+		terms, err := x.resolveTerms(ext.KindTool, analysed, words, viewer{})
 		if err == nil {
-			terms, _, err = x.withCorrectedExpansions(ext.KindTool, terms, c.query)
+			terms, _, err = x.withCorrectedExpansions(ext.KindTool, terms, c.query, viewer{})
 		}
 		if err != nil {
 			t.Fatal(err)

@@ -86,8 +86,9 @@ func visibilityTable(cat *catalog.Catalog) *VisibilityTable {
 // visibilityIndex is the table expanded for serving: the set of every item
 // of each kind, by ordinal.
 type visibilityIndex struct {
-	sets  []catalog.Visibility
-	items map[ext.Kind][]int32
+	sets   []catalog.Visibility
+	items  map[ext.Kind][]int32
+	counts map[ext.Kind][]int // items of each set, by kind
 }
 
 // expand checks t against the item counts and expands it; a nil table
@@ -96,7 +97,7 @@ func (t *VisibilityTable) expand(counts map[ext.Kind]int) (*visibilityIndex, err
 	if t == nil {
 		return nil, nil
 	}
-	v := &visibilityIndex{sets: t.Sets, items: map[ext.Kind][]int32{}}
+	v := &visibilityIndex{sets: t.Sets, items: map[ext.Kind][]int32{}, counts: map[ext.Kind][]int{}}
 	for _, k := range ext.Kinds {
 		items := make([]int32, 0, counts[k])
 		for _, run := range t.Runs[k] {
@@ -107,6 +108,7 @@ func (t *VisibilityTable) expand(counts map[ext.Kind]int) (*visibilityIndex, err
 				items = append(items, int32(run[1]))
 			}
 		}
+		v.counts[k] = setCounts(items, len(t.Sets))
 		if len(items) != counts[k] {
 			return nil, fmt.Errorf("manifest visibility runs cover %d of the %d %s items", len(items), counts[k], k)
 		}
@@ -115,10 +117,19 @@ func (t *VisibilityTable) expand(counts map[ext.Kind]int) (*visibilityIndex, err
 	return v, nil
 }
 
+func setCounts(items []int32, sets int) []int {
+	counts := make([]int, sets)
+	for _, set := range items {
+		counts[set]++
+	}
+	return counts
+}
+
 // viewer answers, for one caller, whether it sees item n of a kind.
 type viewer struct {
 	v       *visibilityIndex
-	allowed []bool // by set; nil: sees everything
+	allowed []bool     // by set; nil: sees everything
+	access  ext.Access // the caller's, when it does not see everything
 }
 
 func (v *visibilityIndex) viewer(a ext.Access) viewer {
@@ -133,7 +144,7 @@ func (v *visibilityIndex) viewer(a ext.Access) viewer {
 	if every {
 		return viewer{}
 	}
-	return viewer{v: v, allowed: allowed}
+	return viewer{v: v, allowed: allowed, access: a}
 }
 
 // all reports whether the caller sees every item.
@@ -141,6 +152,20 @@ func (w viewer) all() bool { return w.allowed == nil }
 
 func (w viewer) sees(k ext.Kind, n int) bool {
 	return w.allowed == nil || w.allowed[w.v.items[k][n]]
+}
+
+// count is the number of items of kind k that w sees, of total.
+func (w viewer) count(k ext.Kind, total int) int {
+	if w.all() {
+		return total
+	}
+	n := 0
+	for set, c := range w.v.counts[k] {
+		if w.allowed[set] {
+			n += c
+		}
+	}
+	return n
 }
 
 // seesAny reports whether w sees items of any of the visibility sets.

@@ -106,7 +106,7 @@ func TestWorstQueryWork(t *testing.T) {
 			t.Errorf("%s: the analyser reads %d terms of the caller's text, want at most %d", wq.name, n, 2*ext.MaxQueryTerms)
 		}
 		terms, words := queryTerms(searchedText(own))
-		_, cost, err := x.resolveTermsCost(ext.KindTool, terms, words)
+		_, cost, err := x.resolveTermsCost(ext.KindTool, terms, words, viewer{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -91,7 +91,7 @@ func mustTermDicts(tb testing.TB, x *Index) *termDicts {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { r.Close() })
-	d, err := newTermDicts(r, ext.KindTool)
+	d, err := newTermDicts(r, ext.KindTool, nil, x.manifest.Counts[ext.KindTool])
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -63,16 +63,21 @@ type MetaOptions struct {
 
 // MetaTools is the tools/list of meta-tool mode.
 type MetaTools struct {
-	tools   []json.RawMessage // the meta tools
-	always  []string          // canonical names of the always-listed tools
-	proxy   bool
-	servers []string // search_tools searches these servers' tools; nil: all
+	tools     []json.RawMessage // the meta tools
+	always    []string          // canonical names of the always-listed tools
+	proxy     bool
+	servers   []string    // search_tools searches these servers' tools; nil: all
+	auto      bool        // auto mode: each caller's choice is made on the tools it sees
+	threshold int         // auto mode's bar
+	choices   autoChoices // auto mode's choice of each caller (metacaller.go)
 }
 
 // NewMetaTools checks o against cat and returns the meta-tool list, or nil
 // when the mode is (or, for auto, resolves to) full. Unknown names in
 // o.Always are an error in every mode. Auto mode measures the tool list
-// once, here, over every item whatever its visibility.
+// here, over every item whatever its visibility: when that is short, every
+// caller gets the full list; otherwise each caller's choice is made on the
+// tools it sees (metacaller.go).
 func NewMetaTools(ctx context.Context, cat ext.Searcher, o MetaOptions) (*MetaTools, error) {
 	ctx = ext.WithAccess(ctx, ext.Access{All: true})
 	if _, err := alwaysTools(ctx, cat, o.Always); err != nil {
@@ -80,10 +85,10 @@ func NewMetaTools(ctx context.Context, cat ext.Searcher, o MetaOptions) (*MetaTo
 	}
 	mode := cmp.Or(o.Mode, ListFull)
 	chosen, reason := mode, "configured"
+	limit := cmp.Or(o.ThresholdChars, DefaultMetaThreshold)
 	switch mode {
 	case ListFull, ListMeta:
 	case ListAuto:
-		limit := cmp.Or(o.ThresholdChars, DefaultMetaThreshold)
 		chars, big, err := listExceeds(ctx, cat, limit)
 		if err != nil {
 			return nil, err
@@ -104,7 +109,7 @@ func NewMetaTools(ctx context.Context, cat ext.Searcher, o MetaOptions) (*MetaTo
 	if err := checkMetaNames(ctx, cat); err != nil {
 		return nil, err
 	}
-	m := &MetaTools{proxy: o.Proxy, tools: []json.RawMessage{searchToolsDefinition(o.Proxy)}}
+	m := &MetaTools{proxy: o.Proxy, tools: []json.RawMessage{searchToolsDefinition(o.Proxy)}, auto: mode == ListAuto, threshold: limit}
 	if o.Proxy {
 		m.tools = append(m.tools, json.RawMessage(callToolDef))
 		m.servers = normalizeFilter(ext.Filter{Servers: o.Servers}).Servers
@@ -178,13 +183,14 @@ func checkMetaNames(ctx context.Context, cat ext.Searcher) error {
 	return nil
 }
 
-func (m *MetaTools) isMetaTool(name string) bool {
-	return name == SearchToolsName || (m.proxy && name == CallToolName)
-}
-
-// metaList answers tools/list in meta-tool mode: one page, no cursor; of
-// the always-listed tools, those the caller may see.
+// metaList answers tools/list in meta-tool mode: one page, no cursor; the
+// meta tools of the caller's (metacaller.go), and of the always-listed
+// tools, those the caller may see. A caller that auto mode serves the full
+// list gets it.
 func metaList(ctx context.Context, h *Handler, req *request) (any, error) {
+	if meta, err := h.meta.servesMeta(ctx, h); err != nil || !meta {
+		return orFull(ctx, h, req, listMethod(ext.KindTool), err)
+	}
 	p, err := decodeParams[ListParams](req.Params)
 	if err != nil {
 		return nil, err
@@ -192,8 +198,15 @@ func metaList(ctx context.Context, h *Handler, req *request) (any, error) {
 	if p.Cursor != "" {
 		return nil, fmt.Errorf("%w: in meta-tool mode tools/list has a single page; the cursor is not one of this server's", ext.ErrInvalidParams)
 	}
-	items := slices.Clone(h.meta.tools)
-	if items[0], err = searchToolsFor(ctx, h); err != nil {
+	mine, err := h.meta.forCaller(ctx, h)
+	if err != nil {
+		return nil, err
+	}
+	items := slices.Clone(h.meta.tools[:1])
+	if mine.proxy {
+		items = append(items, h.meta.tools[1])
+	}
+	if items[0], err = searchToolsFor(ctx, h, mine.proxy); err != nil {
 		return nil, err
 	}
 	for _, name := range h.meta.always {
@@ -214,17 +227,24 @@ func metaList(ctx context.Context, h *Handler, req *request) (any, error) {
 // arguments, and failures of the tool call_tool calls, are tool results
 // with isError set, which the model reads.
 func metaCall(ctx context.Context, h *Handler, req *request) (any, error) {
+	if meta, err := h.meta.servesMeta(ctx, h); err != nil || !meta {
+		return orFull(ctx, h, req, callMethod(ext.KindTool), err)
+	}
 	p, err := decodeCall(ext.KindTool, req.Params)
 	if err != nil {
 		return nil, err
 	}
+	mine, err := h.meta.forCaller(ctx, h)
+	if err != nil {
+		return nil, err
+	}
 	switch {
-	case !h.meta.isMetaTool(*p.Name):
+	case !mine.isMetaTool(*p.Name):
 		return h.forward(ctx, req, ext.KindTool, *p.Name, rawParams(req.Params))
 	case *p.Name == SearchToolsName:
-		return h.meta.searchTools(ctx, h, req, p.Arguments)
+		return h.meta.searchTools(ctx, h, req, mine, p.Arguments)
 	}
-	return h.meta.callTool(ctx, h, req, p.Arguments)
+	return h.meta.callTool(ctx, h, req, mine, p.Arguments)
 }
 
 type searchToolsArgs struct {
@@ -239,7 +259,7 @@ type compactTool struct {
 	InputSchema json.RawMessage `json:"inputSchema"`
 }
 
-func (m *MetaTools) searchTools(ctx context.Context, h *Handler, req *request, raw json.RawMessage) (any, error) {
+func (m *MetaTools) searchTools(ctx context.Context, h *Handler, req *request, mine callerMeta, raw json.RawMessage) (any, error) {
 	a, err := decodeArgs[searchToolsArgs](raw)
 	if err != nil {
 		return h.toolError(req, err.Error()), nil
@@ -257,20 +277,20 @@ func (m *MetaTools) searchTools(ctx context.Context, h *Handler, req *request, r
 		if err != nil {
 			return h.toolError(req, err.Error()), nil
 		}
-		page, err = m.selectTools(ctx, h, names)
+		page, err = selectTools(ctx, h, mine, names)
 		if err != nil {
 			return nil, err
 		}
-	} else if page, err = h.searcher.Search(ctx, ext.Query{Kind: ext.KindTool, Text: text, Limit: limit, Filter: ext.Filter{Servers: m.servers}}); err != nil {
+	} else if page, err = h.searcher.Search(ctx, ext.Query{Kind: ext.KindTool, Text: text, Limit: limit, Filter: ext.Filter{Servers: mine.servers}}); err != nil {
 		return nil, fmt.Errorf("search_tools: %w", err)
 	}
 	return m.foundTools(h, req, page)
 }
 
 // selectTools answers a select: query of search_tools: the named tools of
-// the servers call_tool reaches.
-func (m *MetaTools) selectTools(ctx context.Context, h *Handler, names []string) (*ext.Page, error) {
-	keep := func(hit ext.Hit) bool { return m.servers == nil || slices.Contains(m.servers, hit.Server) }
+// the servers call_tool reaches for the caller.
+func selectTools(ctx context.Context, h *Handler, mine callerMeta, names []string) (*ext.Page, error) {
+	keep := func(hit ext.Hit) bool { return mine.reaches(hit.Server) }
 	hits, unknown, err := h.selected(ctx, ext.KindTool, names, keep)
 	if err != nil {
 		return nil, fmt.Errorf("search_tools: %w", err)
@@ -300,12 +320,12 @@ type callToolArgs struct {
 	Arguments json.RawMessage `json:"arguments"`
 }
 
-func (m *MetaTools) callTool(ctx context.Context, h *Handler, req *request, raw json.RawMessage) (any, error) {
+func (m *MetaTools) callTool(ctx context.Context, h *Handler, req *request, mine callerMeta, raw json.RawMessage) (any, error) {
 	a, err := decodeArgs[callToolArgs](raw)
 	if err != nil {
 		return h.toolError(req, err.Error()), nil
 	}
-	if a.Name == "" || m.isMetaTool(a.Name) {
+	if a.Name == "" || mine.isMetaTool(a.Name) {
 		return h.toolError(req, `name must be the name of a tool that search_tools returned`), nil
 	}
 	if err := checkArguments(ext.KindTool, a.Arguments); err != nil {
@@ -361,10 +381,11 @@ func (h *Handler) toolError(req *request, msg string) json.RawMessage {
 
 // searchToolsFor is search_tools as the caller in ctx sees it: its
 // description ends with the caller's directory of servers.
-func searchToolsFor(ctx context.Context, h *Handler) (json.RawMessage, error) {
+func searchToolsFor(ctx context.Context, h *Handler, proxy bool) (json.RawMessage, error) {
+	tool := searchToolsDefinition(proxy)
 	dir, err := h.directoryFor(ctx)
 	if err != nil || dir == "" {
-		return h.meta.tools[0], err
+		return tool, err
 	}
 	var def struct {
 		Name        string          `json:"name"`
@@ -372,7 +393,7 @@ func searchToolsFor(ctx context.Context, h *Handler) (json.RawMessage, error) {
 		InputSchema json.RawMessage `json:"inputSchema"`
 		Annotations json.RawMessage `json:"annotations"`
 	}
-	if err := json.Unmarshal(h.meta.tools[0], &def); err != nil {
+	if err := json.Unmarshal(tool, &def); err != nil {
 		return nil, fmt.Errorf("search_tools definition: %w", err)
 	}
 	def.Description += "\n\n" + dir

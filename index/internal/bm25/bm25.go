@@ -21,9 +21,20 @@ type Leaf struct {
 // Query is the retrieval query of a search: Text is a disjunction of
 // disjunctions of leaves (one per field, and the exact name), and each of
 // Filters a disjunction of boost-0 leaves that a match must satisfy.
+// Scope, when set, is what the caller may see, over which idf counts.
 type Query struct {
 	Text    [][]Leaf
 	Filters [][]Leaf
+	Scope   *Scope
+}
+
+// Scope is what a caller may see of a kind: Count documents, and DocFreq
+// counts those of them that hold a term in a field. A leaf's idf counts
+// within it, so that a term that only documents outside hold weighs as a
+// term of none. The field lengths (avgLen) stay those of every document.
+type Scope struct {
+	Count   int
+	DocFreq func(field, term string) (int, error)
 }
 
 // Bleve is q as a bleve query, for comparing scores and explanations with
@@ -60,8 +71,9 @@ type scoredLeaf struct {
 }
 
 // openLeaves opens the postings of every leaf and sets their constants,
-// with the query norm over all of them.
-func openLeaves(r bindex.IndexReader, stats *search.BM25Stats, text [][]Leaf) ([][]scoredLeaf, error) {
+// with the query norm over all of them; idf counts within scope (nil:
+// every document).
+func openLeaves(r bindex.IndexReader, stats *search.BM25Stats, text [][]Leaf, scope *Scope) ([][]scoredLeaf, error) {
 	out := make([][]scoredLeaf, len(text))
 	weights := 0.0
 	for i, clause := range text {
@@ -72,7 +84,7 @@ func openLeaves(r bindex.IndexReader, stats *search.BM25Stats, text [][]Leaf) ([
 			if err != nil {
 				return out, fmt.Errorf("term %q in %s: %w", l.Term, l.Field, err)
 			}
-			sl, err := newScoredLeaf(p, stats, l)
+			sl, err := newScoredLeaf(p, stats, l, scope)
 			if err != nil {
 				p.Close()
 				return out, err
@@ -92,7 +104,7 @@ func openLeaves(r bindex.IndexReader, stats *search.BM25Stats, text [][]Leaf) ([
 	return out, nil
 }
 
-func newScoredLeaf(p bindex.TermFieldReader, stats *search.BM25Stats, l Leaf) (scoredLeaf, error) {
+func newScoredLeaf(p bindex.TermFieldReader, stats *search.BM25Stats, l Leaf, scope *Scope) (scoredLeaf, error) {
 	n := stats.DocCount
 	length, ok := stats.FieldCardinality[l.Field]
 	if !ok {
@@ -100,6 +112,14 @@ func newScoredLeaf(p bindex.TermFieldReader, stats *search.BM25Stats, l Leaf) (s
 	}
 	avgLen := math.Ceil(float64(length) / n)
 	df := float64(p.Count())
+	if scope != nil {
+		n = float64(max(1, scope.Count))
+		seen, err := scope.DocFreq(l.Field, l.Term)
+		if err != nil {
+			return scoredLeaf{}, fmt.Errorf("term %q in %s: %w", l.Term, l.Field, err)
+		}
+		df = float64(seen)
+	}
 	sl := scoredLeaf{postings: p, avgLen: avgLen, boost: l.Boost}
 	if avgLen > 0 {
 		sl.idf = math.Log(1 + (n-df+0.5)/(df+0.5))

@@ -21,6 +21,8 @@
 //
 //	leaf (term t in field f, boost w):
 //	  idf    = ln(1 + (N - df + 0.5) / (df + 0.5))     N: items of the kind
+//	                                                   (with a Scope, N and df
+//	                                                   count what a caller sees)
 //	  weight = (w * idf)²
 //	  score  = idf * (√tf * k1) / (√tf + k1 * (1 - b + b * len / avgLen))
 //	           * (w * idf * queryNorm)

@@ -23,13 +23,14 @@ type Contribution struct {
 // of leaves matched and the text's share of clauses matched, so that a
 // document's contributions add up to its score. Each leaf's postings are
 // advanced to the documents, in index order, so the cost is bounded by the
-// documents and the query's terms. stats are as for Top.
-func Contributions(ctx context.Context, r bindex.IndexReader, stats *search.BM25Stats, text [][]Leaf, ids []string) ([][]Contribution, error) {
+// documents and the query's terms. stats are as for Top; idf counts
+// within scope, as Query.Scope.
+func Contributions(ctx context.Context, r bindex.IndexReader, stats *search.BM25Stats, text [][]Leaf, scope *Scope, ids []string) ([][]Contribution, error) {
 	docs, err := pageDocs(r, ids)
 	if err != nil {
 		return nil, err
 	}
-	leaves, err := openLeaves(r, stats, text)
+	leaves, err := openLeaves(r, stats, text, scope)
 	defer closeLeaves(leaves)
 	if err != nil {
 		return nil, err

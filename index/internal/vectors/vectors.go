@@ -186,8 +186,10 @@ type Hit struct {
 }
 
 // Nearest returns the k items of kind nearest to q, best first, scanning
-// the lists of the nearest centroids until rank.MinScan rows are seen.
-func (v *Vectors) Nearest(kind ext.Kind, q *Query, k int) ([]Hit, error) {
+// the lists of the nearest centroids until rank.MinScan rows are seen. When
+// keep is not nil, only the items it keeps (by ordinal) are seen, and
+// count.
+func (v *Vectors) Nearest(kind ext.Kind, q *Query, k int, keep func(ord int) bool) ([]Hit, error) {
 	kl := v.kinds[kind]
 	score := make([]float32, len(kl.centroids))
 	if len(score) > 1 {
@@ -211,14 +213,18 @@ func (v *Vectors) Nearest(kind ext.Kind, q *Query, k int) ([]Hit, error) {
 		if to == from {
 			continue
 		}
-		seen += to - from
 		buf := v.rows[(kl.base+from)*v.rowBytes : (kl.base+to)*v.rowBytes]
 		for r := 0; r < len(buf); r += v.rowBytes {
+			ord := int(binary.LittleEndian.Uint32(buf[r:]))
+			if keep != nil && !keep(ord) {
+				continue
+			}
+			seen++
 			cos := v.rowCosine(q, buf[r:r+v.rowBytes])
 			if len(top) == k && cos <= top[k-1].Cosine {
 				continue
 			}
-			h := Hit{Ord: int(binary.LittleEndian.Uint32(buf[r:])), Cosine: cos}
+			h := Hit{Ord: ord, Cosine: cos}
 			j := len(top)
 			if j < k {
 				top = append(top, h)

@@ -72,7 +72,7 @@ func TestDenseListsApproximate(t *testing.T) {
 		t.Fatalf("%d items in %d list", n, len(kl.centroids))
 	}
 	q := v.Query("flight recipe garden")
-	hits, err := v.Nearest(ext.KindTool, q, 5)
+	hits, err := v.Nearest(ext.KindTool, q, 5, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
