@@ -107,7 +107,7 @@ func (x *Index) fieldScores(ctx context.Context, kind ext.Kind, q bm25.Query, id
 		return nil, err
 	}
 	defer r.Close()
-	contributions, err := bm25.Contributions(ctx, r, x.bm25[kind], q.Text, q.Scope, ids)
+	contributions, err := bm25.Contributions(ctx, r, x.bm25[kind], q, ids)
 	if err != nil {
 		return nil, err
 	}

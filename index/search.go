@@ -41,6 +41,7 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 		return nil, err
 	}
 	bq.Scope = scope
+	bq.MaxPostings = x.maxPostings(q.Kind)
 	if len(terms) == 0 {
 		return &ext.Page{Hint: "the query has no searchable words"}, nil
 	}
@@ -142,6 +143,13 @@ func (x *Index) searchedTerms(kind ext.Kind, own string, w viewer) ([]queryTerm,
 		return nil, "", err
 	}
 	return x.withCorrectedExpansions(kind, qterms, searched, w)
+}
+
+// maxPostings bounds the postings a search of kind walks
+// (bm25.Query.MaxPostings): rank.PostingsPerItem per item of the kind, at
+// least rank.MinPostings.
+func (x *Index) maxPostings(kind ext.Kind) int {
+	return max(rank.PostingsPerItem*int(x.bm25[kind].DocCount), rank.MinPostings)
 }
 
 func termStrings(terms []queryTerm) []string {

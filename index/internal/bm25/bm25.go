@@ -1,9 +1,11 @@
 package bm25
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
@@ -26,6 +28,12 @@ type Query struct {
 	Text    [][]Leaf
 	Filters [][]Leaf
 	Scope   *Scope
+	// MaxPostings bounds the postings the leaves of Text walk: when theirs
+	// add up to more, the terms with the most postings (over every field)
+	// are left out, most first, until the rest fit, as if Text did not
+	// hold them; never the last term (0: no bound). The postings counted
+	// are those of every document, whatever Scope.
+	MaxPostings int
 }
 
 // Scope is what a caller may see of a kind: Count documents, and DocFreq
@@ -64,29 +72,39 @@ func disjunctions(clauses [][]Leaf) []query.Query {
 
 // scoredLeaf is a leaf with its postings open and its scoring constants.
 type scoredLeaf struct {
+	Leaf
 	postings    bindex.TermFieldReader
 	idf, avgLen float64
 	boost       float64
 	queryWeight float64 // boost × idf × the query norm
 }
 
-// openLeaves opens the postings of every leaf and sets their constants,
-// with the query norm over all of them; idf counts within scope (nil:
-// every document).
-func openLeaves(r bindex.IndexReader, stats *search.BM25Stats, text [][]Leaf, scope *Scope) ([][]scoredLeaf, error) {
-	out := make([][]scoredLeaf, len(text))
+// openLeaves opens the postings of q's text leaves and sets their
+// constants, with the query norm over all of them; idf counts within
+// q.Scope (nil: every document). The leaves of the terms q.MaxPostings
+// leaves out are closed and dropped (leftOut).
+func openLeaves(r bindex.IndexReader, stats *search.BM25Stats, q Query) ([][]scoredLeaf, error) {
+	postings, err := openPostings(r, q.Text)
+	if err != nil {
+		return nil, err
+	}
+	left := leftOut(q.Text, postings, q.MaxPostings)
+	out := make([][]scoredLeaf, len(q.Text))
 	weights := 0.0
-	for i, clause := range text {
+	for i, clause := range q.Text {
 		out[i] = make([]scoredLeaf, 0, len(clause))
-		clauseWeight := 0.0
-		for _, l := range clause {
-			p, err := r.TermFieldReader(context.Background(), []byte(l.Term), l.Field, true, true, false)
-			if err != nil {
-				return out, fmt.Errorf("term %q in %s: %w", l.Term, l.Field, err)
+		clauseWeight := 0.0 // summed by clause, as bleve sums
+		for j, l := range clause {
+			p := postings[i][j]
+			postings[i][j] = nil
+			if left[l.Term] {
+				p.Close()
+				continue
 			}
-			sl, err := newScoredLeaf(p, stats, l, scope)
+			sl, err := newScoredLeaf(p, stats, l, q.Scope)
 			if err != nil {
 				p.Close()
+				closePostings(postings)
 				return out, err
 			}
 			out[i] = append(out[i], sl)
@@ -102,6 +120,77 @@ func openLeaves(r bindex.IndexReader, stats *search.BM25Stats, text [][]Leaf, sc
 		}
 	}
 	return out, nil
+}
+
+// openPostings opens the postings of every leaf of text; on an error it
+// closes those it opened.
+func openPostings(r bindex.IndexReader, text [][]Leaf) ([][]bindex.TermFieldReader, error) {
+	out := make([][]bindex.TermFieldReader, len(text))
+	for i, clause := range text {
+		out[i] = make([]bindex.TermFieldReader, len(clause))
+		for j, l := range clause {
+			p, err := r.TermFieldReader(context.Background(), []byte(l.Term), l.Field, true, true, false)
+			if err != nil {
+				closePostings(out)
+				return nil, fmt.Errorf("term %q in %s: %w", l.Term, l.Field, err)
+			}
+			out[i][j] = p
+		}
+	}
+	return out, nil
+}
+
+func closePostings(postings [][]bindex.TermFieldReader) {
+	for _, clause := range postings {
+		for _, p := range clause {
+			if p != nil {
+				p.Close()
+			}
+		}
+	}
+}
+
+// leftOut returns the terms of text to leave out so that the postings of
+// the others add up to at most maxPostings: the terms with the most
+// postings over every field, most first (of equals, the first in text),
+// never the last one; nil when they fit or maxPostings is 0. A query of
+// many common words would otherwise walk most of the index once per word
+// and field (BenchmarkWorstQuery); such words weigh little in BM25 (their
+// idf is low), and no query of the evaluation sets reaches the bound
+// (index README, "What a search costs").
+func leftOut(text [][]Leaf, postings [][]bindex.TermFieldReader, maxPostings int) map[string]bool {
+	if maxPostings <= 0 {
+		return nil
+	}
+	var total uint64
+	for _, clause := range postings {
+		for _, p := range clause {
+			total += p.Count()
+		}
+	}
+	if total <= uint64(maxPostings) {
+		return nil
+	}
+	perTerm := map[string]uint64{}
+	var terms []string
+	for i, clause := range text {
+		for j, l := range clause {
+			if _, ok := perTerm[l.Term]; !ok {
+				terms = append(terms, l.Term)
+			}
+			perTerm[l.Term] += postings[i][j].Count()
+		}
+	}
+	slices.SortStableFunc(terms, func(a, b string) int { return cmp.Compare(perTerm[b], perTerm[a]) })
+	left := map[string]bool{}
+	for _, t := range terms[:len(terms)-1] {
+		if total <= uint64(maxPostings) {
+			break
+		}
+		left[t] = true
+		total -= perTerm[t]
+	}
+	return left
 }
 
 func newScoredLeaf(p bindex.TermFieldReader, stats *search.BM25Stats, l Leaf, scope *Scope) (scoredLeaf, error) {
@@ -120,7 +209,7 @@ func newScoredLeaf(p bindex.TermFieldReader, stats *search.BM25Stats, l Leaf, sc
 		}
 		df = float64(seen)
 	}
-	sl := scoredLeaf{postings: p, avgLen: avgLen, boost: l.Boost}
+	sl := scoredLeaf{Leaf: l, postings: p, avgLen: avgLen, boost: l.Boost}
 	if avgLen > 0 {
 		sl.idf = math.Log(1 + (n-df+0.5)/(df+0.5))
 	} else {

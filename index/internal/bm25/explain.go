@@ -23,14 +23,15 @@ type Contribution struct {
 // of leaves matched and the text's share of clauses matched, so that a
 // document's contributions add up to its score. Each leaf's postings are
 // advanced to the documents, in index order, so the cost is bounded by the
-// documents and the query's terms. stats are as for Top; idf counts
-// within scope, as Query.Scope.
-func Contributions(ctx context.Context, r bindex.IndexReader, stats *search.BM25Stats, text [][]Leaf, scope *Scope, ids []string) ([][]Contribution, error) {
+// documents and the query's terms. stats are as for Top; q's filters are
+// not read (the documents passed them), its Scope and MaxPostings count as
+// in Top.
+func Contributions(ctx context.Context, r bindex.IndexReader, stats *search.BM25Stats, q Query, ids []string) ([][]Contribution, error) {
 	docs, err := pageDocs(r, ids)
 	if err != nil {
 		return nil, err
 	}
-	leaves, err := openLeaves(r, stats, text, scope)
+	leaves, err := openLeaves(r, stats, q)
 	defer closeLeaves(leaves)
 	if err != nil {
 		return nil, err
@@ -41,7 +42,7 @@ func Contributions(ctx context.Context, r bindex.IndexReader, stats *search.BM25
 			return nil, err
 		}
 		for l := range clause {
-			if hits, err = matchLeaf(&clause[l], text[c][l], c, docs, hits); err != nil {
+			if hits, err = matchLeaf(&clause[l], c, docs, hits); err != nil {
 				return nil, err
 			}
 		}
@@ -76,18 +77,18 @@ func pageDocs(r bindex.IndexReader, ids []string) ([]pageDoc, error) {
 
 // matchLeaf adds to hits the documents of docs that leaf l (the leaf
 // spec of clause c) matches.
-func matchLeaf(l *scoredLeaf, spec Leaf, c int, docs []pageDoc, hits [][]Contribution) ([][]Contribution, error) {
+func matchLeaf(l *scoredLeaf, c int, docs []pageDoc, hits [][]Contribution) ([][]Contribution, error) {
 	var tfd bindex.TermFieldDoc
 	for _, d := range docs {
 		got, err := l.postings.Advance(d.id, &tfd)
 		if err != nil {
-			return nil, fmt.Errorf("term %q in %s: %w", spec.Term, spec.Field, err)
+			return nil, fmt.Errorf("term %q in %s: %w", l.Term, l.Field, err)
 		}
 		if got == nil {
 			break
 		}
 		if DocNumber(got.ID) == d.num {
-			hits[d.at] = append(hits[d.at], Contribution{Field: spec.Field, Term: spec.Term, Score: l.score(got), clause: c})
+			hits[d.at] = append(hits[d.at], Contribution{Field: l.Field, Term: l.Term, Score: l.score(got), clause: c})
 		}
 	}
 	return hits, nil

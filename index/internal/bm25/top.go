@@ -52,7 +52,7 @@ func Top(ctx context.Context, r bindex.IndexReader, docs int, stats *search.BM25
 // Top returns for q with that leaf as one more filter clause, from the
 // same scoring pass (a filter gates documents but changes no score).
 func TopGrouped(ctx context.Context, r bindex.IndexReader, docs int, stats *search.BM25Stats, q Query, n int, order store.DocOrder, groups []Leaf, k int) ([]Doc, [][]Doc, error) {
-	leaves, err := openLeaves(r, stats, q.Text, q.Scope)
+	leaves, err := openLeaves(r, stats, q)
 	defer closeLeaves(leaves)
 	if err != nil {
 		return nil, nil, err
