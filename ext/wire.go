@@ -61,6 +61,9 @@ const (
 	MaxQueryBytes    = 4096
 	MaxQueryTerms    = 128
 	MaxFilterServers = 1000
+	// MaxServerNameChars bounds a server name, in a catalog and in a
+	// filter: a longer name names no server, and is refused.
+	MaxServerNameChars = 64
 	MaxSearchDepth   = 1000 // offset + limit of a search page never exceeds this
 	DefaultPageSize  = 100  // items in a list page unless configured
 	MaxPageSize      = 1000 // the largest configurable list page

@@ -9,6 +9,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mcpsearch/mcpsearch/ext"
 )
@@ -76,6 +77,9 @@ func (h *Handler) searchQuery(k ext.Kind, p *SearchParams, a ext.Access) (ext.Qu
 	}
 	filter := ext.Filter{}
 	if p.Filter != nil {
+		if err := checkServerNames(p.Filter.Servers); err != nil {
+			return ext.Query{}, [8]byte{}, err
+		}
 		filter = normalizeFilter(*p.Filter)
 	}
 	if n := len(filter.Servers); n > ext.MaxFilterServers {
@@ -123,6 +127,18 @@ func validateLimit(limit *Integer) (int, error) {
 
 // normalizeFilter sorts and deduplicates the server list so that equal
 // filters bind cursors equally.
+// checkServerNames refuses a filter name longer than any server's, so
+// that a filter costs at most ext.MaxFilterServers short names to copy,
+// key and look up, whatever the body holds.
+func checkServerNames(servers []string) error {
+	for i, s := range servers {
+		if n := utf8.RuneCountInString(s); n > ext.MaxServerNameChars {
+			return fmt.Errorf("%w: field \"filter.servers[%d]\" is %d characters long; a server name has at most %d", ext.ErrInvalidParams, i, n, ext.MaxServerNameChars)
+		}
+	}
+	return nil
+}
+
 func normalizeFilter(f ext.Filter) ext.Filter {
 	servers := slices.Clone(f.Servers)
 	slices.Sort(servers)

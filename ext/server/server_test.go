@@ -92,6 +92,7 @@ func TestErrorCodes(t *testing.T) {
 		{"limit a boolean", rpc("prompts/search", `{"query":"x","limit":true}`), ext.CodeInvalidParams, `field "limit" must be an integer, not boolean`},
 		{"unknown params field", rpc("tools/search", `{"query":"x","limt":5}`), ext.CodeInvalidParams, `unknown field "limt" in params (known: query, limit, cursor, filter, _meta)`},
 		{"too many servers", rpc("tools/search", `{"query":"x","filter":{"servers":[`+manyServers(ext.MaxFilterServers+1)+`]}}`), ext.CodeInvalidParams, "filter names 1001 servers, at most 1000 are allowed"},
+		{"server name longer than any", rpc("tools/search", `{"query":"x","filter":{"servers":["github","`+strings.Repeat("é", ext.MaxServerNameChars+1)+`"]}}`), ext.CodeInvalidParams, `field "filter.servers[1]" is 65 characters long; a server name has at most 64`},
 		{"unknown filter field", rpc("resources/search", `{"query":"x","filter":{"server":["srv"]}}`), ext.CodeInvalidParams, `unknown field "server" in filter (known: servers, annotations)`},
 		{"query: invalid bytes", rpc("tools/search", "{\"query\":\"caf\xe9\"}"), ext.CodeInvalidParams, `field "query" is not valid UTF-8`},
 		{"query: lone high surrogate", rpc("tools/search", `{"query":"a\ud800b"}`), ext.CodeInvalidParams, `field "query" is not valid UTF-8`},

@@ -133,7 +133,7 @@ func costCases() []costCase {
 			costCase{m.name + " (small values to the body limit, refused)", func(int) string { return refused }})
 	}
 	servers, _ := json.Marshal(unknownServers(ext.MaxFilterServers))
-	cases = append(cases, costCase{"tools/search (1,000 unknown servers)", func(int) string {
+	cases = append(cases, costCase{"tools/search (1,000 unknown servers of the longest name)", func(int) string {
 		return `{"jsonrpc":"2.0","id":1,"method":"tools/search","params":{"query":"take a screenshot","filter":{"servers":` + string(servers) + `}}}`
 	}})
 	return cases
@@ -142,7 +142,8 @@ func costCases() []costCase {
 func unknownServers(n int) []string {
 	names := make([]string, n)
 	for i := range names {
-		names[i] = fmt.Sprintf("server-%04d-%s", i, strings.Repeat("x", 900))
+		prefix := fmt.Sprintf("server-%04d-", i)
+		names[i] = prefix + strings.Repeat("x", ext.MaxServerNameChars-len(prefix))
 	}
 	return names
 }

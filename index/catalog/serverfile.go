@@ -41,7 +41,7 @@ type resourceContent struct {
 // The patterns of name separators and server names, compiled on first use.
 var (
 	separatorRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[_\-./:]{1,8}$`) })
-	serverNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`) })
+	serverNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(fmt.Sprintf(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,%d}$`, ext.MaxServerNameChars-1)) })
 )
 
 func parseServerFile(file string, data []byte, sep string) (Server, []Item, error) {
@@ -162,7 +162,7 @@ func serverName(name *string, sep string) (string, error) {
 	case name == nil || *name == "":
 		return "", errors.New("missing: every catalog file names its server")
 	case !serverNameRE().MatchString(*name):
-		return "", fmt.Errorf("%q is not a server name (letters, digits, '_', '-', '.'; at most 64)", *name)
+		return "", fmt.Errorf("%q is not a server name (letters, digits, '_', '-', '.'; at most %d)", *name, ext.MaxServerNameChars)
 	case strings.Contains(*name, sep):
 		return "", fmt.Errorf("%q contains the name separator %q", *name, sep)
 	}
