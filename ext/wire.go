@@ -64,9 +64,9 @@ const (
 	// MaxServerNameChars bounds a server name, in a catalog and in a
 	// filter: a longer name names no server, and is refused.
 	MaxServerNameChars = 64
-	MaxSearchDepth   = 1000 // offset + limit of a search page never exceeds this
-	DefaultPageSize  = 100  // items in a list page unless configured
-	MaxPageSize      = 1000 // the largest configurable list page
+	MaxSearchDepth     = 1000 // offset + limit of a search page never exceeds this
+	DefaultPageSize    = 100  // items in a list page unless configured
+	MaxPageSize        = 1000 // the largest configurable list page
 	// MaxJSONDepth bounds the nesting of arrays and objects in a request
 	// body, checked before the body is decoded.
 	MaxJSONDepth = 64

@@ -41,7 +41,9 @@ type resourceContent struct {
 // The patterns of name separators and server names, compiled on first use.
 var (
 	separatorRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[_\-./:]{1,8}$`) })
-	serverNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(fmt.Sprintf(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,%d}$`, ext.MaxServerNameChars-1)) })
+	serverNameRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(fmt.Sprintf(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,%d}$`, ext.MaxServerNameChars-1))
+	})
 )
 
 func parseServerFile(file string, data []byte, sep string) (Server, []Item, error) {
