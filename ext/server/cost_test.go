@@ -27,6 +27,14 @@ var costMethods = []struct{ name, body string }{
 	{"tools/search", `{"jsonrpc":"2.0","id":1,"method":"tools/search","params":{"query":"merge","_meta":{"x":%s}}}`},
 	{"tools/call", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"up__deploy","arguments":{"x":%s}}}`},
 	{"notification", `{"jsonrpc":"2.0","method":"notifications/initialized","params":{"_meta":{"x":%s}}}`},
+	{"prompts/search", `{"jsonrpc":"2.0","id":1,"method":"prompts/search","params":{"query":"summary","_meta":{"x":%s}}}`},
+	{"resources/search", `{"jsonrpc":"2.0","id":1,"method":"resources/search","params":{"query":"file","_meta":{"x":%s}}}`},
+	{"resources/templates/search", `{"jsonrpc":"2.0","id":1,"method":"resources/templates/search","params":{"query":"page","_meta":{"x":%s}}}`},
+	{"prompts/list", `{"jsonrpc":"2.0","id":1,"method":"prompts/list","params":{"_meta":{"x":%s}}}`},
+	{"resources/list", `{"jsonrpc":"2.0","id":1,"method":"resources/list","params":{"_meta":{"x":%s}}}`},
+	{"resources/templates/list", `{"jsonrpc":"2.0","id":1,"method":"resources/templates/list","params":{"_meta":{"x":%s}}}`},
+	{"prompts/get", `{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"up__p","arguments":{"x":%s}}}`},
+	{"resources/read", `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"file:///x","_meta":{"x":%s}}}`},
 }
 
 // manyValues is a JSON array of n zeros.

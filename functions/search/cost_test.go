@@ -122,6 +122,11 @@ func costCases() []costCase {
 		{"tools/call", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"playwright__browser_take_screenshot","arguments":{"x":"` +
 			strings.Repeat("a", ext.MaxArgumentsBytes-16) + `"},"_meta":{"x":%s}}}`},
 		{"notification", `{"jsonrpc":"2.0","method":"notifications/initialized","params":{"_meta":{"x":%s}}}`},
+		{"prompts/search", `{"jsonrpc":"2.0","id":1,"method":"prompts/search","params":{"query":"summarize a document","limit":50,"_meta":{"io.github.mcpsearch/explain":true,"x":%s}}}`},
+		{"resources/search", `{"jsonrpc":"2.0","id":1,"method":"resources/search","params":{"query":"read a file","limit":50,"_meta":{"io.github.mcpsearch/explain":true,"x":%s}}}`},
+		{"resources/templates/search", `{"jsonrpc":"2.0","id":1,"method":"resources/templates/search","params":{"query":"a page by id","limit":50,"_meta":{"io.github.mcpsearch/explain":true,"x":%s}}}`},
+		{"prompts/list", `{"jsonrpc":"2.0","id":1,"method":"prompts/list","params":{"_meta":{"x":%s}}}`},
+		{"resources/list", `{"jsonrpc":"2.0","id":1,"method":"resources/list","params":{"_meta":{"x":%s}}}`},
 	}
 	values := "[" + strings.Repeat("0,", ext.MaxJSONValues-21) + "0"
 	for _, m := range methods {
