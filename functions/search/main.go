@@ -28,7 +28,6 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/ext/server"
-	"github.com/mcpsearch/mcpsearch/functions/search/internal/startgc"
 	"github.com/mcpsearch/mcpsearch/index"
 )
 
@@ -64,7 +63,7 @@ func run(lookup lookupFunc, w io.Writer) error {
 	}
 	defer fn.Close()
 	if cfg.inLambda() {
-		lambda.Start(restoringAfterFirst(lambdaHandler(fn.service), startgc.Restore))
+		lambda.Start(lambdaHandler(fn.service))
 		return nil
 	}
 	if err := serveLocal(cfg.Addr, fn.service, fn.idx, logger); err != nil {
