@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"sync"
@@ -38,9 +39,12 @@ type serverNames struct {
 // keeps, so that a hidden server of the same name takes no visible one's
 // place and costs no search.
 func (x *Index) serversNamed(q ext.Query, w viewer, terms []string) ([]string, error) {
+	if named, err := x.mayNameServers(q.Kind, terms); err != nil || !named {
+		return nil, err // names no server: no table is built or read (a cold start would for nothing)
+	}
 	byWord := x.serverWords()
 	if !slices.ContainsFunc(terms, func(t string) bool { return len(byWord[t]) > 0 }) {
-		return nil, nil // names no server: the filter's tables are not read (a cold start reads them for nothing)
+		return nil, nil
 	}
 	filter, err := x.names()
 	if err != nil {
@@ -59,6 +63,35 @@ func (x *Index) serversNamed(q ext.Query, w viewer, terms []string) ([]string, e
 		}
 	}
 	return out, nil
+}
+
+// mayNameServers reports whether a term is a word of the name of a
+// server with items of kind k: whether the dictionary of k's serverWords
+// field, which holds the analysed server name of each item, has it — one
+// lookup a term. Only such a server can be named (its items are what
+// serversNamed looks for), and every word rank.ServerWords keeps of a name
+// is a word of that analysis (server names are ASCII, so their indexed
+// compatibility form is the name itself). A query that names none so
+// builds no table of every server's words (serverWords), which took the
+// first search of a cold start 3–6 ms at 100,000 tools (1,461 servers).
+func (x *Index) mayNameServers(k ext.Kind, terms []string) (bool, error) {
+	r, err := x.reader()
+	if err != nil {
+		return false, err
+	}
+	defer r.Close()
+	for _, t := range terms {
+		tfr, err := r.TermFieldReader(context.Background(), []byte(t), kindField(k, fieldServerWords), false, false, false)
+		if err != nil {
+			return false, err
+		}
+		n := tfr.Count()
+		tfr.Close()
+		if n > 0 {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // serverWords returns the servers of the catalog by the words of their

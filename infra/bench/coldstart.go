@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"time"
 
@@ -62,27 +64,72 @@ func ColdStart(bootstrap string, env []string, timeout time.Duration) (time.Dura
 // Stats are the minimum, median and maximum of some durations.
 type Stats struct{ Min, Median, Max time.Duration }
 
-// ColdStarts runs ColdStart n times; fresh gives each run its own empty
-// directory (for the naive start-up build's cache) as the value of the
-// environment variable named by freshEnv.
-func ColdStarts(bootstrap string, env []string, freshEnv string, n int, timeout time.Duration) (Stats, error) {
-	var ds []time.Duration
+// Start is one way to start a function for ColdStart: its bootstrap, its
+// environment and, if FreshEnv is set, the name of a variable that gets a
+// new empty directory on each start (the naive start-up build's cache).
+type Start struct {
+	Bootstrap string
+	Env       []string
+	FreshEnv  string
+}
+
+// Alternate cold-starts each of starts n times, in turn (a, b, a, b, …),
+// so that whatever else loads the machine weighs on each alike, and
+// returns the Stats of each, in the order of starts.
+func Alternate(starts []Start, n int, timeout time.Duration) ([]Stats, error) {
+	times := make([][]time.Duration, len(starts))
 	for range n {
-		runEnv := env
-		if freshEnv != "" {
-			dir, err := os.MkdirTemp("", "mcpsearch-cold-")
+		for i, s := range starts {
+			d, err := s.coldStart(timeout)
 			if err != nil {
-				return Stats{}, err
+				return nil, fmt.Errorf("%s: %w", filepath.Base(s.Bootstrap), err)
 			}
-			runEnv = append(slices.Clone(env), freshEnv+"="+dir)
-			defer os.RemoveAll(dir)
+			times[i] = append(times[i], d)
 		}
-		d, err := ColdStart(bootstrap, runEnv, timeout)
-		if err != nil {
-			return Stats{}, err
-		}
-		ds = append(ds, d)
 	}
+	stats := make([]Stats, len(starts))
+	for i, ds := range times {
+		stats[i] = statsOf(ds)
+	}
+	return stats, nil
+}
+
+func (s Start) coldStart(timeout time.Duration) (time.Duration, error) {
+	env := s.Env
+	if s.FreshEnv != "" {
+		dir, err := os.MkdirTemp("", "mcpsearch-cold-")
+		if err != nil {
+			return 0, err
+		}
+		defer os.RemoveAll(dir)
+		env = append(slices.Clone(s.Env), s.FreshEnv+"="+dir)
+	}
+	return ColdStart(s.Bootstrap, env, timeout)
+}
+
+// statsOf returns the Stats of ds, which it sorts; ds is not empty.
+func statsOf(ds []time.Duration) Stats {
 	slices.Sort(ds)
-	return Stats{Min: ds[0], Median: ds[len(ds)/2], Max: ds[len(ds)-1]}, nil
+	return Stats{Min: ds[0], Median: ds[len(ds)/2], Max: ds[len(ds)-1]}
+}
+
+// floorPackage is the trivial Lambda function bench coldstart measures
+// beside mcpsearch: the floor of a cold start on aws-lambda-go.
+const floorPackage = "./infra/bench/testdata/floor"
+
+// CompileFloor builds the floor function from the module at dir (the
+// repository root) for this machine, with the flags and tags bootstrap is
+// built with, into out.
+func CompileFloor(dir, out string) error {
+	abs, err := filepath.Abs(out)
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command("go", "build", "-tags", "lambda.norpc", "-trimpath", "-ldflags", "-s -w", "-o", abs, floorPackage)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if output, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go build %s: %w\n%s", floorPackage, err, output)
+	}
+	return nil
 }

@@ -221,53 +221,6 @@ func artifactSizes(dir, bootstrapDir, tmp string) (disk, zipped int64, err error
 	return disk, zipped, err
 }
 
-// runBenchColdstart measures exec → first tools/search answer under the
-// Lambda runtime API emulator, with the bundled index and with the naive
-// alternative (building the index from the catalog at start-up).
-func runBenchColdstart(args []string, stdout, stderr io.Writer) error {
-	runs, naiveRuns, naiveMax := 10, 3, 10000
-	b, err := parseBenchFlags("coldstart", args, stdout, stderr, func(fs *flagSet) {
-		fs.IntVar(&runs, "runs", 10, "cold starts per size")
-		fs.IntVar(&naiveRuns, "naive-runs", 3, "cold starts of the naive build per size")
-		fs.IntVar(&naiveMax, "naive-max", 10000, "largest size the naive build is measured at (it takes long)")
-	})
-	if err != nil {
-		return err
-	}
-	bin := filepath.Join(b.work, "bootstrap-"+runtime.GOARCH)
-	if err := artifact.Compile(".", runtime.GOARCH, "bench", bin); err != nil {
-		return err
-	}
-	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "tools\tbundled index: min\tmedian\tmax\tbuild at start-up: min\tmedian\tmax\tratio of medians\t")
-	for _, n := range b.sizes {
-		bundle, catalog, err := b.bundleFor(n, stderr)
-		if err != nil {
-			return err
-		}
-		fast, err := bench.ColdStarts(bin, []string{"MCPSEARCH_INDEX=" + bundle}, "", runs, time.Minute)
-		if err != nil {
-			return fmt.Errorf("cold start at %d tools: %w", n, err)
-		}
-		row := fmt.Sprintf("%d\t%s\t%s\t%s\t", n, round(fast.Min), round(fast.Median), round(fast.Max))
-		if n <= naiveMax {
-			slow, err := bench.ColdStarts(bin, []string{"MCPSEARCH_CATALOG=" + catalog}, "MCPSEARCH_CACHE_DIR", naiveRuns, 10*time.Minute)
-			if err != nil {
-				return fmt.Errorf("naive cold start at %d tools: %w", n, err)
-			}
-			row += fmt.Sprintf("%s\t%s\t%s\t%.0f×\t", round(slow.Min), round(slow.Median), round(slow.Max), float64(slow.Median)/float64(fast.Median))
-		} else {
-			row += "—\t—\t—\t—\t"
-		}
-		fmt.Fprintln(tw, row)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(stdout, "exec of the real bootstrap to the first tools/search answer through the runtime API emulator; %d runs (naive %d); %s, %d CPUs\n", runs, naiveRuns, runtime.GOARCH, runtime.NumCPU())
-	return err
-}
-
 func round(d time.Duration) string {
 	switch {
 	case d >= time.Second:

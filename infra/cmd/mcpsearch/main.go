@@ -13,7 +13,7 @@
 //	mcpsearch bench tokens --catalog DIR       bytes and tokens of tools/list against one search page
 //	mcpsearch bench search [--sizes N,…] [--queries N] [--catalog DIR] [--work DIR]
 //	                                           warm search latency, memory and artifact size per catalog size
-//	mcpsearch bench coldstart [--sizes N,…] [--runs N] [--naive-runs N] [--naive-max N]
+//	mcpsearch bench coldstart [--sizes N,…] [--runs N] [--floor=false] [--compare BOOTSTRAP] [--naive-runs N] [--naive-max N]
 //	                                           exec to the first answer under the Lambda runtime API emulator
 //	mcpsearch bench load [--sizes N,…] [--clients 1,8,64] [--requests N] [--max-time D]
 //	                                           throughput and latency of the real server under concurrent clients
