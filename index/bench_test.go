@@ -34,7 +34,7 @@ func BenchmarkSearch(b *testing.B) {
 // catalog with each server restricted to one of four groups: a caller who
 // sees everything (no filter clause), and one who sees a quarter.
 func BenchmarkVisibility(b *testing.B) {
-	x := mustBuild(b, restrictedCatalog(b, defaultCatalog, 4))
+	x := restrictedDefaultIndex(b)
 	callers := []struct {
 		name string
 		ctx  context.Context
@@ -75,11 +75,22 @@ func visibleCount(tb testing.TB, x *Index, ctx context.Context) int {
 // visibility {"groups": ["team<i mod groups>"]}.
 func restrictedCatalog(tb testing.TB, dir string, groups int) string {
 	tb.Helper()
+	out := tb.TempDir()
+	if err := writeRestrictedCatalog(dir, out, groups); err != nil {
+		tb.Fatal(err)
+	}
+	return out
+}
+
+// writeRestrictedCatalog writes restrictedCatalog's copy of dir into out.
+func writeRestrictedCatalog(dir, out string, groups int) error {
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil || len(files) == 0 {
-		tb.Fatalf("catalog %s: %v", dir, err)
+		return fmt.Errorf("catalog %s: no server files (%v)", dir, err)
 	}
-	out := tb.TempDir()
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
 	for i, f := range files {
 		var m map[string]json.RawMessage
 		data, err := os.ReadFile(f)
@@ -87,15 +98,15 @@ func restrictedCatalog(tb testing.TB, dir string, groups int) string {
 			err = json.Unmarshal(data, &m)
 		}
 		if err != nil {
-			tb.Fatal(err)
+			return fmt.Errorf("%s: %w", f, err)
 		}
 		m["visibility"] = json.RawMessage(fmt.Sprintf(`{"groups":["team%d"]}`, i%groups))
 		data, _ = json.Marshal(m)
 		if err := os.WriteFile(filepath.Join(out, filepath.Base(f)), data, 0o644); err != nil {
-			tb.Fatal(err)
+			return err
 		}
 	}
-	return out
+	return nil
 }
 
 // BenchmarkSearchExplain is BenchmarkSearch with the explain option: the

@@ -29,6 +29,7 @@ var bm25Queries = append([]string{
 // and through bleve's own engine and requires the same items, in the same
 // order, with the same scores (to rounding).
 func TestBM25MatchesBleve(t *testing.T) {
+	t.Parallel()
 	x := defaultIndex(t)
 	for _, kind := range []ext.Kind{ext.KindTool, ext.KindPrompt, ext.KindResource} {
 		for _, text := range bm25Queries {

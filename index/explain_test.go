@@ -149,7 +149,8 @@ func TestDescribe(t *testing.T) {
 // TestDescribeRestricted: a catalog whose items are not all public names
 // no server and counts nothing, since the description reaches every caller.
 func TestDescribeRestricted(t *testing.T) {
-	info := mustBuild(t, restrictedCatalog(t, defaultCatalog, 4)).Describe()
+	t.Parallel()
+	info := restrictedDefaultIndex(t).Describe()
 	if !info.Restricted || len(info.Servers) != 0 || len(info.Counts) != 0 || info.BundleBytes <= 0 {
 		t.Errorf("got %+v; want restricted, with no servers or counts", info)
 	}
@@ -159,6 +160,7 @@ func TestDescribeRestricted(t *testing.T) {
 // those of bleve's own explanation of the same query on the same
 // documents, for every query shape of bm25Queries and for filters.
 func TestExplainMatchesBleve(t *testing.T) {
+	t.Parallel()
 	x := defaultIndex(t)
 	queries := []ext.Query{
 		{Kind: ext.KindTool, Text: "create an issue", Filter: ext.Filter{Servers: []string{"github", "gitlab"}}},

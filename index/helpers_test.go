@@ -29,29 +29,87 @@ func mustBuild(tb testing.TB, catalogDir string) *Index {
 	return x
 }
 
-var defaultBundle struct {
+// sharedBundles are the bundles built once per test binary run, by name,
+// under sharedTemp (removed by TestMain): a bundle is never written after
+// its build, and each test opens its own Index on it, so tests share the
+// cost of a build and nothing else.
+var sharedBundles struct {
+	sync.Mutex
+	byName map[string]*sharedBundle
+}
+
+type sharedBundle struct {
 	once sync.Once
 	dir  string
 	err  error
 }
 
-// defaultIndex opens the bundle of the default catalog, built once per
-// test binary run (in a temporary directory removed by TestMain).
-func defaultIndex(tb testing.TB) *Index {
+// sharedIndex opens the bundle named name, which build (given the
+// directory to write it to) makes on the first call of the run; the index
+// is closed when the test ends.
+func sharedIndex(tb testing.TB, name string, build func(dir string) error) *Index {
 	tb.Helper()
-	defaultBundle.once.Do(func() {
-		defaultBundle.dir = filepath.Join(sharedTemp, "default")
-		_, defaultBundle.err = BuildDir(defaultCatalog, defaultBundle.dir, nil)
-	})
-	if defaultBundle.err != nil {
-		tb.Fatal(defaultBundle.err)
+	sharedBundles.Lock()
+	if sharedBundles.byName == nil {
+		sharedBundles.byName = map[string]*sharedBundle{}
 	}
-	x, err := Open(defaultBundle.dir)
+	b := sharedBundles.byName[name]
+	if b == nil {
+		b = &sharedBundle{dir: filepath.Join(sharedTemp, name)}
+		sharedBundles.byName[name] = b
+	}
+	sharedBundles.Unlock()
+	b.once.Do(func() { b.err = build(b.dir) })
+	if b.err != nil {
+		tb.Fatalf("building the shared bundle %s: %v", name, b.err)
+	}
+	x, err := Open(b.dir)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { x.Close() })
 	return x
+}
+
+// defaultIndex opens the bundle of the default catalog, built once per
+// test binary run.
+func defaultIndex(tb testing.TB) *Index {
+	tb.Helper()
+	return sharedIndex(tb, "default", func(dir string) error {
+		_, err := BuildDir(defaultCatalog, dir, nil)
+		return err
+	})
+}
+
+// restrictedDefault is the default catalog with its servers spread over
+// four groups (restrictedCatalog), written once per test binary run.
+func restrictedDefault(tb testing.TB) string {
+	tb.Helper()
+	restrictedOnce.Do(func() {
+		restrictedOnce.dir = filepath.Join(sharedTemp, "restricted-catalog")
+		restrictedOnce.err = writeRestrictedCatalog(defaultCatalog, restrictedOnce.dir, 4)
+	})
+	if restrictedOnce.err != nil {
+		tb.Fatal(restrictedOnce.err)
+	}
+	return restrictedOnce.dir
+}
+
+var restrictedOnce struct {
+	sync.Once
+	dir string
+	err error
+}
+
+// restrictedDefaultIndex opens the bundle of restrictedDefault, built once
+// per test binary run.
+func restrictedDefaultIndex(tb testing.TB) *Index {
+	tb.Helper()
+	catalogDir := restrictedDefault(tb)
+	return sharedIndex(tb, "restricted", func(dir string) error {
+		_, err := BuildDir(catalogDir, dir, nil)
+		return err
+	})
 }
 
 var sharedTemp string

@@ -24,8 +24,8 @@ import (
 //
 //	go test ./index -run TestHiddenServersRanking -v
 func TestHiddenServersRanking(t *testing.T) {
-	restricted := restrictedCatalog(t, defaultCatalog, 4)
-	full, quarter := mustBuild(t, restricted), mustBuild(t, quarterOf(t, restricted, "team0"))
+	t.Parallel()
+	full, quarter := restrictedDefaultIndex(t), mustBuild(t, quarterOf(t, restrictedDefault(t), "team0"))
 	caller := ext.WithAccess(context.Background(), ext.Access{Groups: []string{"team0"}})
 	var n, sameHint, sameTop, samePage, sameScores int
 	maxScoreDiff := 0.0

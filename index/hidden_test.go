@@ -57,7 +57,7 @@ func TestHiddenWordCostsWhatAnUnknownWordCosts(t *testing.T) {
 //
 //	go test ./index -run - -bench HiddenWord -benchtime 5000x -cpu 1
 func BenchmarkHiddenWord(b *testing.B) {
-	x := mustBuild(b, restrictedCatalog(b, defaultCatalog, 4))
+	x := restrictedDefaultIndex(b)
 	quarter := ext.WithAccess(context.Background(), ext.Access{Groups: []string{"team0"}})
 	hidden, visible := hiddenAndVisibleWords(b, x, quarter)
 	words := []struct{ name, word string }{

@@ -31,6 +31,7 @@ func listNames(tb testing.TB, x *Index, k ext.Kind) []string {
 // bundled catalog share get distinct canonical names, and a rebuild gives
 // every item the same name in the same place.
 func TestNamesUniqueAndStable(t *testing.T) {
+	t.Parallel()
 	cat, err := catalog.LoadDir(defaultCatalog, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -93,6 +94,7 @@ func firstDiff(a, b []string) string {
 // TestResolveEveryName: every tool and prompt of the bundled catalog is
 // found by its canonical name, with its server and upstream name.
 func TestResolveEveryName(t *testing.T) {
+	t.Parallel()
 	cat, err := catalog.LoadDir(defaultCatalog, nil)
 	if err != nil {
 		t.Fatal(err)

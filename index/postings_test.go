@@ -17,6 +17,7 @@ import (
 // queries' kept terms then walk at most the bound. No ordinary request
 // (the mixes of the BM25 and search benchmarks) reaches it.
 func TestPostingsBound(t *testing.T) {
+	t.Parallel()
 	x := defaultIndex(t)
 	bound := x.maxPostings(ext.KindTool)
 	over := 0

@@ -75,6 +75,7 @@ func TestDefaultCatalogRoundTrip(t *testing.T) {
 // TestEveryKindSearchable searches for every prompt, resource and template
 // of the default catalog with the first words of its own description.
 func TestEveryKindSearchable(t *testing.T) {
+	t.Parallel()
 	x := defaultIndex(t)
 	cat, err := catalog.LoadDir(defaultCatalog, nil)
 	if err != nil {

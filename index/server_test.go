@@ -69,6 +69,7 @@ func walkList(t *testing.T, s http.Handler, method, key string) []string {
 }
 
 func TestListWalksDefaultCatalogOnce(t *testing.T) {
+	t.Parallel()
 	x := defaultIndex(t)
 	for _, size := range []int{100, 7} {
 		s := newServer(x, size)

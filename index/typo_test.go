@@ -17,6 +17,7 @@ import (
 // finds the terms, distances and counts that bleve's Levenshtein automaton
 // finds, for words of the default catalog changed by every kind of edit.
 func TestTypoAutomatonMatchesBleve(t *testing.T) {
+	t.Parallel()
 	x := defaultIndex(t)
 	d := mustTermDicts(t, x)
 	rnd := rand.New(rand.NewPCG(5, 5))

@@ -49,9 +49,9 @@ func listPackages(t *testing.T) []goPackage {
 // net/http; the MCP server (ext/server) on neither bleve nor AWS; index
 // neither on AWS nor on the server; the upstream client (ext/upstream) and
 // the search client library (ext/searchclient) on mcp-go and ext only; the
-// sentence encoder (index/internal/encoder) on the standard library and
-// golang.org/x/text only; and no package outside functions/ and infra/
-// imports them.
+// sentence encoder (infra/eval/encoder, a measurement, out of the serving
+// tree) on the standard library and golang.org/x/text only; and no package
+// outside functions/ and infra/ imports them.
 func TestDependencyDirection(t *testing.T) {
 	forbidden := map[string][]string{
 		module + "/ext":        {"github.com/", "golang.org/", "net/http", module + "/"},
@@ -63,7 +63,7 @@ func TestDependencyDirection(t *testing.T) {
 		// The search client library: the standard library, mcp-go and ext only.
 		module + "/ext/searchclient": {"github.com/blevesearch/", "github.com/aws/", module + "/ext/", module + "/index", module + "/functions", module + "/infra"},
 		// The sentence encoder: the standard library and golang.org/x/text only.
-		module + "/index/internal/encoder": {"github.com/", "gopkg.in/", module + "/"},
+		module + "/infra/eval/encoder": {"github.com/", "gopkg.in/", module + "/"},
 		// Authentication: ext and the JOSE library, nothing of the index or AWS.
 		module + "/ext/auth": {"github.com/blevesearch/", "github.com/aws/", module + "/index", module + "/functions", module + "/infra"},
 	}

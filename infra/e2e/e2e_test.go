@@ -8,26 +8,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/mcpsearch/mcpsearch/infra/artifact"
 	"github.com/mcpsearch/mcpsearch/infra/testenv/lambdaemu"
 )
-
-// buildArtifact builds the Lambda artifact of the test catalog into dir,
-// as `sam build` does, for this machine's architecture so that it runs
-// here.
-func buildArtifact(t *testing.T, dir string) string {
-	t.Helper()
-	r, err := artifact.Build(artifact.Options{Catalog: filepath.Join(repoRoot, "index", "testdata", "catalog"), Out: dir, Arch: runtime.GOARCH, Module: repoRoot})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r.Bootstrap
-}
 
 // event makes an event of the kind of fixture (a recorded Function URL or
 // HTTP API v2 event) that carries body, base64-encoded as the fixture is.
@@ -57,7 +43,8 @@ func event(t *testing.T, fixture string, body string, headers map[string]string)
 // TestLambdaEndToEnd runs the real bootstrap binary under the runtime API
 // emulator and invokes it with Function URL and HTTP API v2 events.
 func TestLambdaEndToEnd(t *testing.T) {
-	bin := buildArtifact(t, t.TempDir())
+	t.Parallel()
+	_, bin := testArtifact(t)
 	emu, err := lambdaemu.Start(10 * time.Second)
 	if err != nil {
 		t.Fatal(err)
@@ -133,8 +120,8 @@ func invoke(t *testing.T, emu *lambdaemu.Emulator, ev []byte) map[string]any {
 // index, exits with the reason on stderr and reports it to the runtime API
 // instead of serving.
 func TestLambdaRefusesToStart(t *testing.T) {
-	root := t.TempDir()
-	bin := buildArtifact(t, root)
+	t.Parallel()
+	root, bin := testArtifact(t)
 	for _, test := range []struct {
 		name string
 		env  []string

@@ -26,6 +26,7 @@ import (
 // run the real server binary on it, search, then call a tool, get a prompt
 // and read a resource through the proxy.
 func TestPublishedServerThroughTheGateway(t *testing.T) {
+	t.Parallel()
 	command, args := fleet.Everything(t)
 	catalog := crawlEverything(t, command, args)
 	bundle := filepath.Join(t.TempDir(), "bundle")

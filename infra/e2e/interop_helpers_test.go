@@ -21,29 +21,24 @@ import (
 // installed by `npm ci --prefix infra/testenv/interop`.
 const interopDir = "../testenv/interop"
 
-// catalogServer is a server over a freshly built bundle.
+// catalogServer is a server over the bundle of a catalog.
 type catalogServer struct {
 	url    string
 	idx    *index.Index
 	counts map[ext.Kind]int
 }
 
-// startCatalogServer builds the bundle of catalog into a temporary
-// directory and serves it on 127.0.0.1, as functions/search does: server.Handler
-// at /mcp with the bundle's cursor key.
+// startCatalogServer serves the bundle of catalog (sharedBundle: built
+// once per run) on 127.0.0.1, as functions/search does: server.Handler at
+// /mcp with the bundle's cursor key.
 func startCatalogServer(t *testing.T, catalog string) *catalogServer {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "bundle")
-	m, err := index.BuildDir(catalog, dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	idx, err := index.Open(dir)
+	idx, err := index.Open(sharedBundle(t, catalog))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { idx.Close() })
-	return &catalogServer{url: serve(t, idx, nil), idx: idx, counts: m.Counts}
+	return &catalogServer{url: serve(t, idx, nil), idx: idx, counts: idx.Manifest().Counts}
 }
 
 // serve serves idx at /mcp on 127.0.0.1 and returns the URL.

@@ -26,6 +26,7 @@ import (
 // fallback of ext/searchclient, and mcp-remote (the stdio bridge ext/README.md
 // gives for Claude Desktop) in meta-tool mode.
 func TestInterop(t *testing.T) {
+	t.Parallel()
 	srv := startCatalogServer(t, filepath.Join(repoRoot, "functions", "search", "catalog"))
 	t.Run("TypeScriptSDK", func(t *testing.T) { testTypeScriptSDK(t, srv) })
 	t.Run("InspectorCLI", func(t *testing.T) { testInspectorCLI(t, srv) })

@@ -14,8 +14,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/mcpsearch/mcpsearch/index"
 )
 
 // playgroundDir holds the browser driver (drive.mjs, playwright-core),
@@ -55,6 +53,7 @@ type seenHit struct {
 // the index panel. The screenshot it takes is kept in
 // $MCPSEARCH_TEST_ARTIFACTS (default: a temporary directory).
 func TestPlayground(t *testing.T) {
+	t.Parallel()
 	driver := playgroundDriver(t)
 	url := startSearchBinary(t, filepath.Join(repoRoot, "functions", "search", "catalog"))
 	shot := filepath.Join(artifactsDir(t), "playground.png")
@@ -176,17 +175,14 @@ func artifactsDir(t *testing.T) string {
 	return dir
 }
 
-// startSearchBinary builds the bundle of catalog and the search function's
-// binary, runs it as `go run ./functions/search` would (locally, on
-// 127.0.0.1, the playground on by default) and returns the page's URL.
+// startSearchBinary builds the search function's binary, runs it on the
+// bundle of catalog (sharedBundle) as `go run ./functions/search` would
+// (locally, on 127.0.0.1, the playground on by default) and returns the
+// page's URL.
 func startSearchBinary(t *testing.T, catalog string) string {
 	t.Helper()
-	dir := t.TempDir()
-	bundle := filepath.Join(dir, "bundle")
-	if _, err := index.BuildDir(catalog, bundle, nil); err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "search")
+	bundle := sharedBundle(t, catalog)
+	bin := filepath.Join(t.TempDir(), "search")
 	build := exec.Command("go", "build", "-o", bin, "./functions/search")
 	build.Dir = repoRoot
 	if out, err := build.CombinedOutput(); err != nil {

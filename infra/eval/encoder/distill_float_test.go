@@ -62,13 +62,34 @@ type floatLinear struct {
 
 func (l *floatLinear) dims() (out, in int) { return l.out, l.in }
 
+// apply walks the weights once for all tokens: a row of w stays in the
+// cache while every token reads it.
 func (l *floatLinear) apply(dst, src []float32, tokens int, _ *scratch) {
-	for t := range tokens {
-		x := src[t*l.in : (t+1)*l.in]
-		for o := range l.out {
-			dst[t*l.out+o] = dot(x, l.w[o*l.in:(o+1)*l.in]) + l.bias[o]
+	for o := range l.out {
+		w := l.w[o*l.in : (o+1)*l.in]
+		for t := range tokens {
+			dst[t*l.out+o] = dot4(src[t*l.in:(t+1)*l.in], w) + l.bias[o]
 		}
 	}
+}
+
+// dot4 is dot with four running sums, which the processor adds in
+// parallel (a few times faster than one sum; the order of the additions,
+// and so the last bits, differ from dot's).
+func dot4(a, b []float32) float32 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return (s0 + s1) + (s2 + s3)
 }
 
 type floatEmbeddings struct {

@@ -3,7 +3,7 @@ package encoder_test
 import (
 	"fmt"
 
-	"github.com/mcpsearch/mcpsearch/index/internal/encoder"
+	"github.com/mcpsearch/mcpsearch/infra/eval/encoder"
 )
 
 func Example() {
