@@ -44,17 +44,11 @@ func TestTransformedSecretsNeverLeave(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bearer := func(url string) map[string]any {
-		return map[string]any{"transport": "streamable-http", "url": url + "?api_key=${MCPSEARCH_TEST_SECRET}",
-			"headers": map[string]string{"Authorization": "Bearer ${MCPSEARCH_TEST_SECRET}"}}
-	}
+	bearer := secretHTTPUpstream
 	basic := func(url string) map[string]any {
 		return map[string]any{"transport": "streamable-http", "url": url, "headers": map[string]string{"Authorization": "Basic ${MCPSEARCH_TEST_BASIC}"}}
 	}
-	stdio := func(mode string) map[string]any {
-		return map[string]any{"transport": "stdio", "command": exe, "args": []string{"--api-key=${MCPSEARCH_TEST_SECRET}"},
-			"env": map[string]string{upstreamtest.ModeEnv: mode, upstreamtest.EchoEnv: "${MCPSEARCH_TEST_SECRET}"}}
-	}
+	stdio := func(mode string) map[string]any { return secretStdioUpstream(exe, mode) }
 	const internal = "upstream error: JSON-RPC error -32603 (internal error)"
 	servers := map[string]formsCase{
 		"formshttp":  {bearer(upstreamtest.StartScripted(t, "forms", http.StatusOK)), internal},

@@ -48,14 +48,8 @@ func TestSecretsNeverLeave(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	httpUp := func(url string) map[string]any {
-		return map[string]any{"transport": "streamable-http", "url": url + "?api_key=${MCPSEARCH_TEST_SECRET}",
-			"headers": map[string]string{"Authorization": "Bearer ${MCPSEARCH_TEST_SECRET}"}}
-	}
-	stdioUp := func(mode string) map[string]any {
-		return map[string]any{"transport": "stdio", "command": exe, "args": []string{"--api-key=${MCPSEARCH_TEST_SECRET}"},
-			"env": map[string]string{upstreamtest.ModeEnv: mode, upstreamtest.EchoEnv: "${MCPSEARCH_TEST_SECRET}"}}
-	}
+	httpUp := secretHTTPUpstream
+	stdioUp := func(mode string) map[string]any { return secretStdioUpstream(exe, mode) }
 	servers := map[string]struct {
 		up   map[string]any
 		kind ext.UpstreamFailure
@@ -156,4 +150,19 @@ func TestUpstreamMaxBytes(t *testing.T) {
 			t.Errorf("MCPSEARCH_UPSTREAM_MAX_BYTES=%q: got %v, want an error naming the variable", bad, err)
 		}
 	}
+}
+
+// secretHTTPUpstream is a streamable HTTP upstream at url whose URL and
+// Authorization header carry ${MCPSEARCH_TEST_SECRET}.
+func secretHTTPUpstream(url string) map[string]any {
+	return map[string]any{"transport": "streamable-http", "url": url + "?api_key=${MCPSEARCH_TEST_SECRET}",
+		"headers": map[string]string{"Authorization": "Bearer ${MCPSEARCH_TEST_SECRET}"}}
+}
+
+// secretStdioUpstream runs exe (this test binary) as a stdio upstream in
+// the scripted mode, with ${MCPSEARCH_TEST_SECRET} in its arguments and
+// its environment, which it repeats.
+func secretStdioUpstream(exe, mode string) map[string]any {
+	return map[string]any{"transport": "stdio", "command": exe, "args": []string{"--api-key=${MCPSEARCH_TEST_SECRET}"},
+		"env": map[string]string{upstreamtest.ModeEnv: mode, upstreamtest.EchoEnv: "${MCPSEARCH_TEST_SECRET}"}}
 }
