@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -108,39 +109,71 @@ func TestGatewayErrors(t *testing.T) {
 }
 
 // TestGatewayHangingUpstream: a call to an upstream that never answers
-// fails within the upstream timeout, naming the upstream, while the server
-// goes on answering other requests.
+// fails with a timeout naming the upstream once the upstream timeout has
+// passed (a timer never fires early; the upper bound only catches a
+// gateway that ignores it).
 func TestGatewayHangingUpstream(t *testing.T) {
-	g := mustGateway(t, map[string]string{"MCPSEARCH_UPSTREAM_TIMEOUT": "1500ms"})
-	done := make(chan map[string]any, 1)
+	g := mustGateway(t, map[string]string{"MCPSEARCH_UPSTREAM_TIMEOUT": "300ms"})
 	start := time.Now()
-	go func() { done <- rpc(t, g.viaHTTP, "tools/call", map[string]any{"name": "gitlab__hang"}) }()
-	time.Sleep(200 * time.Millisecond)
+	msg := wantError(t, rpc(t, g.viaHTTP, "tools/call", map[string]any{"name": "gitlab__hang"}), ext.CodeUpstreamError)
+	elapsed := time.Since(start)
+	if !strings.Contains(msg, `upstream "gitlab"`) || !strings.Contains(msg, "did not answer") {
+		t.Errorf("got %q, want a timeout naming upstream \"gitlab\"", msg)
+	}
+	if elapsed < 300*time.Millisecond || elapsed > 20*time.Second {
+		t.Errorf("the hanging call failed after %s, want the upstream timeout of 300ms", elapsed)
+	}
+}
+
+// TestGatewayHangingUpstreamBlocksNoOne: while a call waits on an upstream
+// that never answers (its timeout far off), searches and calls of the same
+// upstream are answered; then the waiting caller hangs up, which ends the
+// call. No bound depends on the machine's speed: a gateway that served
+// one request at a time would leave the others waiting out the timeout.
+func TestGatewayHangingUpstreamBlocksNoOne(t *testing.T) {
+	g := mustGateway(t, map[string]string{"MCPSEARCH_UPSTREAM_TIMEOUT": "60s"})
+	ctx, hangUp := context.WithCancel(context.Background())
+	defer hangUp()
+	hung := make(chan error, 1)
+	go func() {
+		body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"gitlab__hang"}}`
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, g.srv.URL+"/mcp", strings.NewReader(body))
+		if err == nil {
+			req.Header.Set("Content-Type", "application/json")
+			var resp *http.Response
+			if resp, err = http.DefaultClient.Do(req); err == nil {
+				resp.Body.Close()
+			}
+		}
+		hung <- err
+	}()
 	var wg sync.WaitGroup
 	for i := range 4 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			if i%2 == 0 {
 				wantResult(t, rpc(t, g.viaHTTP, "tools/search", map[string]any{"query": "take a screenshot"}))
 			} else {
 				wantResult(t, rpc(t, g.viaHTTP, "tools/call", map[string]any{"name": "gitlab__create_merge_request", "arguments": map[string]any{"title": "x"}}))
 			}
-		}()
+		})
 	}
-	wg.Wait()
+	answered := make(chan struct{})
+	go func() { wg.Wait(); close(answered) }()
 	select {
-	case <-done:
-		t.Fatalf("the hanging call returned before the other requests were answered (%s)", time.Since(start))
+	case <-answered:
+	case err := <-hung:
+		t.Fatalf("the hanging call ended (%v) before the other requests were answered", err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("the other requests were not answered while a call hung")
+	}
+	select {
+	case err := <-hung:
+		t.Fatalf("the hanging call ended (%v) before its caller hung up", err)
 	default:
 	}
-	msg := wantError(t, <-done, ext.CodeUpstreamError)
-	elapsed := time.Since(start)
-	if !strings.Contains(msg, `upstream "gitlab"`) || !strings.Contains(msg, "did not answer") {
-		t.Errorf("got %q, want a timeout naming upstream \"gitlab\"", msg)
-	}
-	if elapsed < 1400*time.Millisecond || elapsed > 5*time.Second {
-		t.Errorf("the hanging call failed after %s, want about 1.5s", elapsed)
+	hangUp()
+	if err := <-hung; !errors.Is(err, context.Canceled) {
+		t.Errorf("the hanging call ended with %v, want the caller's hang-up", err)
 	}
 }
 
