@@ -33,4 +33,9 @@
 // where len = 1 / norm² from the posting, and avgLen = ⌈field length /
 // N⌉; a field with no length falls back to TF-IDF's idf, 1 + ln(N / (df +
 // 1)), which only enters the norm (such a field has no postings).
+//
+// A query's cost is its postings: with Query.MaxPostings set, the terms
+// whose postings (over every field) are the most are left out, most
+// first, until the rest fit, and the query is scored, by Top and
+// Contributions alike, exactly as the query without them would be.
 package bm25
