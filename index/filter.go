@@ -171,14 +171,14 @@ func checkAnnotation(name string, value any, names *filterNames, w viewer) error
 			continue
 		}
 		if _, isBool := value.(bool); (a.kind == "a boolean") != isBool {
-			return fmt.Errorf("%w: filter.annotations.%s must be %s", ext.ErrInvalidParams, name, a.kind)
+			return fmt.Errorf("%w: filter.annotations.%s must be %s", ext.ErrInvalidParams, echoName(name), a.kind)
 		}
 		return nil
 	}
 	if w.seesAny(names.annotations[strings.ToLower(name)]) {
 		return nil
 	}
-	return fmt.Errorf("%w: filter.annotations.%s: unknown annotation (known: %s)", ext.ErrInvalidParams, name, knownAnnotations(names, w))
+	return fmt.Errorf("%w: filter.annotations.%s: unknown annotation (known: %s)", ext.ErrInvalidParams, echoName(name), knownAnnotations(names, w))
 }
 
 // knownAnnotations lists the annotation names a filter may use: the
@@ -264,39 +264,38 @@ func filterHint(q ext.Query, unknown []unknownServer, hint string) string {
 	return out + "; " + hint
 }
 
-// String quotes the name, cut to maxEchoedName bytes, with its suggestion.
+// String quotes the name, cut to ext.MaxEchoBytes, with its suggestion.
 func (s unknownServer) String() string {
-	quoted := fmt.Sprintf("%q", s.name)
-	if len(s.name) > maxEchoedName {
-		cut := maxEchoedName
-		for cut > 0 && !utf8.RuneStart(s.name[cut]) {
-			cut--
-		}
-		quoted = fmt.Sprintf("%q… (%d bytes)", s.name[:cut], len(s.name))
-	}
+	quoted := ext.QuoteShort(s.name)
 	if s.nearest != "" {
 		quoted += fmt.Sprintf(" (did you mean %q?)", s.nearest)
 	}
 	return quoted
 }
 
-// maxEchoedName bounds the bytes of a name a hint repeats.
-const maxEchoedName = 64
+// echoName is a caller's name as an error repeats it: as it is, or quoted
+// and cut to ext.MaxEchoBytes when longer.
+func echoName(name string) string {
+	if len(name) <= ext.MaxEchoBytes {
+		return name
+	}
+	return ext.QuoteShort(name)
+}
 
 // nearestServer returns the server of servers that w sees whose name is
 // nearest name, ignoring case (within maxServerEdits edits), or "".
 func nearestServer(name string, servers map[string][]int32, w viewer) string {
-	want := []rune(strings.ToLower(name))
-	if len(want) > maxEchoedName {
+	want := strings.ToLower(name)
+	if len(want) > ext.MaxEchoBytes {
 		return ""
 	}
-	best, bestDist := "", min(maxServerEdits, max(1, len(want)/3))+1
+	best, bestDist := "", min(maxServerEdits, max(1, utf8.RuneCountInString(want)/3))+1
 	for server, sets := range servers {
-		have := []rune(strings.ToLower(server))
-		if abs(len(have)-len(want)) >= bestDist || !w.seesAny(sets) {
+		have := strings.ToLower(server)
+		if abs(utf8.RuneCountInString(have)-utf8.RuneCountInString(want)) >= bestDist || !w.seesAny(sets) {
 			continue
 		}
-		if d := editDistance(want, have); d < bestDist || (d == bestDist && best != "" && server < best) {
+		if d := ext.Edits(want, have); d < bestDist || (d == bestDist && best != "" && server < best) {
 			best, bestDist = server, d
 		}
 	}
@@ -305,30 +304,6 @@ func nearestServer(name string, servers map[string][]int32, w viewer) string {
 
 // maxServerEdits is the most edits a suggested server name is away.
 const maxServerEdits = 3
-
-// editDistance is the number of edits between a and b: insertions,
-// deletions, substitutions and swaps of neighbours (opne → open is one).
-func editDistance(a, b []rune) int {
-	before, prev, cur := make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			sub := prev[j-1]
-			if a[i-1] != b[j-1] {
-				sub++
-			}
-			cur[j] = min(sub, prev[j]+1, cur[j-1]+1)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], before[j-2]+1)
-			}
-		}
-		before, prev, cur = prev, cur, before
-	}
-	return prev[len(b)]
-}
 
 func abs(n int) int {
 	if n < 0 {

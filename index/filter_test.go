@@ -51,6 +51,8 @@ func TestFilterAnnotations(t *testing.T) {
 			"(known: " + standard + ", category, team)"},
 		{"hint not a boolean", ext.KindTool, ext.Access{}, map[string]any{"readOnlyHint": "yes"}, "filter.annotations.readOnlyHint must be a boolean"},
 		{"title not a string", ext.KindTool, ext.Access{}, map[string]any{"title": true}, "filter.annotations.title must be a string"},
+		{"unknown and long", ext.KindTool, ext.Access{}, map[string]any{strings.Repeat("x", 100_000): "red"},
+			`filter.annotations."` + strings.Repeat("x", ext.MaxEchoBytes) + `"… (100000 bytes): unknown annotation`},
 		{"prompts have none", ext.KindPrompt, ext.Access{}, map[string]any{"readOnlyHint": true}, "filter.annotations applies to tools only"},
 	} {
 		t.Run(test.name, func(t *testing.T) {

@@ -148,7 +148,7 @@ func annotationFilter(a map[string]any) ([][]bm25.Leaf, error) {
 	for _, k := range keys {
 		term, ok := annotationTerm(k, a[k])
 		if !ok {
-			return nil, fmt.Errorf("%w: filter.annotations.%s must be a boolean, string or number", ext.ErrInvalidParams, k)
+			return nil, fmt.Errorf("%w: filter.annotations.%s must be a boolean, string or number", ext.ErrInvalidParams, echoName(k))
 		}
 		clauses = append(clauses, []bm25.Leaf{filterTerm(fieldAnnotations, term)})
 	}

@@ -84,7 +84,7 @@ func (r *request) fill(members map[string]json.RawMessage) error {
 	}
 	for name := range members {
 		if !slices.Contains(envelopeMembers, name) {
-			return fmt.Errorf("%w: unknown member %s in the message (a JSON-RPC 2.0 request has %s)", ext.ErrInvalidRequest, quoteShort(name), strings.Join(envelopeMembers, ", "))
+			return fmt.Errorf("%w: unknown member %s in the message (a JSON-RPC 2.0 request has %s)", ext.ErrInvalidRequest, ext.QuoteShort(name), strings.Join(envelopeMembers, ", "))
 		}
 	}
 	if _, bad := badText(members["method"]); bad {

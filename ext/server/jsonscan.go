@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
 	"unicode/utf8"
 
 	"github.com/mcpsearch/mcpsearch/ext"
@@ -162,7 +161,7 @@ func (s *jsonScanner) uniqueNames(names [][]byte) error {
 	slices.SortFunc(names, bytes.Compare)
 	for i := 1; i < len(names); i++ {
 		if bytes.Equal(names[i-1], names[i]) {
-			return fmt.Errorf("%w: member %s appears twice in %s: a message names each member once", ext.ErrInvalidRequest, quoteShort(string(names[i])), s.where())
+			return fmt.Errorf("%w: member %s appears twice in %s: a message names each member once", ext.ErrInvalidRequest, ext.QuoteShort(string(names[i])), s.where())
 		}
 	}
 	return nil
@@ -323,21 +322,4 @@ func unquote(quoted []byte) []byte {
 	var name string
 	json.Unmarshal(quoted, &name)
 	return []byte(name)
-}
-
-// maxEchoBytes bounds any text of the request that an answer repeats.
-const maxEchoBytes = 64
-
-// quoteShort quotes s for a message, cut to maxEchoBytes bytes (at a
-// character boundary) with the length said, so that no answer repeats a
-// long input.
-func quoteShort(s string) string {
-	if len(s) <= maxEchoBytes {
-		return strconv.Quote(s)
-	}
-	cut := maxEchoBytes
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return fmt.Sprintf("%s… (%d bytes)", strconv.Quote(s[:cut]), len(s))
 }

@@ -80,7 +80,7 @@ func itemName(obj json.RawMessage) string {
 	for _, key := range []string{"name", "uri", "uriTemplate"} {
 		var name string
 		if json.Unmarshal(memberValue(obj, key), &name) == nil && name != "" {
-			return quoteShort(name)
+			return ext.QuoteShort(name)
 		}
 	}
 	return "an item"
@@ -95,7 +95,7 @@ func (h *Handler) fitAnswer(id json.RawMessage, body []byte) []byte {
 	h.logger.Error("answer over the response limit", "bytes", len(body), "limit", h.maxResponseBytes)
 	wire := &ext.Error{Code: ext.CodeInternalError, Message: fmt.Sprintf(
 		"the answer is %d bytes, larger than the response limit of %d bytes", len(body), h.maxResponseBytes)}
-	if len(id) == 0 || len(id) > maxEchoBytes {
+	if len(id) == 0 || len(id) > ext.MaxEchoBytes {
 		id = json.RawMessage("null")
 	}
 	out, _ := encodeJSON(response{JSONRPC: "2.0", ID: id, Error: wire})

@@ -106,7 +106,7 @@ func unknownMember(where string, names, known []string) error {
 	slices.Sort(names)
 	for _, name := range names {
 		if !slices.Contains(known, name) {
-			return fmt.Errorf("%w: unknown field %s in %s (known: %s)", ext.ErrInvalidParams, quoteShort(name), where, strings.Join(known, ", "))
+			return fmt.Errorf("%w: unknown field %s in %s (known: %s)", ext.ErrInvalidParams, ext.QuoteShort(name), where, strings.Join(known, ", "))
 		}
 	}
 	return nil

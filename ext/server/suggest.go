@@ -3,6 +3,8 @@ package server
 import (
 	"fmt"
 	"sort"
+
+	"github.com/mcpsearch/mcpsearch/ext"
 )
 
 // maxSuggestDistance is how far (in edits) a method name may be from one
@@ -13,10 +15,14 @@ const maxSuggestDistance = 2
 // methodNotFound is the message of -32601 for method, in mcp-go's words,
 // with the nearest method the server answers in era when one is near.
 func methodNotFound(method string, e era) string {
-	if near := nearestMethod(method, e); near != "" {
-		return fmt.Sprintf("Method %s not found; did you mean %s?", method, near)
+	shown := method
+	if len(method) > ext.MaxEchoBytes {
+		shown = ext.QuoteShort(method)
 	}
-	return fmt.Sprintf("Method %s not found", method)
+	if near := nearestMethod(method, e); near != "" {
+		return fmt.Sprintf("Method %s not found; did you mean %s?", shown, near)
+	}
+	return fmt.Sprintf("Method %s not found", shown)
 }
 
 // nearestMethod returns the method of the table, answered in era e, at
@@ -29,7 +35,7 @@ func nearestMethod(method string, e era) string {
 		if abs(len(name)-len(method)) > maxSuggestDistance || methods[name].era.refuse(name, e) != nil {
 			continue
 		}
-		if d := editDistance(method, name); d < bestDist {
+		if d := ext.Edits(method, name); d < bestDist {
 			best, bestDist = name, d
 		}
 	}
@@ -47,27 +53,6 @@ func answeredMethods() []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// editDistance is the Levenshtein distance of a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 func abs(n int) int {

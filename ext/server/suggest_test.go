@@ -1,6 +1,8 @@
 package server
 
 import (
+	"github.com/mcpsearch/mcpsearch/ext"
+
 	"encoding/json"
 	"strings"
 	"testing"
@@ -21,7 +23,7 @@ func TestMethodNotFoundSuggests(t *testing.T) {
 		{"tools/frobnicate", "Method tools/frobnicate not found"},
 		{"foo/bar", "Method foo/bar not found"},
 		{"notifications/initialized", "Method notifications/initialized not found"},
-		{long, "Method " + long + " not found"},
+		{long, `Method "` + long[:ext.MaxEchoBytes] + `"… (120000 bytes) not found`},
 	} {
 		body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": test.method})
 		_, out := post(t, s, string(body))
