@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/blevesearch/bleve/v2/search"
 	bindex "github.com/blevesearch/bleve_index_api"
 
@@ -22,15 +23,15 @@ type Index struct {
 	bleve          bindex.Index // the bleve index, read through scorch (segment.go)
 	bm25           map[ext.Kind]*search.BM25Stats
 	metas, objects *store.Store
-	base           map[ext.Kind]int // position of each kind's first record
-	uris           uriTable         // resource URIs and templates, read on first use (lookup.go)
-	visibility     *visibilityIndex // nil: every item is public
-	vectors        *vectors.Vectors // item vectors for the dense score
-	docOrder       store.DocOrder   // catalog position of each document, BM25's tie-break
-	filterNames    filterNames      // servers and annotation names, read on first use (filter.go)
-	directory      directory        // servers by visibility set and their topics, read on first use (directory.go)
-	serverNames    serverNames      // servers by the words of their names, on first use (servers.go)
-	visibleSets    visibleSets      // the documents each kind of caller sees, on first use (sight.go)
+	base           map[ext.Kind]int            // position of each kind's first record
+	uris           uriTable                    // resource URIs and templates, read on first use (lookup.go)
+	visibility     *visibilityIndex            // nil: every item is public
+	vectors        *vectors.Vectors            // item vectors for the dense score
+	docOrder       store.DocOrder              // catalog position of each document, BM25's tie-break
+	filterNames    filterNames                 // servers and annotation names, read on first use (filter.go)
+	directory      directory                   // servers by visibility set and their topics, read on first use (directory.go)
+	serverNames    serverNames                 // servers by the words of their names, on first use (servers.go)
+	visibleSets    ext.Memo[[]*roaring.Bitmap] // the documents each kind of caller sees, on first use (sight.go)
 }
 
 // bm25Stats gives BM25, for each kind, the number of its items and the
@@ -62,7 +63,7 @@ func Open(dir string) (x *Index, err error) {
 	if err := m.checkFiles(dir, false); err != nil {
 		return nil, err
 	}
-	x = &Index{dir: dir, manifest: m, bm25: bm25Stats(m), base: kindBases(m.Counts)}
+	x = &Index{dir: dir, manifest: m, bm25: bm25Stats(m), base: kindBases(m.Counts), visibleSets: ext.Memo[[]*roaring.Bitmap]{Limit: maxVisibleSets}}
 	if x.visibility, err = m.Visibility.expand(m.Counts); err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}

@@ -2,7 +2,6 @@ package index
 
 import (
 	"fmt"
-	"sync"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
@@ -28,15 +27,9 @@ import (
 // caller's visible documents, a bitmap per segment made once for each
 // combination of visibility sets and cached.
 
-// maxVisibleSets bounds the cached bitmaps of visible documents.
+// maxVisibleSets bounds the cached bitmaps of visible documents, one set
+// for each combination of visibility sets a caller may see.
 const maxVisibleSets = 64
-
-// visibleSets caches, for each combination of visibility sets a caller
-// may see, the documents it sees; it starts afresh when full.
-type visibleSets struct {
-	mu   sync.Mutex
-	sets map[string][]*roaring.Bitmap
-}
 
 // visibleDocs returns the documents w sees, a bitmap per segment of the
 // index; nil when it sees every one. The bitmaps are shared: read only.
@@ -44,25 +37,9 @@ func (x *Index) visibleDocs(w viewer) ([]*roaring.Bitmap, error) {
 	if w.all() {
 		return nil, nil
 	}
-	key := fmt.Sprint(w.allowed)
-	c := &x.visibleSets
-	c.mu.Lock()
-	docs, ok := c.sets[key]
-	c.mu.Unlock()
-	if ok {
-		return docs, nil
-	}
-	docs, err := x.readVisibleDocs(w.access)
-	if err != nil {
-		return nil, err
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.sets == nil || len(c.sets) >= maxVisibleSets {
-		c.sets = map[string][]*roaring.Bitmap{}
-	}
-	c.sets[key] = docs
-	return docs, nil
+	return x.visibleSets.Get(fmt.Sprint(w.allowed), func() ([]*roaring.Bitmap, error) {
+		return x.readVisibleDocs(w.access)
+	})
 }
 
 // readVisibleDocs reads the documents a caller with a sees: those holding

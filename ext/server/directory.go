@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/mcpsearch/mcpsearch/ext"
@@ -166,16 +165,6 @@ func cutAbout(s string) string {
 
 func runes(s string) int { return utf8.RuneCountInString(s) }
 
-// directories caches the directory text of each access key: callers who
-// see the same items get the same text. It holds at most
-// maxCachedDirectories texts and starts afresh when full.
-type directories struct {
-	mu    sync.Mutex
-	texts map[string]string
-}
-
-const maxCachedDirectories = 256
-
 // directoryFor returns the directory of the caller in ctx, "" when the
 // searcher is no ext.Directory or the directory is off.
 func (h *Handler) directoryFor(ctx context.Context) (string, error) {
@@ -183,26 +172,13 @@ func (h *Handler) directoryFor(ctx context.Context) (string, error) {
 	if !ok || h.directoryChars < 0 {
 		return "", nil
 	}
-	key := ext.AccessFrom(ctx).Key()
-	c := &h.directories
-	c.mu.Lock()
-	text, ok := c.texts[key]
-	c.mu.Unlock()
-	if ok {
-		return text, nil
-	}
-	entries, err := d.Directory(ctx)
-	if err != nil {
-		return "", fmt.Errorf("directory of servers: %w", err)
-	}
-	text = DirectoryText(entries, h.directoryChars)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.texts == nil || len(c.texts) >= maxCachedDirectories {
-		c.texts = map[string]string{}
-	}
-	c.texts[key] = text
-	return text, nil
+	return h.directories.Get(ext.AccessFrom(ctx).Key(), func() (string, error) {
+		entries, err := d.Directory(ctx)
+		if err != nil {
+			return "", fmt.Errorf("directory of servers: %w", err)
+		}
+		return DirectoryText(entries, h.directoryChars), nil
+	})
 }
 
 // instructionsFor is the instructions of the caller in ctx: the server's,

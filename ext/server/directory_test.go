@@ -129,11 +129,11 @@ func TestDirectoryPerCaller(t *testing.T) {
 	if again := instructionsOf(t, s, "red", "red"); again != red || c.asked.Load() != 3 {
 		t.Errorf("the same access again: asked the catalog %d times, want 3 (cached)", c.asked.Load())
 	}
-	for i := range maxCachedDirectories + 10 {
+	for i := range ext.DefaultMemoLimit + 10 {
 		instructionsOf(t, s, fmt.Sprint("g", i))
 	}
-	if n := len(s.directories.texts); n > maxCachedDirectories {
-		t.Errorf("the cache holds %d texts, want at most %d", n, maxCachedDirectories)
+	if n := s.directories.Len(); n > ext.DefaultMemoLimit {
+		t.Errorf("the cache holds %d texts, want at most %d", n, ext.DefaultMemoLimit)
 	}
 	off := newTestServer(t, c, &Options{DirectoryChars: -1, Instructions: "Mine."})
 	if got := instructionsOf(t, off, "red"); got != "Mine." {

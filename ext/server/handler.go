@@ -91,8 +91,8 @@ type Handler struct {
 	instructions     string
 	capabilities     map[string]any // of initialize and server/discover results
 
-	directoryChars int         // < 0: no directory
-	directories    directories // the directory text of each access key
+	directoryChars int              // < 0: no directory
+	directories    ext.Memo[string] // the directory text of each access key
 
 	caller          ext.Caller
 	upstreamTimeout time.Duration

@@ -66,10 +66,10 @@ type MetaTools struct {
 	tools     []json.RawMessage // the meta tools
 	always    []string          // canonical names of the always-listed tools
 	proxy     bool
-	servers   []string    // search_tools searches these servers' tools; nil: all
-	auto      bool        // auto mode: each caller's choice is made on the tools it sees
-	threshold int         // auto mode's bar
-	choices   autoChoices // auto mode's choice of each caller (metacaller.go)
+	servers   []string       // search_tools searches these servers' tools; nil: all
+	auto      bool           // auto mode: each caller's choice is made on the tools it sees
+	threshold int            // auto mode's bar
+	choices   ext.Memo[bool] // auto mode's choice of each caller, by access key (metacaller.go)
 }
 
 // NewMetaTools checks o against cat and returns the meta-tool list, or nil

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"sync"
 
 	"github.com/mcpsearch/mcpsearch/ext"
 )
@@ -60,14 +59,6 @@ func (c callerMeta) reaches(server string) bool {
 	return c.servers == nil || slices.Contains(c.servers, server)
 }
 
-// autoChoices caches auto mode's choice for each access key: whether the
-// tools a caller sees are more than the threshold. It holds at most
-// maxCachedDirectories choices and starts afresh when full.
-type autoChoices struct {
-	mu      sync.Mutex
-	choices map[string]bool
-}
-
 // servesMeta reports whether the caller in ctx gets meta-tool mode: always
 // in meta mode; in auto mode, when the JSON of the tools it sees is longer
 // than the threshold (every tool is, for a caller who sees them all:
@@ -77,24 +68,10 @@ func (m *MetaTools) servesMeta(ctx context.Context, h *Handler) (bool, error) {
 	if !m.auto || a.All {
 		return true, nil
 	}
-	c := &m.choices
-	c.mu.Lock()
-	big, ok := c.choices[a.Key()]
-	c.mu.Unlock()
-	if ok {
-		return big, nil
-	}
-	_, big, err := listExceeds(ctx, h.searcher, m.threshold)
-	if err != nil {
-		return false, err
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.choices == nil || len(c.choices) >= maxCachedDirectories {
-		c.choices = map[string]bool{}
-	}
-	c.choices[a.Key()] = big
-	return big, nil
+	return m.choices.Get(a.Key(), func() (bool, error) {
+		_, big, err := listExceeds(ctx, h.searcher, m.threshold)
+		return big, err
+	})
 }
 
 // orFull answers req with full, the method's handler outside meta-tool
