@@ -20,7 +20,8 @@ func TestMemo(t *testing.T) {
 		}
 		return v
 	}
-	if get("ab") != 2 || get("ab") != 2 || computed != 1 {
+	first, again := get("ab"), get("ab")
+	if first != 2 || again != 2 || computed != 1 {
 		t.Fatalf("computed %d times for one key, want once", computed)
 	}
 	if _, err := m.Get("bad", func() (int, error) { return 0, errors.New("no") }); err == nil {
