@@ -66,7 +66,7 @@ func compareWithBleve(t *testing.T, x *Index, q ext.Query, access ext.Access, n 
 	if len(terms) == 0 {
 		return
 	}
-	bq, err := searchQuery(q, terms, x.manifest.Separator, access.All, access)
+	bq, err := searchQuery(q, terms, x.manifest.Separator, access.All, access, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func BenchmarkBM25(b *testing.B) {
 	for i, s := range benchQueries {
 		q := ext.Query{Kind: ext.KindTool, Text: s}
 		var err error
-		if queries[i], err = searchQuery(q, text.Analyze(s), x.manifest.Separator, true, ext.Access{All: true}); err != nil {
+		if queries[i], err = searchQuery(q, text.Analyze(s), x.manifest.Separator, true, ext.Access{All: true}, 0); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -142,7 +142,7 @@ func TestGroupedMatchesFiltered(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		bq, err := searchQuery(ext.Query{Kind: ext.KindTool, Text: words}, termStrings(qterms), x.manifest.Separator, true, ext.Access{All: true})
+		bq, err := searchQuery(ext.Query{Kind: ext.KindTool, Text: words}, termStrings(qterms), x.manifest.Separator, true, ext.Access{All: true}, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/bm25"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
+	"github.com/mcpsearch/mcpsearch/index/internal/rules"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 	"github.com/mcpsearch/mcpsearch/index/internal/vectors"
 )
@@ -40,7 +41,7 @@ import (
 // the cosine of query and item vectors and adds the items nearest by
 // cosine that are not in it; a long query's clauses add theirs too. It
 // returns the candidates and the size of the new window.
-func (x *Index) addDense(ctx context.Context, q ext.Query, searched string, cands []rank.Candidate, window int) ([]rank.Candidate, int, error) {
+func (x *Index) addDense(ctx context.Context, q ext.Query, searched string, cands []rank.Candidate, window int, off rules.Set) ([]rank.Candidate, int, error) {
 	if len(cands) == 0 {
 		return cands, window, nil // nothing shares a word with the query: no items
 	}
@@ -48,8 +49,11 @@ func (x *Index) addDense(ctx context.Context, q ext.Query, searched string, cand
 	if qv == nil {
 		return cands, window, nil
 	}
-	cvs := x.clauseVectors(searched)
-	near, err := x.nearestAll(q.Kind, qv, cvs, x.visibility.viewer(ext.AccessFrom(ctx)))
+	var cvs []*vectors.Query
+	if off.On(rules.Clauses) {
+		cvs = x.clauseVectors(searched)
+	}
+	near, err := x.nearestAll(q.Kind, qv, cvs, x.visibility.viewer(ext.AccessFrom(ctx)), off.On(rules.DenseCandidates))
 	if err != nil {
 		return nil, 0, err
 	}
@@ -189,10 +193,10 @@ func (x *Index) clauseVectors(query string) []*vectors.Query {
 }
 
 // nearestAll returns the rank.DenseCandidates items nearest the whole
-// query vector qv, then the rank.ClauseCandidates nearest each clause
+// query vector qv (when whole is set), then the rank.ClauseCandidates nearest each clause
 // vector, each item once and only those with a cosine of at least
 // rank.DenseMinCosine; of the items w sees only.
-func (x *Index) nearestAll(kind ext.Kind, qv *vectors.Query, cvs []*vectors.Query, w viewer) ([]vectors.Hit, error) {
+func (x *Index) nearestAll(kind ext.Kind, qv *vectors.Query, cvs []*vectors.Query, w viewer, whole bool) ([]vectors.Hit, error) {
 	var keep func(ord int) bool
 	if !w.all() {
 		keep = func(ord int) bool { return w.sees(kind, ord) }
@@ -203,6 +207,8 @@ func (x *Index) nearestAll(kind ext.Kind, qv *vectors.Query, cvs []*vectors.Quer
 		k := rank.DenseCandidates
 		if i > 0 {
 			k = rank.ClauseCandidates
+		} else if !whole {
+			continue
 		}
 		hits, err := x.vectors.Nearest(kind, v, k, keep)
 		if err != nil {

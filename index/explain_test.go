@@ -176,7 +176,7 @@ func TestExplainMatchesBleve(t *testing.T) {
 		if len(terms) == 0 {
 			continue
 		}
-		bq, err := searchQuery(q, terms, x.manifest.Separator, true, ext.Access{All: true})
+		bq, err := searchQuery(q, terms, x.manifest.Separator, true, ext.Access{All: true}, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

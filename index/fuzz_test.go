@@ -102,7 +102,7 @@ func checkQueryTree(t *testing.T, x *Index, q ext.Query) {
 		t.Fatalf("resolving the terms of %q: %v", q.Text, err)
 	}
 	terms := termStrings(qterms)
-	bq, err := searchQuery(q, terms, x.manifest.Separator, true, ext.Access{})
+	bq, err := searchQuery(q, terms, x.manifest.Separator, true, ext.Access{}, 0)
 	if err != nil {
 		t.Fatalf("query for %q: %v", q.Text, err)
 	}

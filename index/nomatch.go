@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
+	"github.com/mcpsearch/mcpsearch/index/internal/rules"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
 
@@ -56,11 +57,11 @@ type fit struct {
 // judgeFit applies the no-match test to the best of cands (see above),
 // weighing words over the items w sees. terms are those of the searched
 // text, own the caller's (see queryConcepts).
-func (x *Index) judgeFit(kind ext.Kind, w viewer, terms []queryTerm, own, searched string, cands []rank.Candidate) (fit, error) {
+func (x *Index) judgeFit(kind ext.Kind, w viewer, terms []queryTerm, own, searched string, cands []rank.Candidate, off rules.Set) (fit, error) {
 	if len(cands) == 0 {
 		return fit{empty: true, hint: noWordMatches}, nil
 	}
-	concepts := queryConcepts(terms, own, searched, rank.MaxSearchTerms)
+	concepts := queryConcepts(terms, own, searched, rank.MaxSearchTerms, off)
 	var alternatives []queryTerm
 	for _, c := range concepts {
 		alternatives = append(alternatives, c.alternatives...)
@@ -70,19 +71,24 @@ func (x *Index) judgeFit(kind ext.Kind, w viewer, terms []queryTerm, own, search
 		return fit{}, err
 	}
 	docs := w.count(kind, x.manifest.Counts[kind])
-	if text.HasChineseOrJapanese(own) && weighsNothing(concepts, docs) {
+	if off.On(rules.UnreadCJK) && text.HasChineseOrJapanese(own) && weighsNothing(concepts, docs) {
 		return fit{empty: true, hint: noWordRead}, nil
 	}
-	if len(concepts) <= rank.ShortQueryTerms {
+	if off.On(rules.NoMatch) && len(concepts) <= rank.ShortQueryTerms {
 		if cov, missing := coverage(concepts, held, docs); cov < rank.MinCoverage {
-			best, err := x.bestCoverage(kind, concepts, alternatives, cands, docs)
-			if err != nil {
-				return fit{}, err
+			best := 0.0
+			if off.On(rules.FitWindow) {
+				if best, err = x.bestCoverage(kind, concepts, alternatives, cands, docs); err != nil {
+					return fit{}, err
+				}
 			}
 			if best < rank.FitCoverage {
 				return fit{empty: true, hint: "no item fits this query well: the best match lacks " + strings.Join(missing, ", ")}, nil
 			}
 		}
+	}
+	if !off.On(rules.NearMissHint) {
+		return fit{}, nil
 	}
 	if lacking := lackedSubjects(concepts, held, docs); len(lacking) > 0 {
 		return fit{hint: "the best match lacks " + strings.Join(lacking, ", ")}, nil
@@ -170,6 +176,7 @@ func isProductCode(t string) bool {
 type concept struct {
 	label        string // what the hint calls it: the caller's own word
 	alternatives []queryTerm
+	off          rules.Set // the rules switched off
 }
 
 // queryConcepts returns the concepts of own, the caller's text, among the
@@ -180,7 +187,16 @@ type concept struct {
 // none (see filesAsWord); CJK bigrams, never content words, and single
 // Chinese characters, whose glosses are one sense of many, count for
 // nothing. It stops at the first concept past the most that are weighed.
-func queryConcepts(terms []queryTerm, own, searched string, most int) []concept {
+func queryConcepts(terms []queryTerm, own, searched string, most int, off rules.Set) []concept {
+	out := conceptsOf(terms, own, searched, most)
+	for i := range out {
+		out[i].off = off
+	}
+	return out
+}
+
+// conceptsOf is queryConcepts with every rule on.
+func conceptsOf(terms []queryTerm, own, searched string, most int) []concept {
 	if own == searched {
 		written := text.WordsAsWritten(own)
 		out := make([]concept, min(len(terms), most+1))
@@ -240,12 +256,12 @@ func queryConcepts(terms []queryTerm, own, searched string, most int) []concept 
 // them it holds. Product codes (isProductCode) weigh too when codes is
 // set. A day or a time of day weighs nothing: when, not what.
 func (c concept) weigh(have map[string]bool, docs int, codes bool) (w, held float64) {
-	if text.IsTimeWord(c.label) {
+	if c.off.On(rules.TimeWords) && text.IsTimeWord(c.label) {
 		return 0, 0
 	}
 	for _, t := range c.alternatives {
 		if isContentWord(t.term) || codes && isProductCode(t.term) {
-			tw := idf(t.docFreq, docs) * rank.TermWeight(t.term)
+			tw := idf(t.docFreq, docs) * rank.TermWeight(t.term, c.off)
 			w = max(w, tw)
 			if have[t.term] {
 				held = max(held, tw)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sync/atomic"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/blevesearch/bleve/v2/search"
@@ -32,6 +33,7 @@ type Index struct {
 	directory      directory                   // servers by visibility set and their topics, read on first use (directory.go)
 	serverNames    serverNames                 // servers by the words of their names, on first use (servers.go)
 	visibleSets    ext.Memo[[]*roaring.Bitmap] // the documents each kind of caller sees, on first use (sight.go)
+	off            atomic.Uint64               // the retrieval rules switched off, a rules.Set (rules.go)
 }
 
 // bm25Stats gives BM25, for each kind, the number of its items and the

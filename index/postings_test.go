@@ -67,12 +67,12 @@ func TestPostingsBound(t *testing.T) {
 func boundedQuery(t *testing.T, x *Index, q ext.Query) (bm25.Query, []string) {
 	t.Helper()
 	w := x.visibility.viewer(ext.Access{All: true})
-	qterms, _, err := x.searchedTerms(q.Kind, readQuery(q.Text), w)
+	qterms, _, err := x.searchedTerms(q.Kind, readQuery(q.Text), w, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	terms := termStrings(qterms)
-	bq, err := searchQuery(q, terms, x.manifest.Separator, true, ext.Access{All: true})
+	bq, err := searchQuery(q, terms, x.manifest.Separator, true, ext.Access{All: true}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

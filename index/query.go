@@ -8,6 +8,7 @@ import (
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/bm25"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
+	"github.com/mcpsearch/mcpsearch/index/internal/rules"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
 
@@ -26,12 +27,12 @@ var fieldBoosts = []struct {
 // kind, filter and, unless seesAll, what a caller with access may see.
 // Text is analysed into words, never parsed as syntax. sep is the name
 // separator, for exact canonical names.
-func searchQuery(q ext.Query, terms []string, sep string, seesAll bool, access ext.Access) (bm25.Query, error) {
+func searchQuery(q ext.Query, terms []string, sep string, seesAll bool, access ext.Access, off rules.Set) (bm25.Query, error) {
 	filters, err := filterClauses(q, seesAll, access)
 	if err != nil {
 		return bm25.Query{}, err
 	}
-	return bm25.Query{Text: textQuery(q.Kind, q.Text, terms, sep), Filters: filters}, nil
+	return bm25.Query{Text: textQuery(q.Kind, q.Text, terms, sep, off), Filters: filters}, nil
 }
 
 // filterClauses are the clauses of q's kind, its filter and, unless
@@ -64,14 +65,20 @@ func filterClauses(q ext.Query, seesAll bool, access ext.Access) ([][]bm25.Leaf,
 // of its clauses that matched, so an item matched in several fields, and by
 // several words in a field, ranks higher (measured against one clause per
 // word and one flat clause: see the technique log in the README).
-func textQuery(k ext.Kind, query string, words []string, sep string) [][]bm25.Leaf {
+func textQuery(k ext.Kind, query string, words []string, sep string, off rules.Set) [][]bm25.Leaf {
 	clauses := make([][]bm25.Leaf, 0, len(fieldBoosts)+1)
 	for _, fb := range fieldBoosts {
+		if fb.field == fieldRelated && !off.On(rules.RelatedField) || fb.field == fieldGloss && !off.On(rules.GlossField) {
+			continue
+		}
 		terms := make([]bm25.Leaf, 0, len(words))
 		for _, w := range words {
-			terms = append(terms, bm25.Leaf{Field: kindField(k, fb.field), Term: w, Boost: fb.boost * rank.TermWeight(w)})
+			terms = append(terms, bm25.Leaf{Field: kindField(k, fb.field), Term: w, Boost: fb.boost * rank.TermWeight(w, off)})
 		}
 		clauses = append(clauses, terms)
+	}
+	if !off.On(rules.ExactNameRetrieval) {
+		return clauses
 	}
 	return append(clauses, exactNameQuery(k, query, sep))
 }

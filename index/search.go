@@ -10,6 +10,7 @@ import (
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/bm25"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
+	"github.com/mcpsearch/mcpsearch/index/internal/rules"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
 
@@ -23,7 +24,8 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 	own := q.Text
 	access := ext.AccessFrom(ctx)
 	w := x.visibility.viewer(access)
-	qterms, searched, err := x.searchedTerms(q.Kind, own, w)
+	off := x.rulesOff()
+	qterms, searched, err := x.searchedTerms(q.Kind, own, w, off)
 	if err != nil {
 		return nil, fmt.Errorf("index %s: %w", x.dir, err)
 	}
@@ -31,7 +33,7 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 	if err := x.checkAnnotations(q, w); err != nil {
 		return nil, err
 	}
-	bq, err := searchQuery(q, terms, x.manifest.Separator, w.all(), access)
+	bq, err := searchQuery(q, terms, x.manifest.Separator, w.all(), access, off)
 	if err != nil {
 		return nil, err
 	}
@@ -55,11 +57,15 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 	if q.Limit <= 0 {
 		return &ext.Page{}, nil
 	}
-	cands, err := x.ranked(ctx, q, w, bq, terms, searched)
+	cands, err := x.ranked(ctx, q, w, bq, terms, searched, off)
 	if err != nil {
 		return nil, err
 	}
-	fit, err := x.judgeFit(q.Kind, w, qterms, text.WithoutArguments(text.FilesAsWord(own)), searched, cands)
+	weighed := text.FilesAsWord(own)
+	if off.On(rules.WithoutArguments) {
+		weighed = text.WithoutArguments(weighed)
+	}
+	fit, err := x.judgeFit(q.Kind, w, qterms, weighed, searched, cands, off)
 	if err != nil || fit.empty {
 		return &ext.Page{Hint: filterHint(q, unknown, fit.hint)}, err
 	}
@@ -70,8 +76,8 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 // searched) that w may see: BM25's best, the best items of the servers a
 // command names and the nearest by vectors, the first
 // rank.RerankWindow of them re-ranked.
-func (x *Index) ranked(ctx context.Context, q ext.Query, w viewer, bq bm25.Query, terms []string, searched string) ([]rank.Candidate, error) {
-	named, err := x.commandNames(q, w, terms)
+func (x *Index) ranked(ctx context.Context, q ext.Query, w viewer, bq bm25.Query, terms []string, searched string, off rules.Set) ([]rank.Candidate, error) {
+	named, err := x.commandNames(q, w, terms, off)
 	if err != nil {
 		return nil, err
 	}
@@ -83,11 +89,11 @@ func (x *Index) ranked(ctx context.Context, q ext.Query, w viewer, bq bm25.Query
 	if err != nil {
 		return nil, err
 	}
-	cands, window, err = x.addDense(ctx, q, searched, cands, window)
+	cands, window, err = x.addDense(ctx, q, searched, cands, window, off)
 	if err != nil {
 		return nil, err
 	}
-	rank.Rerank(rank.NewQuery(q.Text, terms), cands, window)
+	rank.Rerank(rank.NewQuery(q.Text, terms, off), cands, window)
 	return cands, nil
 }
 
@@ -126,21 +132,40 @@ func readQuery(s string) string {
 
 // searchedText is what BM25 and the vectors read of the caller's text
 // own: its file paths as words, its Chinese and other languages glossed in
-// English, its phrases and everyday words followed by the words tools use.
-func searchedText(own string) string {
-	return text.WithQueryExpansions(text.WithPhraseExpansions(text.WithGlosses(text.WithForeignGlosses(text.WithFileWords(own)))))
+// English, its phrases and everyday words followed by the words tools use
+// (each pass unless off switches it off).
+func searchedText(own string, off rules.Set) string {
+	s := own
+	for _, p := range queryPasses {
+		if off.On(p.rule) {
+			s = p.pass(s)
+		}
+	}
+	return s
+}
+
+// queryPasses are the rewrites of the caller's text, in order.
+var queryPasses = []struct {
+	rule rules.Rule
+	pass func(string) string
+}{
+	{rules.FileWords, text.WithFileWords},
+	{rules.ForeignGlosses, text.WithForeignGlosses},
+	{rules.ChineseGlosses, text.WithGlosses},
+	{rules.Phrases, text.WithPhraseExpansions},
+	{rules.QueryExpansions, text.WithQueryExpansions},
 }
 
 // searchedTerms returns the terms a query searches and the text they are
 // read from (searchedText): the words of own, the caller's text, resolved
 // and corrected among the items w sees, with the everyday words of
 // corrected ones (at most rank.MaxSearchTerms).
-func (x *Index) searchedTerms(kind ext.Kind, own string, w viewer) ([]queryTerm, string, error) {
-	searched := searchedText(own)
+func (x *Index) searchedTerms(kind ext.Kind, own string, w viewer, off rules.Set) ([]queryTerm, string, error) {
+	searched := searchedText(own, off)
 	terms, words := queryTerms(searched)
 	qterms, err := x.resolveTerms(kind, terms, words, w)
-	if err != nil {
-		return nil, "", err
+	if err != nil || !off.On(rules.CorrectedExpansions) {
+		return qterms, searched, err
 	}
 	return x.withCorrectedExpansions(kind, qterms, searched, w)
 }

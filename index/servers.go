@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
+	"github.com/mcpsearch/mcpsearch/index/internal/rules"
 )
 
 // Server-level evidence in retrieval. A request that names a system ("in
@@ -112,8 +113,8 @@ func (x *Index) serverWords() map[string][]string {
 // commandNames returns the servers a command (a query of at most
 // rank.MaxCommandWords words) names, for the caller (w), as serversNamed
 // does; none for a longer query.
-func (x *Index) commandNames(q ext.Query, w viewer, terms []string) ([]string, error) {
-	if len(strings.Fields(q.Text)) > rank.MaxCommandWords {
+func (x *Index) commandNames(q ext.Query, w viewer, terms []string, off rules.Set) ([]string, error) {
+	if !off.On(rules.NamedServers) || len(strings.Fields(q.Text)) > rank.MaxCommandWords {
 		return nil, nil
 	}
 	return x.serversNamed(q, w, terms)

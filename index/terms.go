@@ -55,7 +55,7 @@ func (x *Index) resolveTermsCost(kind ext.Kind, terms []string, words *queryWord
 	if words != nil {
 		short = words.short
 	}
-	c := newCorrector(d, short)
+	c := newCorrector(d, short, x.rulesOff())
 	for _, t := range terms {
 		resolved, err := x.resolveTerm(c, t, words)
 		if err != nil {

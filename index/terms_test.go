@@ -18,7 +18,7 @@ func TestSearchTermsBounded(t *testing.T) {
 	for _, q := range []struct{ name, text string }{
 		{"128 words run together", strings.Join(runTogetherWords(t, x, ext.MaxQueryTerms), " ")},
 	} {
-		terms, _, err := x.searchedTerms(ext.KindTool, q.text, viewer{})
+		terms, _, err := x.searchedTerms(ext.KindTool, q.text, viewer{}, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 
 	segment "github.com/blevesearch/scorch_segment_api/v2"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
+	"github.com/mcpsearch/mcpsearch/index/internal/rules"
 )
 
 // Typo tolerance: a word the index does not know, of rank.MinTypoRunes to
@@ -53,6 +54,7 @@ type typoCost struct {
 // corrector looks up the corrections of one query's words.
 type corrector struct {
 	dicts *termDicts
+	off   rules.Set       // the rules switched off
 	short map[string]bool // short terms that may be corrected
 	cost  typoCost
 	a     typoAutomaton
@@ -62,8 +64,11 @@ type corrector struct {
 	found     []typoMatch // the terms a walk found (reused)
 }
 
-func newCorrector(d *termDicts, short map[string]bool) *corrector {
-	return &corrector{dicts: d, short: short}
+func newCorrector(d *termDicts, short map[string]bool, off rules.Set) *corrector {
+	if !off.On(rules.ShortTypos) {
+		short = nil
+	}
+	return &corrector{dicts: d, short: short, off: off}
 }
 
 // canLookUp reports whether the query's corrections may read n more
@@ -76,7 +81,7 @@ func (c *corrector) canLookUp(n int) bool { return c.cost.lookups+n <= rank.Typo
 // query may correct, or the query's steps or lookups are spent.
 func (c *corrector) nearest(term string) (string, int, error) {
 	word := []rune(term)
-	if len(word) < rank.MinTypoRunes && !c.short[term] || len(word) > rank.MaxTypoRunes || c.cost.steps >= rank.TypoQuerySteps || !c.canLookUp(1) {
+	if len(word) < rank.MinTypoRunes && !c.short[term] || len(word) >= rank.MinTypoRunes && !c.off.On(rules.Typos) || len(word) > rank.MaxTypoRunes || c.cost.steps >= rank.TypoQuerySteps || !c.canLookUp(1) {
 		return "", 0, nil
 	}
 	edits := uint8(1)

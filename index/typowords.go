@@ -5,6 +5,7 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
+	"github.com/mcpsearch/mcpsearch/index/internal/rules"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
 
@@ -86,7 +87,7 @@ func (c *corrector) nearestOf(term string, words *queryWords) (correction, error
 	}
 	stem := correction{near: near, df: df, typed: term}
 	word := words.writtenToWalk(term)
-	if word == "" || c.wordWalks >= rank.MaxWordTableWalks || !c.canLookUp(1) {
+	if word == "" || !c.off.On(rules.WordTableTypos) || c.wordWalks >= rank.MaxWordTableWalks || !c.canLookUp(1) {
 		return stem, nil
 	}
 	c.wordWalks++
@@ -164,7 +165,7 @@ func (x *Index) withCorrectedExpansions(kind ext.Kind, terms []queryTerm, search
 // the index, the pair whose rarer half is held by the most documents; nil
 // when none.
 func (c *corrector) split(term string, words *queryWords) ([]queryTerm, error) {
-	if words == nil {
+	if words == nil || !c.off.On(rules.SplitWords) {
 		return nil, nil
 	}
 	word := words.written[term]

@@ -105,7 +105,7 @@ func TestWorstQueryWork(t *testing.T) {
 		if n := len(text.Tokens(own)); n > 2*ext.MaxQueryTerms {
 			t.Errorf("%s: the analyser reads %d terms of the caller's text, want at most %d", wq.name, n, 2*ext.MaxQueryTerms)
 		}
-		terms, words := queryTerms(searchedText(own))
+		terms, words := queryTerms(searchedText(own, 0))
 		_, cost, err := x.resolveTermsCost(ext.KindTool, terms, words, viewer{})
 		if err != nil {
 			t.Fatal(err)

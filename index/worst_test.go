@@ -70,7 +70,7 @@ func costliestTypos(tb testing.TB, x *Index, n int) []string {
 			if terms := text.Analyze(typo); len(terms) != 1 || terms[0] != typo || len(typo) > 31 {
 				continue // the query would search other words
 			}
-			c := newCorrector(d, nil)
+			c := newCorrector(d, nil, 0)
 			if _, _, err := c.nearest(typo); err != nil {
 				tb.Fatal(err)
 			}

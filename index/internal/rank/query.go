@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/mcpsearch/mcpsearch/index/internal/rules"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
 
@@ -13,28 +14,34 @@ type Query struct {
 	Plurals map[string]bool // analysed plural nouns of a short command: what a list is asked of
 	Actions map[Action]bool // the actions it asks for
 	Exact   string          // its text as a name (text.NormalizeName)
+	Off     rules.Set       // the rules switched off (package rules)
 }
 
 // NewQuery reads the query whose text (as the caller wrote it) searched
-// terms.
-func NewQuery(query string, terms []string) Query {
-	q := Query{Terms: map[string]bool{}, Actions: map[Action]bool{}, Exact: text.NormalizeName(query)}
+// terms, with the rules off switched off.
+func NewQuery(query string, terms []string, off rules.Set) Query {
+	q := Query{Terms: map[string]bool{}, Actions: map[Action]bool{}, Exact: text.NormalizeName(query), Off: off}
 	short := len(strings.Fields(query)) <= MaxCommandWords
-	if short {
+	if short && off.On(rules.PluralObject) {
 		q.Plurals = pluralTerms(query)
 	}
 	for _, t := range terms {
 		q.Terms[t] = true
-		for _, a := range append(actionsOf[t], queryActionsOf[t]...) {
+		for _, a := range actionsOf[t] {
 			q.Actions[a] = true
 		}
+		if off.On(rules.QueryActions) {
+			for _, a := range queryActionsOf[t] {
+				q.Actions[a] = true
+			}
+		}
 	}
-	if short && asksWhat(query) && !q.Actions[actCreate] && !q.Actions[actDelete] && !q.Actions[actSend] && !q.Actions[actRun] && !q.Actions[actCancel] {
+	if short && off.On(rules.QuestionsRead) && asksWhat(query) && !q.Actions[actCreate] && !q.Actions[actDelete] && !q.Actions[actSend] && !q.Actions[actRun] && !q.Actions[actCancel] {
 		// "what's on my agenda", "which files did the PR change": a question
 		// asks to read, and its verbs tell of the past ("changed")
 		q.Actions = map[Action]bool{actList: true, actGet: true}
 	}
-	if short && !q.Actions[actCreate] && !q.Actions[actDelete] && !q.Actions[actUpdate] && asksForMany(query) {
+	if short && off.On(rules.PluralsList) && !q.Actions[actCreate] && !q.Actions[actDelete] && !q.Actions[actUpdate] && asksForMany(query) {
 		// "show me my clusters", "get the tables": a plural object asks for a list
 		q.Actions = map[Action]bool{actList: true}
 	}
@@ -42,9 +49,10 @@ func NewQuery(query string, terms []string) Query {
 }
 
 // TermWeight is the weight of an analysed word of a query: GenericWeight
-// for words that say little about which tool is meant, 1 for others.
-func TermWeight(term string) float64 {
-	if text.IsGeneric(term) {
+// for words that say little about which tool is meant, 1 for others (and
+// for every word when rules.GenericWords is off).
+func TermWeight(term string, off rules.Set) float64 {
+	if off.On(rules.GenericWords) && text.IsGeneric(term) {
 		return GenericWeight
 	}
 	return 1

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpsearch/mcpsearch/index/internal/rules"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
 
@@ -81,7 +82,9 @@ func Rerank(q Query, cands []Candidate, window int) {
 		c.Signals = &signals[i]
 		c.Score = c.Signals.Score()
 	}
-	serverEvidence(q, top)
+	if q.Off.On(rules.ServerNamed) {
+		serverEvidence(q, top)
+	}
 	slices.SortStableFunc(top, func(a, b Candidate) int {
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {
 			return c
@@ -101,7 +104,10 @@ func nameWords(cands []Candidate) int {
 // newSignals computes the signals of c, best being the best BM25 score of
 // the window; the name words the query holds are appended to matched.
 func newSignals(q Query, c *Candidate, best float64, matched []string) (Signals, []string) {
-	s := Signals{NameWords: c.Words, Similarity: c.Dense, SimilarityScore: DenseWeight * c.Dense, ClauseScore: c.Clause}
+	s := Signals{NameWords: c.Words, Similarity: c.Dense, ClauseScore: c.Clause}
+	if q.Off.On(rules.Similarity) {
+		s.SimilarityScore = DenseWeight * c.Dense
+	}
 	if best > 0 {
 		s.BM25Share = c.BM25 / best
 	}
@@ -113,14 +119,16 @@ func newSignals(q Query, c *Candidate, best float64, matched []string) (Signals,
 	}
 	s.NameWordsMatched = matched[start:len(matched):len(matched)]
 	s.Name = nameScore(q, c.Words, len(s.NameWordsMatched))
-	s.ActionScore = actionSignal(q.Actions, c.Words)
+	if q.Off.On(rules.Actions) {
+		s.ActionScore = actionSignal(q.Actions, c.Words)
+	}
 	switch {
 	case s.ActionScore > 0:
 		s.Action = "match"
 	case s.ActionScore < 0:
 		s.Action = "clash"
 	}
-	if q.isExactName(c) {
+	if q.Off.On(rules.ExactName) && q.isExactName(c) {
 		s.ExactName, s.ExactNameScore = true, weightExactName
 	}
 	return s, matched
@@ -136,14 +144,17 @@ func nameScore(q Query, words []string, covered int) float64 {
 	if joined := joinedWord(words); joined != "" && !q.Terms[joined] {
 		n-- // the whole identifier says nothing its words do not
 	}
-	s := weightCoverage * float64(covered) / float64(n)
+	s := 0.0
+	if q.Off.On(rules.NameCoverage) {
+		s = weightCoverage * float64(covered) / float64(n)
+	}
 	for _, w := range words {
 		if q.Plurals[w] {
 			s += weightPluralObject // "list the topics of a subscription": topics are listed
 			break
 		}
 	}
-	if covered >= n {
+	if covered >= n && q.Off.On(rules.NameAllWords) {
 		s += weightNameAllWords
 	}
 	return min(s, weightCoverage+weightPluralObject+weightNameAllWords)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -28,8 +29,20 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	misses := fs.Int("misses", 0, "print up to this many queries whose first result is not relevant")
 	floors := fs.String("min", "", "floors, e.g. recall@1=0.75,splits.test.ndcg@10=0.86: exit 1 naming each figure below its floor (keys of the --json output, nested ones joined by dots)")
 	ceilings := fs.String("max", "", "ceilings, e.g. emptied_rate=0.03: exit 1 naming each figure above its ceiling")
+	abl := fs.Bool("ablate", false, "switch each retrieval rule off in turn and print what that changes on every set of the gate (under --dir, the everyday sets over --catalog, default functions/search/catalog)")
+	dir := fs.String("dir", "infra/eval/testdata", "with --ablate: the `DIR` of the gate's sets")
+	only := fs.String("rules", "", "with --ablate: the rules to switch off, comma-separated (default: every rule)")
+	setNames := fs.String("sets", "", "with --ablate: the sets to measure, comma-separated (default: every set of the gate)")
+	off := fs.String("off", "", "retrieval rules to switch off, comma-separated (see --ablate)")
+	rounds := fs.Int("rounds", 2000, "with --ablate: resamples of the paired bootstrap")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *abl {
+		if *tools != "" || *queries != "" || *negatives != "" || *rounds < 100 {
+			return fmt.Errorf("%w: --ablate measures the gate's sets (--dir, --catalog): --tools, --queries and --negatives do not apply; --rounds must be at least 100", errUsage)
+		}
+		return runAblate(*dir, cmp.Or(*catalog, "functions/search/catalog"), *only, *setNames, *rounds, *asJSON, stdout, stderr)
 	}
 	if err := fs.require("queries"); err != nil {
 		return err
@@ -45,7 +58,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	rep, err := evaluate(benchmark{*tools, *catalog, *queries, *negatives}, ks, every, offset)
+	rep, err := evaluate(benchmark{*tools, *catalog, *queries, *negatives, *off}, ks, every, offset)
 	if err != nil {
 		return err
 	}
@@ -88,6 +101,7 @@ func parseSample(s string) (every, offset int, err error) {
 // a catalog directory), the queries and the optional negatives.
 type benchmark struct {
 	tools, catalog, queries, negatives string
+	off                                string // rules switched off, comma-separated
 }
 
 // open builds the benchmark's tools.
@@ -132,6 +146,11 @@ func evaluate(b benchmark, ks []int, every, offset int) (*report, error) {
 	defer set.Close()
 	if err := set.CheckGold(queries); err != nil {
 		return nil, fmt.Errorf("%s: %w", b.queries, err)
+	}
+	if b.off != "" {
+		if err := set.Index().SetRulesOff(strings.Split(b.off, ",")...); err != nil {
+			return nil, fmt.Errorf("%w: --off: %w", errUsage, err)
+		}
 	}
 	depth := max(10, ks[len(ks)-1])
 	results, latencies, err := searchAll(set, queries, depth)

@@ -1,0 +1,178 @@
+// Package rules names every switchable rule of the retrieval pipeline: each
+// pass over the query, retrieval signal, re-ranking signal and no-match
+// heuristic, with the step it belongs to and the one-line reason it exists.
+//
+// The contract: a Set holds the rules switched off (the zero Set switches
+// none off, which is what the product serves); every place that applies a
+// rule asks Set.On first and, when the rule is off, behaves as if the rule
+// had never been written. Nothing else changes with the Set, so switching
+// one rule off measures exactly that rule (mcpsearch eval --ablate).
+package rules
+
+import (
+	"fmt"
+	"math/bits"
+	"strings"
+)
+
+// Rule is one switchable rule.
+type Rule uint8
+
+// The rules, in the order of the pipeline's steps.
+const (
+	// query passes
+	FileWords Rule = iota
+	ForeignGlosses
+	ChineseGlosses
+	Phrases
+	QueryExpansions
+	GenericWords
+	// typo correction
+	Typos
+	ShortTypos
+	WordTableTypos
+	SplitWords
+	CorrectedExpansions
+	// retrieval
+	RelatedField
+	GlossField
+	ExactNameRetrieval
+	NamedServers
+	DenseCandidates
+	Clauses
+	// re-ranking
+	NameCoverage
+	NameAllWords
+	PluralObject
+	Actions
+	QueryActions
+	QuestionsRead
+	PluralsList
+	ExactName
+	Similarity
+	ServerNamed
+	// no-match and hints
+	NoMatch
+	FitWindow
+	NearMissHint
+	UnreadCJK
+	TimeWords
+	WithoutArguments
+	count
+)
+
+// info is what the registry says of a rule.
+type info struct {
+	name, step, reason string
+}
+
+var registry = [count]info{
+	FileWords:           {"file-words", "query", "a file path's name is read as words (report.pdf: report, pdf)"},
+	ForeignGlosses:      {"foreign-glosses", "query", "words of other languages in the hand-written table are followed by their English"},
+	ChineseGlosses:      {"chinese-glosses", "query", "Chinese words are followed by their English glosses (CC-CEDICT)"},
+	Phrases:             {"phrases", "query", "everyday phrases are followed by the words tools use (out of office: autoreply)"},
+	QueryExpansions:     {"query-expansions", "query", "everyday words are followed by the words tools use (meeting: event)"},
+	GenericWords:        {"generic-words", "query", "words that say little of which tool is meant (show, list, please) weigh 0.3"},
+	Typos:               {"typos", "typo", "a word the index does not know is corrected to the nearest known word"},
+	ShortTypos:          {"short-typos", "typo", "short unknown words (3-4 letters) are corrected to frequent words"},
+	WordTableTypos:      {"word-table-typos", "typo", "an unknown word is compared, as written, with the English words of the word vectors"},
+	SplitWords:          {"split-words", "typo", "a word typed without its space is read as its two halves"},
+	CorrectedExpansions: {"corrected-expansions", "typo", "a corrected word gets the expansions its correction has"},
+	RelatedField:        {"related-field", "retrieval", "WordNet's related words of an item are searched, weight 0.3"},
+	GlossField:          {"gloss-field", "retrieval", "the English glosses of an item's Chinese words are searched"},
+	ExactNameRetrieval:  {"exact-name-retrieval", "retrieval", "an item whose name is the whole query enters the re-ranking window"},
+	NamedServers:        {"named-servers", "retrieval", "the best items of a server a command names join the window"},
+	DenseCandidates:     {"dense-candidates", "retrieval", "the items nearest the query's word vector join the window"},
+	Clauses:             {"clauses", "retrieval", "each clause of a long task has a vector; its nearest items join the window and are lifted"},
+	NameCoverage:        {"name-coverage", "rerank", "the share of an item's name words the query holds"},
+	NameAllWords:        {"name-all-words", "rerank", "a bonus when the query holds every word of the name"},
+	PluralObject:        {"plural-object", "rerank", "a name holding the plural object of a short command is lifted"},
+	Actions:             {"actions", "rerank", "the name's verb against the query's action: match lifts, clash lowers"},
+	QueryActions:        {"query-actions", "rerank", "schedule, book and arrange ask to create"},
+	QuestionsRead:       {"questions-read", "rerank", "a short question for facts asks to list or get"},
+	PluralsList:         {"plurals-list", "rerank", "a short command with a plural object asks for a list"},
+	ExactName:           {"exact-name", "rerank", "an item whose name is the whole query goes first"},
+	Similarity:          {"similarity", "rerank", "the cosine of the query's and the item's word vectors"},
+	ServerNamed:         {"server-named", "rerank", "the items of a server the query names are lifted"},
+	NoMatch:             {"no-match", "no-match", "a short query whose best items hold little of its weight gets no items"},
+	FitWindow:           {"fit-window", "no-match", "a fitting item among the first 10 keeps a short query's items"},
+	NearMissHint:        {"near-miss-hint", "no-match", "a hint names the heavy words the best item lacks"},
+	UnreadCJK:           {"unread-cjk", "no-match", "a Chinese or Japanese query of no known word gets no items"},
+	TimeWords:           {"time-words", "no-match", "a day or a time of day weighs nothing in the no-match test"},
+	WithoutArguments:    {"without-arguments", "no-match", "quoted text and what follows saying or titled weigh nothing in the no-match test"},
+}
+
+// All returns every rule, in pipeline order.
+func All() []Rule {
+	out := make([]Rule, count)
+	for i := range out {
+		out[i] = Rule(i)
+	}
+	return out
+}
+
+// Name is the rule's name, as --ablate and the README list it.
+func (r Rule) Name() string { return registry[r].name }
+
+// Step is the pipeline step the rule belongs to.
+func (r Rule) Step() string { return registry[r].step }
+
+// Reason is the one line that says why the rule exists.
+func (r Rule) Reason() string { return registry[r].reason }
+
+func (r Rule) String() string { return r.Name() }
+
+// ByName returns the rule named name.
+func ByName(name string) (Rule, error) {
+	for i, in := range registry {
+		if in.name == name {
+			return Rule(i), nil
+		}
+	}
+	return 0, fmt.Errorf("no retrieval rule is named %q (known: %s)", name, strings.Join(Names(), ", "))
+}
+
+// Names returns the names of every rule, in pipeline order.
+func Names() []string {
+	out := make([]string, count)
+	for i, in := range registry {
+		out[i] = in.name
+	}
+	return out
+}
+
+// Set is a set of rules switched off; the zero Set switches none off.
+type Set uint64
+
+// Off returns the set of the rules named.
+func Off(names ...string) (Set, error) {
+	var s Set
+	for _, n := range names {
+		r, err := ByName(n)
+		if err != nil {
+			return 0, err
+		}
+		s = s.Without(r)
+	}
+	return s, nil
+}
+
+// On reports whether r is applied.
+func (s Set) On(r Rule) bool { return s&(1<<r) == 0 }
+
+// Without returns s with r switched off too.
+func (s Set) Without(r Rule) Set { return s | 1<<r }
+
+// Len is the number of rules switched off.
+func (s Set) Len() int { return bits.OnesCount64(uint64(s)) }
+
+// Names returns the names of the rules switched off, in pipeline order.
+func (s Set) Names() []string {
+	var out []string
+	for _, r := range All() {
+		if !s.On(r) {
+			out = append(out, r.Name())
+		}
+	}
+	return out
+}
