@@ -20,11 +20,8 @@ import (
 // document frequency of its content words, see coverage) and no item of
 // the first rank.FitWindow holds rank.FitCoverage of it (the ranking may
 // put first an item that holds the query's rarest word but not its
-// subject: "stash my changes real quick"). The test weighs what a request
-// asks for, not what it passes: quoted text, what follows "saying" or
-// "titled", what "an image of" shows (text.WithoutArguments); a day or a
-// time of day (text.IsTimeWord) counts toward a query's length but weighs
-// nothing. Long queries describe a task and carry many words no tool
+// subject: "stash my changes real quick"). A day or a time of day
+// (text.IsTimeWord) counts toward a query's length but weighs nothing. Long queries describe a task and carry many words no tool
 // description holds; any bar on them cost recall (see the technique log),
 // so they are not cut. A Chinese or Japanese query none of whose words
 // the gloss tables know, and that names no product code in Latin letters

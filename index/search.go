@@ -61,11 +61,7 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 	if err != nil {
 		return nil, err
 	}
-	weighed := text.FilesAsWord(own)
-	if off.On(rules.WithoutArguments) {
-		weighed = text.WithoutArguments(weighed)
-	}
-	fit, err := x.judgeFit(q.Kind, w, qterms, weighed, searched, cands, off)
+	fit, err := x.judgeFit(q.Kind, w, qterms, text.FilesAsWord(own), searched, cands, off)
 	if err != nil || fit.empty {
 		return &ext.Page{Hint: filterHint(q, unknown, fit.hint)}, err
 	}
@@ -164,10 +160,7 @@ func (x *Index) searchedTerms(kind ext.Kind, own string, w viewer, off rules.Set
 	searched := searchedText(own, off)
 	terms, words := queryTerms(searched)
 	qterms, err := x.resolveTerms(kind, terms, words, w)
-	if err != nil || !off.On(rules.CorrectedExpansions) {
-		return qterms, searched, err
-	}
-	return x.withCorrectedExpansions(kind, qterms, searched, w)
+	return qterms, searched, err
 }
 
 // maxPostings bounds the postings a search of kind walks

@@ -3,7 +3,6 @@ package index
 import (
 	"strings"
 
-	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
 	"github.com/mcpsearch/mcpsearch/index/internal/rules"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
@@ -133,32 +132,6 @@ func (c *corrector) nearestWord(word string) (correction, error) {
 		}
 	}
 	return best, nil
-}
-
-// withCorrectedExpansions returns the terms of a query and the text it
-// searches with the query expansions of its corrected words
-// (text.QueryExpansion: meetng is meeting, and so event too) added, as
-// its own words get theirs; terms and searched themselves when none has.
-// The added words are no words of the caller's: the no-match test does
-// not weigh them (searched is no longer the caller's text). Only the terms
-// that fit in rank.MaxSearchTerms are resolved.
-func (x *Index) withCorrectedExpansions(kind ext.Kind, terms []queryTerm, searched string, w viewer) ([]queryTerm, string, error) {
-	var more []string
-	for _, t := range terms {
-		if e := text.QueryExpansion(t.term); t.corrected != "" && e != "" {
-			more = append(more, e)
-		}
-	}
-	if len(more) == 0 {
-		return terms, searched, nil
-	}
-	analysed := text.Analyze(strings.Join(more, " "))
-	room := max(0, rank.MaxSearchTerms-len(terms)) // only so many are searched: the others are not resolved
-	added, err := x.resolveTerms(kind, analysed[:min(len(analysed), room)], nil, w)
-	if err != nil {
-		return nil, "", err
-	}
-	return firstTerms(append(terms, added...)), searched + " " + strings.Join(more, " "), nil
 }
 
 // split returns the two halves of a word run together as known terms of

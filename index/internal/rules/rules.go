@@ -32,7 +32,6 @@ const (
 	ShortTypos
 	WordTableTypos
 	SplitWords
-	CorrectedExpansions
 	// retrieval
 	RelatedField
 	GlossField
@@ -57,7 +56,6 @@ const (
 	NearMissHint
 	UnreadCJK
 	TimeWords
-	WithoutArguments
 	count
 )
 
@@ -67,39 +65,37 @@ type info struct {
 }
 
 var registry = [count]info{
-	FileWords:           {"file-words", "query", "a file path's name is read as words (report.pdf: report, pdf)"},
-	ForeignGlosses:      {"foreign-glosses", "query", "words of other languages in the hand-written table are followed by their English"},
-	ChineseGlosses:      {"chinese-glosses", "query", "Chinese words are followed by their English glosses (CC-CEDICT)"},
-	Phrases:             {"phrases", "query", "everyday phrases are followed by the words tools use (out of office: autoreply)"},
-	QueryExpansions:     {"query-expansions", "query", "everyday words are followed by the words tools use (meeting: event)"},
-	GenericWords:        {"generic-words", "query", "words that say little of which tool is meant (show, list, please) weigh 0.3"},
-	Typos:               {"typos", "typo", "a word the index does not know is corrected to the nearest known word"},
-	ShortTypos:          {"short-typos", "typo", "short unknown words (3-4 letters) are corrected to frequent words"},
-	WordTableTypos:      {"word-table-typos", "typo", "an unknown word is compared, as written, with the English words of the word vectors"},
-	SplitWords:          {"split-words", "typo", "a word typed without its space is read as its two halves"},
-	CorrectedExpansions: {"corrected-expansions", "typo", "a corrected word gets the expansions its correction has"},
-	RelatedField:        {"related-field", "retrieval", "WordNet's related words of an item are searched, weight 0.3"},
-	GlossField:          {"gloss-field", "retrieval", "the English glosses of an item's Chinese words are searched"},
-	ExactNameRetrieval:  {"exact-name-retrieval", "retrieval", "an item whose name is the whole query enters the re-ranking window"},
-	NamedServers:        {"named-servers", "retrieval", "the best items of a server a command names join the window"},
-	DenseCandidates:     {"dense-candidates", "retrieval", "the items nearest the query's word vector join the window"},
-	Clauses:             {"clauses", "retrieval", "each clause of a long task has a vector; its nearest items join the window and are lifted"},
-	NameCoverage:        {"name-coverage", "rerank", "the share of an item's name words the query holds"},
-	NameAllWords:        {"name-all-words", "rerank", "a bonus when the query holds every word of the name"},
-	PluralObject:        {"plural-object", "rerank", "a name holding the plural object of a short command is lifted"},
-	Actions:             {"actions", "rerank", "the name's verb against the query's action: match lifts, clash lowers"},
-	QueryActions:        {"query-actions", "rerank", "schedule, book and arrange ask to create"},
-	QuestionsRead:       {"questions-read", "rerank", "a short question for facts asks to list or get"},
-	PluralsList:         {"plurals-list", "rerank", "a short command with a plural object asks for a list"},
-	ExactName:           {"exact-name", "rerank", "an item whose name is the whole query goes first"},
-	Similarity:          {"similarity", "rerank", "the cosine of the query's and the item's word vectors"},
-	ServerNamed:         {"server-named", "rerank", "the items of a server the query names are lifted"},
-	NoMatch:             {"no-match", "no-match", "a short query whose best items hold little of its weight gets no items"},
-	FitWindow:           {"fit-window", "no-match", "a fitting item among the first 10 keeps a short query's items"},
-	NearMissHint:        {"near-miss-hint", "no-match", "a hint names the heavy words the best item lacks"},
-	UnreadCJK:           {"unread-cjk", "no-match", "a Chinese or Japanese query of no known word gets no items"},
-	TimeWords:           {"time-words", "no-match", "a day or a time of day weighs nothing in the no-match test"},
-	WithoutArguments:    {"without-arguments", "no-match", "quoted text and what follows saying or titled weigh nothing in the no-match test"},
+	FileWords:          {"file-words", "query", "a file path's name is read as words (report.pdf: report, pdf)"},
+	ForeignGlosses:     {"foreign-glosses", "query", "words of other languages in the hand-written table are followed by their English"},
+	ChineseGlosses:     {"chinese-glosses", "query", "Chinese words are followed by their English glosses (CC-CEDICT)"},
+	Phrases:            {"phrases", "query", "everyday phrases are followed by the words tools use (out of office: autoreply)"},
+	QueryExpansions:    {"query-expansions", "query", "everyday words are followed by the words tools use (meeting: event)"},
+	GenericWords:       {"generic-words", "query", "words that say little of which tool is meant (show, list, please) weigh 0.3"},
+	Typos:              {"typos", "typo", "a word the index does not know is corrected to the nearest known word"},
+	ShortTypos:         {"short-typos", "typo", "short unknown words (3-4 letters) are corrected to frequent words"},
+	WordTableTypos:     {"word-table-typos", "typo", "an unknown word is compared, as written, with the English words of the word vectors"},
+	SplitWords:         {"split-words", "typo", "a word typed without its space is read as its two halves"},
+	RelatedField:       {"related-field", "retrieval", "WordNet's related words of an item are searched, weight 0.3"},
+	GlossField:         {"gloss-field", "retrieval", "the English glosses of an item's Chinese words are searched"},
+	ExactNameRetrieval: {"exact-name-retrieval", "retrieval", "an item whose name is the whole query enters the re-ranking window"},
+	NamedServers:       {"named-servers", "retrieval", "the best items of a server a command names join the window"},
+	DenseCandidates:    {"dense-candidates", "retrieval", "the items nearest the query's word vector join the window"},
+	Clauses:            {"clauses", "retrieval", "each clause of a long task has a vector; its nearest items join the window and are lifted"},
+	NameCoverage:       {"name-coverage", "rerank", "the share of an item's name words the query holds"},
+	NameAllWords:       {"name-all-words", "rerank", "a bonus when the query holds every word of the name"},
+	PluralObject:       {"plural-object", "rerank", "a name holding the plural object of a short command is lifted"},
+	Actions:            {"actions", "rerank", "the name's verb against the query's action: match lifts, clash lowers"},
+	QueryActions:       {"query-actions", "rerank", "schedule, book and arrange ask to create"},
+	QuestionsRead:      {"questions-read", "rerank", "a short question for facts asks to list or get"},
+	PluralsList:        {"plurals-list", "rerank", "a short command with a plural object asks for a list"},
+	ExactName:          {"exact-name", "rerank", "an item whose name is the whole query goes first"},
+	Similarity:         {"similarity", "rerank", "the cosine of the query's and the item's word vectors"},
+	ServerNamed:        {"server-named", "rerank", "the items of a server the query names are lifted"},
+	NoMatch:            {"no-match", "no-match", "a short query whose best items hold little of its weight gets no items"},
+	FitWindow:          {"fit-window", "no-match", "a fitting item among the first 10 keeps a short query's items"},
+	NearMissHint:       {"near-miss-hint", "no-match", "a hint names the heavy words the best item lacks"},
+	UnreadCJK:          {"unread-cjk", "no-match", "a Chinese or Japanese query of no known word gets no items"},
+	TimeWords:          {"time-words", "no-match", "a day or a time of day weighs nothing in the no-match test"},
 }
 
 // All returns every rule, in pipeline order.

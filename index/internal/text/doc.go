@@ -27,9 +27,8 @@
 // paths read as their base name and extension ([WithFileWords]), words of
 // other languages as their English words, everyday phrases and idioms
 // followed by the words tools use ([WithPhraseExpansions], phrases.go),
-// long tasks split into clauses ([SplitClauses]). The no-match test reads
-// a request without its arguments: quoted text, what is said or shown
-// ([WithoutArguments], arguments.go), and days and times ([IsTimeWord]).
+// long tasks split into clauses ([SplitClauses]). The no-match test weighs
+// no days and times ([IsTimeWord]).
 //
 // What is said to a caller is in the caller's own words: [WordsAsWritten],
 // [GlossWords], [ForeignWords] and [PhraseWords] return words as they are

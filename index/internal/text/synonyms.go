@@ -163,10 +163,6 @@ var queryExpansions = map[string]string{
 	"helm":     "kubernetes", // Kubernetes' package manager
 }
 
-// QueryExpansion returns the words a query gets after the stem term ("":
-// none): those of a word a typo correction found.
-func QueryExpansion(term string) string { return queryExpansions[term] }
-
 // WithQueryExpansions returns text with the words of queryExpansions after
 // each word that has some, or text itself when none has.
 func WithQueryExpansions(text string) string {

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/mcpsearch/mcpsearch/index"
 	"github.com/mcpsearch/mcpsearch/infra/eval"
@@ -248,98 +247,8 @@ func meanFigures(c ablationColumn, fs []eval.Figures) map[string]float64 {
 	return m
 }
 
-// verdict says whether a rule earns its keep: the held-out columns where
-// switching it off lowers the figures beyond noise; or, when there are
-// none, those where switching it off raises them.
-func verdict(rows []ablationRow) string {
-	var losses, gains []string
-	for _, r := range rows {
-		switch {
-		case !r.HeldOut:
-		case r.Loss:
-			losses = append(losses, r.Column)
-		case r.gain():
-			gains = append(gains, r.Column)
-		}
-	}
-	switch {
-	case len(losses) > 0:
-		return "keep: off lowers " + strings.Join(losses, ", ")
-	case len(gains) > 0:
-		return "retire: off raises " + strings.Join(gains, ", ")
-	}
-	return "retire: no held-out change beyond noise"
-}
-
-// gain reports whether switching the rule off raises the column's figures
-// beyond noise.
-func (r ablationRow) gain() bool {
-	if r.Negative {
-		return r.Empty.Significant() && r.Empty.Mean > 0
-	}
-	for _, d := range []eval.Delta{r.R1, r.R5, r.NDCG10} {
-		if d.Significant() && d.Mean > 0 {
-			return true
-		}
-	}
-	return r.Empty.Significant() && r.Empty.Mean < 0
-}
-
-// print writes, for every rule, the columns it changes, then every rule's
-// verdict.
-func (a *ablation) print(w io.Writer) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "rule off\tcolumn\tqueries\tΔR@1\tΔR@5\tΔnDCG@10\tΔempty\t")
-	byRule := map[string][]ablationRow{}
-	var order []string
-	for _, r := range a.Rows {
-		if _, ok := byRule[r.Rule]; !ok {
-			order = append(order, r.Rule)
-		}
-		byRule[r.Rule] = append(byRule[r.Rule], r)
-	}
-	for _, rule := range order {
-		name := rule
-		for _, r := range byRule[rule] {
-			if r.R1.Mean == 0 && r.R5.Mean == 0 && r.NDCG10.Mean == 0 && r.Empty.Mean == 0 {
-				continue
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t\n", name, r.Column, r.Queries, delta(r.R1), delta(r.R5), delta(r.NDCG10), delta(r.Empty))
-			name = ""
-		}
-		if name != "" {
-			fmt.Fprintf(tw, "%s\t(no change)\t\t\t\t\t\t\n", name)
-		}
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	fmt.Fprintln(w, "Δ: the figure with the rule off minus with every rule on (empty: emptied answerable queries, or negatives given no items); * its 95% paired-bootstrap interval over the column's queries excludes 0")
-	fmt.Fprintln(w)
-	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	for _, rule := range order {
-		fmt.Fprintf(tw, "%s\t%s\n", rule, verdict(byRule[rule]))
-	}
-	return tw.Flush()
-}
-
-// delta formats a change: +.012*, or blank when none.
-func delta(d eval.Delta) string {
-	if d.Mean == 0 && !d.Significant() {
-		return ""
-	}
-	s := fmt.Sprintf("%+.3f", d.Mean)
-	if s == "-0.000" || s == "+0.000" {
-		s = "~0"
-	}
-	if d.Significant() {
-		s += "*"
-	}
-	return s
-}
-
 // runAblate is mcpsearch eval --ablate.
-func runAblate(dir, catalog, only, setNames string, rounds int, asJSON bool, stdout, stderr io.Writer) error {
+func runAblate(dir, catalog, only, setNames string, rounds int, asJSON, markdown bool, stdout, stderr io.Writer) error {
 	names := ruleNames()
 	if only != "" {
 		names = strings.Split(only, ",")
@@ -365,8 +274,11 @@ func runAblate(dir, catalog, only, setNames string, rounds int, asJSON bool, std
 	if err != nil {
 		return err
 	}
-	if asJSON {
+	switch {
+	case asJSON:
 		return json.NewEncoder(stdout).Encode(a)
+	case markdown:
+		return a.markdown(stdout)
 	}
 	return a.print(stdout)
 }

@@ -34,6 +34,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	only := fs.String("rules", "", "with --ablate: the rules to switch off, comma-separated (default: every rule)")
 	setNames := fs.String("sets", "", "with --ablate: the sets to measure, comma-separated (default: every set of the gate)")
 	off := fs.String("off", "", "retrieval rules to switch off, comma-separated (see --ablate)")
+	markdown := fs.Bool("markdown", false, "with --ablate: print one Markdown table row a rule (the README's table)")
 	rounds := fs.Int("rounds", 2000, "with --ablate: resamples of the paired bootstrap")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -42,7 +43,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 		if *tools != "" || *queries != "" || *negatives != "" || *rounds < 100 {
 			return fmt.Errorf("%w: --ablate measures the gate's sets (--dir, --catalog): --tools, --queries and --negatives do not apply; --rounds must be at least 100", errUsage)
 		}
-		return runAblate(*dir, cmp.Or(*catalog, "functions/search/catalog"), *only, *setNames, *rounds, *asJSON, stdout, stderr)
+		return runAblate(*dir, cmp.Or(*catalog, "functions/search/catalog"), *only, *setNames, *rounds, *asJSON, *markdown, stdout, stderr)
 	}
 	if err := fs.require("queries"); err != nil {
 		return err
@@ -349,55 +350,4 @@ func printMisses(w io.Writer, results []eval.Result, n int) {
 		n--
 		fmt.Fprintf(w, "miss %s: %q\n  want %v\n  got  %v\n", r.Query.QID, r.Query.Query, r.Query.RelevantGroups, r.Ranked[:min(3, len(r.Ranked))])
 	}
-}
-
-// checkFloors fails naming every figure below its floor. floors is
-// "key=value,…" with keys of the --json output, nested ones joined by dots
-// ("splits.test.recall@5").
-func checkFloors(figures map[string]any, floors string) error {
-	return checkBounds(figures, floors, "min", "below its floor", func(got, floor float64) bool { return got < floor })
-}
-
-// checkCeilings fails naming every figure above its ceiling, given as
-// checkFloors takes floors.
-func checkCeilings(figures map[string]any, ceilings string) error {
-	return checkBounds(figures, ceilings, "max", "above its ceiling", func(got, ceiling float64) bool { return got > ceiling })
-}
-
-// checkBounds compares figures with bounds ("key=value,…", the flag
-// --flag) and fails naming every figure that fails its bound.
-func checkBounds(figures map[string]any, bounds, flag, what string, fails func(got, bound float64) bool) error {
-	if bounds == "" {
-		return nil
-	}
-	var out []string
-	for _, kv := range strings.Split(bounds, ",") {
-		key, value, ok := strings.Cut(strings.TrimSpace(kv), "=")
-		bound, err := strconv.ParseFloat(value, 64)
-		got, known := figure(figures, key)
-		if !ok || err != nil || !known {
-			return fmt.Errorf("%w: --%s %q: want key=number with keys of the --json output, nested ones joined by dots", errUsage, flag, kv)
-		}
-		if fails(got, bound) {
-			out = append(out, fmt.Sprintf("%s %.4f is %s %.4f", key, got, what, bound))
-		}
-	}
-	if len(out) > 0 {
-		return fmt.Errorf("quality gate: %s", strings.Join(out, "; "))
-	}
-	return nil
-}
-
-// figure looks up a number of the --json output by its dotted key.
-func figure(figures map[string]any, key string) (float64, bool) {
-	var v any = figures
-	for part := range strings.SplitSeq(key, ".") {
-		m, ok := v.(map[string]any)
-		if !ok {
-			return 0, false
-		}
-		v = m[part]
-	}
-	f, ok := v.(float64)
-	return f, ok
 }
