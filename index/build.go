@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/index/internal/schema"
 	"github.com/mcpsearch/mcpsearch/index/internal/store"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 	"github.com/mcpsearch/mcpsearch/index/internal/vectors"
@@ -125,7 +126,7 @@ func writeIndex(cat *catalog.Catalog, path string) (map[string]int, error) {
 	for i := range cat.Items {
 		it := &cat.Items[i]
 		doc := document(it)
-		if err := b.index(docID(it.Kind, ordinal[it.Kind]), doc); err != nil {
+		if err := b.index(schema.DocID(it.Kind, ordinal[it.Kind]), doc); err != nil {
 			b.close()
 			return nil, fmt.Errorf("indexing %s %q: %w", it.Kind, it.Name, err)
 		}

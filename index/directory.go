@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/schema"
 	"github.com/mcpsearch/mcpsearch/index/internal/store"
 )
 
@@ -113,7 +114,7 @@ func (x *Index) eachMeta(k ext.Kind, fn func(n int, m store.Meta)) error {
 	for start := 0; start < count; start += batch {
 		ids := make([]string, 0, batch)
 		for n := start; n < min(start+batch, count); n++ {
-			ids = append(ids, docID(k, n))
+			ids = append(ids, schema.DocID(k, n))
 		}
 		metas, err := x.metasOf(ids)
 		if err != nil {

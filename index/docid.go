@@ -2,49 +2,17 @@ package index
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/schema"
 )
 
-// Documents. Each item is one bleve document, with the id
-// "<kind code>/<ordinal>": the n-th item (from 0) of its kind in catalog
-// order, "t/00000042". Its records in the stores and its vector are at
-// its position in catalog order: kinds in the order of ext.Kinds, each
-// kind's items in catalog order.
-
-// kindCode is the code of each kind in document ids and field names.
-var kindCode = map[ext.Kind]string{
-	ext.KindTool: "t", ext.KindPrompt: "p", ext.KindResource: "r", ext.KindResourceTemplate: "u",
-}
-
-// docID is the id of the n-th item (from 0) of kind k in catalog order.
-func docID(k ext.Kind, n int) string {
-	return fmt.Sprintf("%s/%08d", kindCode[k], n)
-}
-
-// parseDocID returns the kind and ordinal of a document id.
-func parseDocID(id string) (ext.Kind, int, bool) {
-	code, num, ok := strings.Cut(id, "/")
-	n, err := strconv.Atoi(num)
-	if !ok || err != nil {
-		return "", 0, false
-	}
-	for k, c := range kindCode {
-		if c == code {
-			return k, n, true
-		}
-	}
-	return "", 0, false
-}
-
 // catalogPosition is the position in catalog order of the item with the
-// document id docID ("t/00000012"), base being each kind's first position.
-func catalogPosition(docID string, base map[ext.Kind]int) (int, error) {
-	k, n, ok := parseDocID(docID)
+// document id schema.DocID ("t/00000012"), base being each kind's first position.
+func catalogPosition(id string, base map[ext.Kind]int) (int, error) {
+	k, n, ok := schema.ParseDocID(id)
 	if !ok {
-		return 0, fmt.Errorf("document id %q", docID)
+		return 0, fmt.Errorf("document id %q", id)
 	}
 	return base[k] + n, nil
 }
@@ -63,7 +31,7 @@ func kindBases(counts map[ext.Kind]int) map[ext.Kind]int {
 // position turns a document id ("t/00000042") into the position of its
 // record in catalog order.
 func (x *Index) position(id string) (int, error) {
-	k, n, ok := parseDocID(id)
+	k, n, ok := schema.ParseDocID(id)
 	if !ok || n < 0 || n >= x.manifest.Counts[k] {
 		return 0, fmt.Errorf("index %s: no document %q", x.dir, id)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/index/internal/schema"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
 
@@ -17,33 +18,33 @@ import (
 // (normalText).
 func document(item *catalog.Item) map[string]any {
 	it := normalText(item)
-	field := func(f string) string { return kindField(it.Kind, f) }
+	field := func(f string) string { return schema.KindField(it.Kind, f) }
 	doc := map[string]any{
-		fieldServer:             item.Server,
-		fieldVisibility:         visibilityTerms(it.Visibility),
-		field(fieldServerWords): it.Server,
-		field(fieldName):        it.Label,
-		field(fieldNameExact):   text.NormalizeName(it.Label),
-		field(fieldTitle):       it.Title,
-		field(fieldDescription): it.Description,
-		field(fieldRelated):     relatedWords(it),
-		field(fieldGloss):       itemGloss(it),
+		schema.Server:             item.Server,
+		schema.Visibility:         visibilityTerms(it.Visibility),
+		field(schema.ServerWords): it.Server,
+		field(schema.Name):        it.Label,
+		field(schema.NameExact):   text.NormalizeName(it.Label),
+		field(schema.Title):       it.Title,
+		field(schema.Description): it.Description,
+		field(schema.Related):     relatedWords(it),
+		field(schema.Gloss):       itemGloss(it),
 	}
 	if len(it.Params) > 0 {
 		params := make([]string, 0, 2*len(it.Params))
 		for _, p := range it.Params {
 			params = append(params, p.Name, p.Description)
 		}
-		doc[field(fieldParams)] = params
+		doc[field(schema.Params)] = params
 	}
 	if it.URI != "" || it.MimeType != "" {
-		doc[field(fieldURI)] = []string{it.URI, it.MimeType}
+		doc[field(schema.URI)] = []string{it.URI, it.MimeType}
 	}
 	if it.Content != "" {
-		doc[field(fieldContent)] = it.Content
+		doc[field(schema.Content)] = it.Content
 	}
 	if len(it.Annotations) > 0 {
-		doc[fieldAnnotations] = annotationTerms(it.Annotations)
+		doc[schema.Annotations] = annotationTerms(it.Annotations)
 	}
 	return doc
 }

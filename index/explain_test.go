@@ -15,7 +15,7 @@ import (
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/bm25"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
-	"github.com/mcpsearch/mcpsearch/index/internal/text"
+	"github.com/mcpsearch/mcpsearch/index/internal/retrieval"
 )
 
 func TestExplain(t *testing.T) {
@@ -172,15 +172,12 @@ func TestExplainMatchesBleve(t *testing.T) {
 		}
 	}
 	for _, q := range queries {
-		terms := termStrings(mustResolve(t, x, q.Kind, text.Analyze(q.Text)))
-		if len(terms) == 0 {
+		res := ranked(t, x, q, ext.Access{All: true})
+		if res == nil {
 			continue
 		}
-		bq, err := searchQuery(q, terms, x.manifest.Separator, true, ext.Access{All: true}, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		top, err := x.bm25Top(context.Background(), q.Kind, bq, 20)
+		bq := res.Query
+		top, err := bm25Top(context.Background(), x, q.Kind, bq, 20)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -188,7 +185,7 @@ func TestExplainMatchesBleve(t *testing.T) {
 		for i, c := range top {
 			ids[i] = c.ID
 		}
-		ours, err := x.fieldScores(context.Background(), q.Kind, bq, ids)
+		ours, err := retrieval.FieldScores(context.Background(), x.RetrievalSource(ext.Access{All: true}), q.Kind, bq, ids)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -199,15 +196,6 @@ func TestExplainMatchesBleve(t *testing.T) {
 			}
 		}
 	}
-}
-
-func mustResolve(t *testing.T, x *Index, kind ext.Kind, terms []string) []queryTerm {
-	t.Helper()
-	out, err := x.resolveTerms(kind, terms, nil, viewer{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 // bleveExplanations runs bq with bleve's explanations on documents ids.
@@ -238,14 +226,14 @@ var termExplanation = regexp.MustCompile(`^(?:weight|fieldWeight)\(([^:]+):(.+?)
 // (the share of its clauses that matched); that factor is carried down to
 // the terms, so the terms add up to the document's score.
 func fieldMatches(e *search.Explanation) []FieldMatch {
-	byField := map[string]*FieldMatch{}
+	var terms []bm25.Contribution
 	var walk func(e *search.Explanation, factor float64)
 	walk = func(e *search.Explanation, factor float64) {
 		if e == nil {
 			return
 		}
 		if m := termExplanation.FindStringSubmatch(e.Message); m != nil {
-			addTerm(byField, m[1], m[2], e.Value*factor)
+			terms = append(terms, bm25.Contribution{Field: m[1], Term: m[2], Score: e.Value * factor})
 			return
 		}
 		factor *= coordOf(e)
@@ -256,7 +244,7 @@ func fieldMatches(e *search.Explanation) []FieldMatch {
 		}
 	}
 	walk(e, 1)
-	return sortedFields(byField)
+	return retrieval.ByField(terms)
 }
 
 // coordOf is the coordination factor among e's children, or 1.

@@ -12,6 +12,8 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/bm25"
+	"github.com/mcpsearch/mcpsearch/index/internal/retrieval"
+	"github.com/mcpsearch/mcpsearch/index/internal/schema"
 )
 
 // Filter validation. A filter naming an annotation no tool the caller may
@@ -58,7 +60,7 @@ func (x *Index) readFilterNames() (err error) {
 	defer r.Close()
 	n := &x.filterNames
 	n.servers, n.annotations = map[ext.Kind]map[string][]int32{}, map[string][]int32{}
-	err = x.eachTermSets(r, fieldServer, func(server string) string { return server }, func(server string, k ext.Kind, set int32) {
+	err = x.eachTermSets(r, schema.Server, func(server string) string { return server }, func(server string, k ext.Kind, set int32) {
 		if n.servers[k] == nil {
 			n.servers[k] = map[string][]int32{}
 		}
@@ -67,7 +69,7 @@ func (x *Index) readFilterNames() (err error) {
 	if err != nil {
 		return err
 	}
-	return x.eachTermSets(r, fieldAnnotations, otherAnnotation, func(name string, _ ext.Kind, set int32) {
+	return x.eachTermSets(r, schema.Annotations, otherAnnotation, func(name string, _ ext.Kind, set int32) {
 		n.annotations[name] = addSet(n.annotations[name], set)
 	})
 }
@@ -237,7 +239,7 @@ func (x *Index) unknownServers(q ext.Query, w viewer) ([]unknownServer, error) {
 // filter, if any, then why nothing else fits (hint, which blames the
 // query's words only when the filter is not to blame).
 func filterHint(q ext.Query, unknown []unknownServer, hint string) string {
-	if hint == noWordMatches && (len(q.Filter.Servers) > 0 || len(q.Filter.Annotations) > 0) {
+	if hint == retrieval.NoWordMatches && (len(q.Filter.Servers) > 0 || len(q.Filter.Annotations) > 0) {
 		hint = "no item that the filter keeps matches any word of the query"
 	}
 	if len(unknown) == 0 {

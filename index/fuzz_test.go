@@ -11,7 +11,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/mcpsearch/mcpsearch/ext"
-	"github.com/mcpsearch/mcpsearch/index/internal/text"
+	"github.com/mcpsearch/mcpsearch/index/internal/schema"
 )
 
 // FuzzSearch searches a small built index with arbitrary text: nothing
@@ -97,20 +97,16 @@ func checkHintWords(t *testing.T, text, hint string) {
 // its clauses.
 func checkQueryTree(t *testing.T, x *Index, q ext.Query) {
 	t.Helper()
-	qterms, err := x.resolveTerms(q.Kind, text.Analyze(q.Text), nil, viewer{})
-	if err != nil {
-		t.Fatalf("resolving the terms of %q: %v", q.Text, err)
+	terms := request(t, x, q, ext.Access{All: true}).Terms
+	res := ranked(t, x, q, ext.Access{All: true})
+	if res == nil {
+		return
 	}
-	terms := termStrings(qterms)
-	bq, err := searchQuery(q, terms, x.manifest.Separator, true, ext.Access{}, 0)
-	if err != nil {
-		t.Fatalf("query for %q: %v", q.Text, err)
-	}
-	leaves, err := termLeaves(bq.Bleve())
+	leaves, err := termLeaves(res.Query.Bleve())
 	if err != nil {
 		t.Fatalf("query for %q: %v", q.Text, err)
 	}
-	if want := len(fieldBoosts)*len(terms) + 2 + len(q.Filter.Servers) + len(q.Filter.Annotations); leaves > want {
+	if want := len(schema.TextFields)*len(terms) + 2 + len(q.Filter.Servers) + len(q.Filter.Annotations); leaves > want {
 		t.Fatalf("query for %q (%d terms) has %d term clauses, want at most %d", q.Text, len(terms), leaves, want)
 	}
 }

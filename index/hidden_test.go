@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/retrieval"
+	"github.com/mcpsearch/mcpsearch/index/internal/schema"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
 
@@ -23,25 +25,24 @@ func TestHiddenWordCostsWhatAnUnknownWordCosts(t *testing.T) {
 		"open.json":   `{"server":"open","tools":[{"name":"weather","description":"Show the weather forecast for a city","inputSchema":{"type":"object"}}]}`,
 	})
 	x := mustBuild(t, dir)
-	cost := func(word string) typoCost {
+	cost := func(word string) retrieval.TypoCost {
 		t.Helper()
-		analysed, words := queryTerms(word)
-		terms, c, err := x.resolveTermsCost(ext.KindTool, analysed, words, x.visibility.viewer(ext.Access{}))
-		if err != nil || len(terms) == 0 || len(terms) > 2 {
-			t.Fatalf("%q: got %v, %v; want one term, or the two of two words run together", word, terms, err)
+		r := request(t, x, ext.Query{Kind: ext.KindTool, Text: word}, ext.Access{})
+		if len(r.Terms) == 0 || len(r.Terms) > 2 {
+			t.Fatalf("%q: got %v; want one term, or the two of two words run together", word, r.Terms)
 		}
-		return c
+		return r.Cost
 	}
 	// a word, and two words typed without their space, one of them hidden
 	for _, words := range [][3]string{{"zanzibarite", "quixotrelix", "forecast"}, {"reactorweather", "factorweather", "forecastweather"}} {
 		hidden, nowhere, visible := cost(words[0]), cost(words[1]), cost(words[2])
-		if hidden.walks == 0 || hidden.lookups == 0 {
+		if hidden.Walks == 0 || hidden.Lookups == 0 {
 			t.Fatalf("%s cost %+v; want dictionary walks and lookups", words[0], hidden)
 		}
-		for name, c := range map[string]typoCost{"a word of no item": nowhere, "a visible word": visible} {
-			if c.walks != hidden.walks || c.lookups != hidden.lookups {
+		for name, c := range map[string]retrieval.TypoCost{"a word of no item": nowhere, "a visible word": visible} {
+			if c.Walks != hidden.Walks || c.Lookups != hidden.Lookups {
 				t.Errorf("%s (%v) took %d walks and %d lookups, a word of hidden items %d and %d; want the same",
-					name, words, c.walks, c.lookups, hidden.walks, hidden.lookups)
+					name, words, c.Walks, c.Lookups, hidden.Walks, hidden.Lookups)
 			}
 		}
 	}
@@ -89,9 +90,9 @@ func BenchmarkHiddenWord(b *testing.B) {
 func hiddenAndVisibleWords(tb testing.TB, x *Index, ctx context.Context) (hidden, visible string) {
 	tb.Helper()
 	all := ext.WithAccess(context.Background(), ext.Access{All: true})
-	terms := sortedKeys(vocabulary(tb, x, ext.KindTool, fieldDescription))
+	terms := sortedKeys(vocabulary(tb, x, ext.KindTool, schema.Description))
 	for _, term := range terms {
-		if len(term) < 8 || len(term) > 12 || !isContentWord(term) || !slices.Equal(text.Analyze(term), []string{term}) {
+		if len(term) < 8 || len(term) > 12 || !isWordOfLetters(term, 3, false) || !slices.Equal(text.Analyze(term), []string{term}) {
 			continue
 		}
 		seen, everyone := searchCount(tb, x, ctx, term), searchCount(tb, x, all, term)

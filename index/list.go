@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/schema"
 	"github.com/mcpsearch/mcpsearch/index/internal/store"
 )
 
@@ -22,7 +23,7 @@ func (x *Index) List(ctx context.Context, k ext.Kind, offset, limit int) (_ *ext
 	end := min(offset+limit, total)
 	ids := make([]string, 0, end-offset)
 	for n := offset; n < end; n++ {
-		ids = append(ids, docID(k, n))
+		ids = append(ids, schema.DocID(k, n))
 	}
 	hits, err := x.fetch(ctx, ids)
 	if err != nil {
@@ -51,7 +52,7 @@ func (x *Index) listVisible(ctx context.Context, w viewer, k ext.Kind, offset, l
 			more = true
 			break
 		}
-		ids = append(ids, docID(k, n))
+		ids = append(ids, schema.DocID(k, n))
 	}
 	hits, err := x.fetch(ctx, ids)
 	if err != nil {

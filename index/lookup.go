@@ -9,6 +9,7 @@ import (
 	"github.com/yosida95/uritemplate/v3"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/schema"
 )
 
 var _ ext.Resolver = (*Index)(nil)
@@ -46,7 +47,7 @@ func (x *Index) resolveName(w viewer, k ext.Kind, name string) (*ext.Target, err
 // target reads item n of kind k into a Target. upstreamName, when empty,
 // is the item's own label (tools, prompts) or URI.
 func (x *Index) target(k ext.Kind, n int, name, upstreamName string) (*ext.Target, error) {
-	id := docID(k, n)
+	id := schema.DocID(k, n)
 	m, err := x.metaOf(id)
 	if err != nil {
 		return nil, err
@@ -155,7 +156,7 @@ func (x *Index) loadURIs() error {
 // readObject decodes the object of item n of kind k into v and returns its
 // server.
 func (x *Index) readObject(k ext.Kind, n int, v any) (string, error) {
-	id := docID(k, n)
+	id := schema.DocID(k, n)
 	m, err := x.metaOf(id)
 	if err != nil {
 		return "", err

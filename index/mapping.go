@@ -7,6 +7,7 @@ import (
 	"github.com/blevesearch/bleve/v2/mapping"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/schema"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
 
@@ -14,48 +15,19 @@ import (
 // components: text.AddTo registers them (Build and Open call it), so that
 // bleve can read the mapping of a bundle, as the tests do.
 
-// Document fields. The text fields and nameExact exist once per kind of
-// item, prefixed with the kind's code ("t_name", "p_name", …; see
-// kindField): a search of one kind reads only its own postings and
-// statistics, with no filter on the kind.
-const (
-	fieldServer      = "server"      // keyword, stored
-	fieldServerWords = "serverWords" // text
-	fieldName        = "name"        // text: the upstream name, split into words
-	fieldNameExact   = "nameExact"   // keyword: own name, letters and digits in lower case
-	fieldTitle       = "title"       // text
-	fieldDescription = "description" // text
-	fieldParams      = "params"      // text: parameter names and descriptions
-	fieldAnnotations = "annotations" // keyword: "readonlyhint=true", …
-	fieldVisibility  = "visibility"  // keyword: "public", or "g:<group>" and "s:<scope>" (visibility.go)
-	fieldURI         = "uri"         // text: URI or URI template, MIME type
-	fieldRelated     = "related"     // text: WordNet synonyms of the name, title and description
-	fieldContent     = "content"     // text: a resource's text, when the catalog holds it
-	fieldGloss       = "gloss"       // text: English glosses of the Chinese words of the name, title, description and parameters
-)
-
-// textFields are analysed into words.
-var textFields = []string{fieldServerWords, fieldName, fieldTitle, fieldDescription, fieldParams, fieldURI, fieldRelated, fieldContent, fieldGloss}
-
-// keywordFields are indexed whole, as one term a value.
-var keywordFields = map[string]bool{fieldServer: true, fieldAnnotations: true, fieldVisibility: true}
-
-// kindField is the name of field f for items of kind k.
-func kindField(k ext.Kind, f string) string { return kindCode[k] + "_" + f }
-
 // isKeywordField reports whether the document field named name is indexed
 // whole.
 func isKeywordField(name string) bool {
-	return keywordFields[name] || strings.HasSuffix(name, "_"+fieldNameExact)
+	return schema.KeywordFields[name] || strings.HasSuffix(name, "_"+schema.NameExact)
 }
 
 // indexedFields lists every indexed field of every kind.
 func indexedFields() []string {
-	fields := []string{fieldServer, fieldAnnotations, fieldVisibility}
+	fields := []string{schema.Server, schema.Annotations, schema.Visibility}
 	for _, k := range ext.Kinds {
-		fields = append(fields, kindField(k, fieldNameExact))
-		for _, f := range textFields {
-			fields = append(fields, kindField(k, f))
+		fields = append(fields, schema.KindField(k, schema.NameExact))
+		for _, f := range schema.TextFields {
+			fields = append(fields, schema.KindField(k, f))
 		}
 	}
 	return fields

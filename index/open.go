@@ -142,3 +142,8 @@ func (x *Index) CursorKey() []byte {
 	}
 	return key
 }
+
+// reader opens a reader of the index's postings; the caller closes it.
+func (x *Index) reader() (bindex.IndexReader, error) {
+	return x.bleve.Reader()
+}

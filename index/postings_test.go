@@ -9,17 +9,18 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/bm25"
+	"github.com/mcpsearch/mcpsearch/index/internal/rank"
 )
 
 // TestPostingsBound: a query whose terms' postings add up to more than the
-// bound (x.maxPostings) is scored as the query without its commonest
+// bound (what the pipeline sets: bm25.Query.MaxPostings) is scored as the query without its commonest
 // terms, left out most postings first until the rest fit; the worst
 // queries' kept terms then walk at most the bound. No ordinary request
 // (the mixes of the BM25 and search benchmarks) reaches it.
 func TestPostingsBound(t *testing.T) {
 	t.Parallel()
 	x := defaultIndex(t)
-	bound := x.maxPostings(ext.KindTool)
+	bound := max(rank.PostingsPerItem*x.manifest.Counts[ext.KindTool], rank.MinPostings)
 	over := 0
 	for _, wq := range worstQueries(t, x) {
 		q := ext.Query{Kind: ext.KindTool, Text: wq.text, Limit: 10}
@@ -40,11 +41,14 @@ func TestPostingsBound(t *testing.T) {
 		unbounded, _ := boundedQuery(t, x, q)
 		unbounded.MaxPostings = 0
 		unbounded.Text = onlyTerms(unbounded.Text, kept)
-		got, err := x.bm25Top(context.Background(), q.Kind, bq, 60)
+		if bq.MaxPostings != bound {
+			t.Fatalf("%s: the pipeline bounds the postings at %d, want %d", wq.name, bq.MaxPostings, bound)
+		}
+		got, err := bm25Top(context.Background(), x, q.Kind, bq, 60)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := x.bm25Top(context.Background(), q.Kind, unbounded, 60)
+		want, err := bm25Top(context.Background(), x, q.Kind, unbounded, 60)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,25 +70,18 @@ func TestPostingsBound(t *testing.T) {
 // boundedQuery is the BM25 query Search makes of q, with its terms.
 func boundedQuery(t *testing.T, x *Index, q ext.Query) (bm25.Query, []string) {
 	t.Helper()
-	w := x.visibility.viewer(ext.Access{All: true})
-	qterms, _, err := x.searchedTerms(q.Kind, readQuery(q.Text), w, 0)
-	if err != nil {
-		t.Fatal(err)
+	res := ranked(t, x, q, ext.Access{All: true})
+	if res == nil {
+		t.Fatalf("%.40q: no searchable words", q.Text)
 	}
-	terms := termStrings(qterms)
-	bq, err := searchQuery(q, terms, x.manifest.Separator, true, ext.Access{All: true}, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bq.MaxPostings = x.maxPostings(q.Kind)
-	return bq, terms
+	return res.Query, leafTerms(res.Query.Text)
 }
 
 // termPostings counts each term's postings over the leaves of text, and
 // all of them.
 func termPostings(t *testing.T, x *Index, text [][]bm25.Leaf) (map[string]uint64, uint64) {
 	t.Helper()
-	r, _, err := x.readerOfDocs()
+	r, err := x.reader()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/retrieval"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
 
@@ -304,8 +305,8 @@ func TestNoWordRead(t *testing.T) {
 		if got := len(page.Items) > 0; got != wantItems {
 			t.Errorf("%q: %d items, hint %q; want items: %v", q, len(page.Items), page.Hint, wantItems)
 		}
-		if !wantItems && page.Hint != noWordRead {
-			t.Errorf("%q: hint %q, want %q", q, page.Hint, noWordRead)
+		if !wantItems && page.Hint != retrieval.NoWordRead {
+			t.Errorf("%q: hint %q, want %q", q, page.Hint, retrieval.NoWordRead)
 		}
 	}
 }

@@ -2,49 +2,42 @@ package index
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
-	"strings"
 
+	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/blevesearch/bleve/v2/search"
 	bindex "github.com/blevesearch/bleve_index_api"
+
 	"github.com/mcpsearch/mcpsearch/ext"
-	"github.com/mcpsearch/mcpsearch/index/internal/bm25"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
-	"github.com/mcpsearch/mcpsearch/index/internal/rules"
-	"github.com/mcpsearch/mcpsearch/index/internal/text"
+	"github.com/mcpsearch/mcpsearch/index/internal/retrieval"
+	"github.com/mcpsearch/mcpsearch/index/internal/store"
+	"github.com/mcpsearch/mcpsearch/index/internal/vectors"
 )
 
-// Search implements ext.Searcher. It retrieves candidates with BM25, re-ranks
-// the first rank.RerankWindow of them (package rank) and loads the MCP
-// objects of the requested page only. Items the caller (ext.AccessFrom(ctx)) may not
-// see are excluded by the query itself, before ranking and the cut.
+// Search implements ext.Searcher: the retrieval pipeline (package
+// retrieval) reads the query and ranks the items the caller
+// (ext.AccessFrom(ctx)) may see that the filter keeps; the objects of the
+// requested page only are loaded. Items the caller may not see are
+// excluded by the query itself, before ranking and the cut.
 func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error) {
 	defer recoverDamage(x.dir, &err)
-	q.Text = readQuery(q.Text)
-	own := q.Text
+	q.Text = retrieval.ReadText(q.Text)
 	access := ext.AccessFrom(ctx)
 	w := x.visibility.viewer(access)
-	off := x.rulesOff()
-	qterms, searched, err := x.searchedTerms(q.Kind, own, w, off)
+	src := source{x, w}
+	req, err := retrieval.Read(src, q, x.rulesOff())
 	if err != nil {
 		return nil, fmt.Errorf("index %s: %w", x.dir, err)
 	}
-	terms := termStrings(qterms)
 	if err := x.checkAnnotations(q, w); err != nil {
 		return nil, err
 	}
-	bq, err := searchQuery(q, terms, x.manifest.Separator, w.all(), access, off)
+	filters, err := filterClauses(q, w.all(), access)
 	if err != nil {
 		return nil, err
 	}
-	scope, done, err := x.scope(q.Kind, w)
-	defer done()
-	if err != nil {
-		return nil, err
-	}
-	bq.Scope = scope
-	bq.MaxPostings = x.maxPostings(q.Kind)
-	if len(terms) == 0 {
+	if len(req.Terms) == 0 {
 		return &ext.Page{Hint: "the query has no searchable words"}, nil
 	}
 	unknown, err := x.unknownServers(q, w)
@@ -57,46 +50,22 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 	if q.Limit <= 0 {
 		return &ext.Page{}, nil
 	}
-	cands, err := x.ranked(ctx, q, w, bq, terms, searched, off)
+	res, err := retrieval.Rank(ctx, src, req, filters)
 	if err != nil {
 		return nil, err
 	}
-	fit, err := x.judgeFit(q.Kind, w, qterms, text.FilesAsWord(own), searched, cands, off)
-	if err != nil || fit.empty {
-		return &ext.Page{Hint: filterHint(q, unknown, fit.hint)}, err
+	defer res.Close()
+	if res.Empty {
+		return &ext.Page{Hint: filterHint(q, unknown, res.Hint)}, nil
 	}
-	return x.pageOf(ctx, q, bq, cands, fit.hint)
+	return x.pageOf(ctx, q, src, res)
 }
 
-// ranked returns the candidates of bq, the query of q's terms (read from
-// searched) that w may see: BM25's best, the best items of the servers a
-// command names and the nearest by vectors, the first
-// rank.RerankWindow of them re-ranked.
-func (x *Index) ranked(ctx context.Context, q ext.Query, w viewer, bq bm25.Query, terms []string, searched string, off rules.Set) ([]rank.Candidate, error) {
-	named, err := x.commandNames(q, w, terms, off)
-	if err != nil {
-		return nil, err
-	}
-	cands, byServer, err := x.candidates(ctx, q.Kind, bq, max(rank.RerankWindow, q.Offset+q.Limit+1), named)
-	if err != nil {
-		return nil, err
-	}
-	cands, window, err := x.addNamedServers(cands, byServer, min(len(cands), rank.RerankWindow))
-	if err != nil {
-		return nil, err
-	}
-	cands, window, err = x.addDense(ctx, q, searched, cands, window, off)
-	if err != nil {
-		return nil, err
-	}
-	rank.Rerank(rank.NewQuery(q.Text, terms, off), cands, window)
-	return cands, nil
-}
-
-// pageOf loads the page of ranked cands that q asks for (its offset and
-// limit), with the near-miss hint on the first page (see judgeFit) and
-// the explanations q asks for.
-func (x *Index) pageOf(ctx context.Context, q ext.Query, bq bm25.Query, cands []rank.Candidate, hint string) (*ext.Page, error) {
+// pageOf loads the page of the ranked candidates of res that q asks for
+// (its offset and limit), with the no-match test's hint on the first page
+// and the explanations q asks for.
+func (x *Index) pageOf(ctx context.Context, q ext.Query, src source, res *retrieval.Result) (*ext.Page, error) {
+	cands := res.Candidates
 	if q.Offset >= len(cands) {
 		return &ext.Page{}, nil
 	}
@@ -106,173 +75,18 @@ func (x *Index) pageOf(ctx context.Context, q ext.Query, bq bm25.Query, cands []
 	}
 	page.More = len(cands) > q.Offset+q.Limit
 	if q.Offset == 0 {
-		page.Hint = hint
+		page.Hint = res.Hint
 	}
 	if q.Explain {
-		if err := x.explainPage(ctx, q, bq, cands, page); err != nil {
+		explained, err := retrieval.Explain(ctx, src, q.Kind, res, cands[q.Offset:q.Offset+len(page.Items)])
+		if err != nil {
 			return nil, err
+		}
+		for i, e := range explained {
+			page.Items[i].Explain = e
 		}
 	}
 	return page, nil
-}
-
-// readQuery returns what a search reads of the caller's text: its
-// compatibility form (text.Normalize), to its ext.MaxQueryTerms-th word,
-// each part of an identifier and each Chinese or Japanese character
-// counting as one (text.FirstWords). Every later step — glosses, phrases,
-// analysis, correction, vectors, re-ranking — reads no more, so what a
-// query costs is bounded by its words whatever their shape.
-func readQuery(s string) string {
-	return text.FirstWords(text.Normalize(s, ext.MaxQueryBytes), ext.MaxQueryTerms)
-}
-
-// searchedText is what BM25 and the vectors read of the caller's text
-// own: its file paths as words, its Chinese and other languages glossed in
-// English, its phrases and everyday words followed by the words tools use
-// (each pass unless off switches it off).
-func searchedText(own string, off rules.Set) string {
-	s := own
-	for _, p := range queryPasses {
-		if off.On(p.rule) {
-			s = p.pass(s)
-		}
-	}
-	return s
-}
-
-// queryPasses are the rewrites of the caller's text, in order.
-var queryPasses = []struct {
-	rule rules.Rule
-	pass func(string) string
-}{
-	{rules.FileWords, text.WithFileWords},
-	{rules.ForeignGlosses, text.WithForeignGlosses},
-	{rules.ChineseGlosses, text.WithGlosses},
-	{rules.Phrases, text.WithPhraseExpansions},
-	{rules.QueryExpansions, text.WithQueryExpansions},
-}
-
-// searchedTerms returns the terms a query searches and the text they are
-// read from (searchedText): the words of own, the caller's text, resolved
-// and corrected among the items w sees, with the everyday words of
-// corrected ones (at most rank.MaxSearchTerms).
-func (x *Index) searchedTerms(kind ext.Kind, own string, w viewer, off rules.Set) ([]queryTerm, string, error) {
-	searched := searchedText(own, off)
-	terms, words := queryTerms(searched)
-	qterms, err := x.resolveTerms(kind, terms, words, w)
-	return qterms, searched, err
-}
-
-// maxPostings bounds the postings a search of kind walks
-// (bm25.Query.MaxPostings): rank.PostingsPerItem per item of the kind, at
-// least rank.MinPostings.
-func (x *Index) maxPostings(kind ext.Kind) int {
-	return max(rank.PostingsPerItem*int(x.bm25[kind].DocCount), rank.MinPostings)
-}
-
-func termStrings(terms []queryTerm) []string {
-	out := make([]string, len(terms))
-	for i, t := range terms {
-		out[i] = t.term
-	}
-	return out
-}
-
-// candidates runs the BM25 query for the best n items (package bm25) and
-// reads the meta records of the re-ranking window; in the same pass, the
-// best rank.NamedServerCandidates items of each of servers (see
-// addNamedServers).
-func (x *Index) candidates(ctx context.Context, kind ext.Kind, bq bm25.Query, n int, servers []string) ([]rank.Candidate, [][]rank.Candidate, error) {
-	cands, byServer, err := x.bm25TopGrouped(ctx, kind, bq, n, servers, rank.NamedServerCandidates)
-	if err != nil {
-		return nil, nil, fmt.Errorf("index %s: %w", x.dir, err)
-	}
-	if err := x.nameCandidates(cands[:min(len(cands), rank.RerankWindow)]); err != nil { // only re-ranking reads names
-		return nil, nil, err
-	}
-	return cands, byServer, nil
-}
-
-// nameCandidates reads the label, server and name words of cands.
-func (x *Index) nameCandidates(cands []rank.Candidate) error {
-	ids := make([]string, len(cands))
-	for i, c := range cands {
-		ids[i] = c.ID
-	}
-	metas, err := x.metasOf(ids)
-	if err != nil {
-		return err
-	}
-	for i, m := range metas {
-		cands[i].Label, cands[i].Server, cands[i].Words = m.Label, m.Server, strings.Fields(m.Words)
-	}
-	return nil
-}
-
-// bm25Top returns the n best items of kind for q by BM25, best first,
-// ties in catalog order.
-func (x *Index) bm25Top(ctx context.Context, kind ext.Kind, q bm25.Query, n int) ([]rank.Candidate, error) {
-	top, _, err := x.bm25TopGrouped(ctx, kind, q, n, nil, 0)
-	return top, err
-}
-
-// bm25TopGrouped is bm25Top, and the k best items of each of servers
-// that q finds, from the same pass (bm25.TopGrouped).
-func (x *Index) bm25TopGrouped(ctx context.Context, kind ext.Kind, q bm25.Query, n int, servers []string, k int) ([]rank.Candidate, [][]rank.Candidate, error) {
-	r, docs, err := x.readerOfDocs()
-	if err != nil {
-		return nil, nil, err
-	}
-	defer r.Close()
-	groups := make([]bm25.Leaf, len(servers))
-	for i, s := range servers {
-		groups[i] = filterTerm(fieldServer, s)
-	}
-	top, byGroup, err := bm25.TopGrouped(ctx, r, docs, x.bm25[kind], q, n, x.docOrder, groups, k)
-	if err != nil {
-		return nil, nil, err
-	}
-	cands, err := candidatesOf(r, top)
-	if err != nil {
-		return nil, nil, err
-	}
-	byServer := make([][]rank.Candidate, len(byGroup))
-	for i, g := range byGroup {
-		if byServer[i], err = candidatesOf(r, g); err != nil {
-			return nil, nil, err
-		}
-	}
-	return cands, byServer, nil
-}
-
-// candidatesOf names the documents of top.
-func candidatesOf(r bindex.IndexReader, top []bm25.Doc) ([]rank.Candidate, error) {
-	cands := make([]rank.Candidate, len(top))
-	id := make(bindex.IndexInternalID, 8)
-	for i, d := range top {
-		binary.BigEndian.PutUint64(id, uint64(d.Num))
-		ext, err := r.ExternalID(id)
-		if err != nil {
-			return nil, fmt.Errorf("document %d: %w", d.Num, err)
-		}
-		cands[i] = rank.Candidate{ID: ext, BM25: d.Score, Score: d.Score}
-	}
-	return cands, nil
-}
-
-// readerOfDocs opens a reader of the index's postings, as reader does, and
-// returns the number of documents it holds.
-func (x *Index) readerOfDocs() (bindex.IndexReader, int, error) {
-	r, err := x.reader()
-	if err != nil {
-		return nil, 0, err
-	}
-	docs, err := r.DocCount()
-	if err != nil {
-		r.Close()
-		return nil, 0, err
-	}
-	return r, int(docs), nil
 }
 
 // load fetches the objects of cands, in their order, with their scores.
@@ -289,4 +103,42 @@ func (x *Index) load(ctx context.Context, cands []rank.Candidate) (*ext.Page, er
 		hits[i].Score = cands[i].Score
 	}
 	return &ext.Page{Items: hits}, nil
+}
+
+// source is the index as one caller (w) sees it, what the retrieval
+// pipeline reads (retrieval.Source).
+type source struct {
+	x *Index
+	w viewer
+}
+
+var _ retrieval.Source = source{}
+
+func (s source) Name() string                        { return "index " + s.x.dir }
+func (s source) Reader() (bindex.IndexReader, error) { return s.x.reader() }
+func (s source) Stats(k ext.Kind) *search.BM25Stats  { return s.x.bm25[k] }
+func (s source) DocOrder() store.DocOrder            { return s.x.docOrder }
+func (s source) Metas(ids []string) ([]store.Meta, error) {
+	return s.x.metasOf(ids)
+}
+func (s source) Vectors() *vectors.Vectors           { return s.x.vectors }
+func (s source) Separator() string                   { return s.x.manifest.Separator }
+func (s source) ServersByWord() map[string][]string  { return s.x.serverWords() }
+func (s source) SeesAll() bool                       { return s.w.all() }
+func (s source) Sees(k ext.Kind, ord int) bool       { return s.w.sees(k, ord) }
+func (s source) Count(k ext.Kind) int                { return s.w.count(k, s.x.manifest.Counts[k]) }
+func (s source) Visible() ([]*roaring.Bitmap, error) { return s.x.visibleDocs(s.w) }
+func (s source) SeesServer(k ext.Kind, server string) (bool, error) {
+	names, err := s.x.names()
+	if err != nil {
+		return false, err
+	}
+	return s.w.seesAny(names.servers[k][server]), nil
+}
+
+// RetrievalSource is the index as a caller with access a sees it, as the
+// retrieval pipeline reads it: for the pipeline's own tests and tools,
+// which open bundles through this package.
+func (x *Index) RetrievalSource(a ext.Access) retrieval.Source {
+	return source{x, x.visibility.viewer(a)}
 }

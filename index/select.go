@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/schema"
 )
 
 var _ ext.Selector = (*Index)(nil)
@@ -24,7 +25,7 @@ func (x *Index) Select(ctx context.Context, k ext.Kind, name string) (_ []ext.Hi
 	var ids []string
 	for _, n := range ordinals {
 		if w.sees(k, n) {
-			ids = append(ids, docID(k, n))
+			ids = append(ids, schema.DocID(k, n))
 		}
 	}
 	if len(ids) == 0 {
@@ -60,7 +61,7 @@ func (x *Index) named(k ext.Kind, name string) ([]int, error) {
 func (x *Index) findName(k ext.Kind, name string) (int, bool, error) {
 	var firstErr error
 	canonical := func(n int) string {
-		m, err := x.metaOf(docID(k, n))
+		m, err := x.metaOf(schema.DocID(k, n))
 		if err != nil && firstErr == nil {
 			firstErr = err
 		}

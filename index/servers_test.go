@@ -10,7 +10,6 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
-	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
 
 // namedServersCatalog is a catalog whose visible server ledger holds one
@@ -61,9 +60,8 @@ func TestNamedServersTheCallerSees(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		named, err := x.serversNamed(q, x.visibility.viewer(tc.access), []string{"ledger"})
-		if err != nil || !slices.Equal(named, []string{"ledger"}) {
-			t.Errorf("%s: servers named %v, %v; want [ledger] alone, and so one search", tc.name, named, err)
+		if named := ranked(t, x, q, tc.access).NamedServers; !slices.Equal(named, []string{"ledger"}) {
+			t.Errorf("%s: servers named %v; want [ledger] alone, and so one search", tc.name, named)
 		}
 		i := slices.Index(pageNames(page), "ledger__jot")
 		if i < 0 || page.Items[i].Explain.(*Explanation).Rerank == nil {
@@ -95,10 +93,7 @@ func TestNoServerNamedBuildsNoServerWords(t *testing.T) {
 	if x.serverNames.servers != nil {
 		t.Error("a query naming no server built the table of server words")
 	}
-	named, err := x.serversNamed(ext.Query{Kind: ext.KindTool}, x.visibility.viewer(ext.Access{All: true}), text.Analyze("send a slack message"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	named := ranked(t, x, ext.Query{Kind: ext.KindTool, Text: "send a slack message", Limit: 5}, ext.Access{All: true}).NamedServers
 	if !slices.Equal(named, []string{"mcp-slack"}) || x.serverNames.servers == nil {
 		t.Errorf("got servers %v, want [mcp-slack] from the table of server words", named)
 	}

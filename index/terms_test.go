@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
+	"github.com/mcpsearch/mcpsearch/index/internal/schema"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
 
@@ -18,10 +19,7 @@ func TestSearchTermsBounded(t *testing.T) {
 	for _, q := range []struct{ name, text string }{
 		{"128 words run together", strings.Join(runTogetherWords(t, x, ext.MaxQueryTerms), " ")},
 	} {
-		terms, _, err := x.searchedTerms(ext.KindTool, q.text, viewer{}, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+		terms := request(t, x, ext.Query{Kind: ext.KindTool, Text: q.text}, ext.Access{All: true}).Terms
 		if len(terms) > rank.MaxSearchTerms {
 			t.Errorf("%s: %d terms searched, want at most %d", q.name, len(terms), rank.MaxSearchTerms)
 		}
@@ -37,11 +35,11 @@ func runTogetherWords(tb testing.TB, x *Index, n int) []string {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	common := commonWords(tb, x, vocabulary(tb, x, ext.KindTool, fieldDescription), 4*n, rank.MinSplitRunes+1)
+	common := commonWords(tb, x, vocabulary(tb, x, ext.KindTool, schema.Description), 4*n, rank.MinSplitRunes+1)
 	var out []string
 	for i := 0; len(out) < n && i+1 < len(common); i += 2 {
 		a, b := common[i], common[i+1]
-		if wt.Find(a) >= 0 && wt.Find(b) >= 0 && wt.Find(a+b) < 0 && isASCIILetters(a+b) && len(a+b) <= rank.MaxTypoRunes {
+		if wt.Find(a) >= 0 && wt.Find(b) >= 0 && wt.Find(a+b) < 0 && isWordOfLetters(a+b, 1, true) && len(a+b) <= rank.MaxTypoRunes {
 			out = append(out, a+b)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
+	"github.com/mcpsearch/mcpsearch/index/internal/retrieval"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
 
@@ -101,19 +102,15 @@ func mixCost(mix []searchCosts) searchCosts {
 func TestWorstQueryWork(t *testing.T) {
 	x := defaultIndex(t)
 	for _, wq := range worstQueries(t, x) {
-		own := readQuery(wq.text)
+		own := retrieval.ReadText(wq.text)
 		if n := len(text.Tokens(own)); n > 2*ext.MaxQueryTerms {
 			t.Errorf("%s: the analyser reads %d terms of the caller's text, want at most %d", wq.name, n, 2*ext.MaxQueryTerms)
 		}
-		terms, words := queryTerms(searchedText(own, 0))
-		_, cost, err := x.resolveTermsCost(ext.KindTool, terms, words, viewer{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		cost := request(t, x, ext.Query{Kind: ext.KindTool, Text: wq.text}, ext.Access{All: true}).Cost
 		t.Logf("%s: %d bytes read, correction %+v", wq.name, len(own), cost)
-		if cost.steps > rank.TypoQuerySteps || cost.lookups > rank.TypoQueryLookups {
+		if cost.Steps > rank.TypoQuerySteps || cost.Lookups > rank.TypoQueryLookups {
 			t.Errorf("%s: correction took %d steps and %d lookups, want at most %d and %d",
-				wq.name, cost.steps, cost.lookups, rank.TypoQuerySteps, rank.TypoQueryLookups)
+				wq.name, cost.Steps, cost.Lookups, rank.TypoQuerySteps, rank.TypoQueryLookups)
 		}
 	}
 }

@@ -11,7 +11,9 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
+	"github.com/mcpsearch/mcpsearch/index/internal/schema"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
+	"github.com/mcpsearch/mcpsearch/index/internal/typotest"
 )
 
 // worstQuery is a query the limits allow (ext.MaxQueryBytes,
@@ -26,7 +28,7 @@ type worstQuery struct {
 // at most 4,096 bytes and 128 words.
 func worstQueries(tb testing.TB, x *Index) []worstQuery {
 	tb.Helper()
-	vocab := vocabulary(tb, x, ext.KindTool, fieldDescription)
+	vocab := vocabulary(tb, x, ext.KindTool, schema.Description)
 	common := commonWords(tb, x, vocab, 128, 1)
 	typos := costliestTypos(tb, x, 128)
 	qs := []worstQuery{
@@ -61,20 +63,15 @@ func worstQueries(tb testing.TB, x *Index) []worstQuery {
 // or description dictionaries, that take their walks the most steps.
 func costliestTypos(tb testing.TB, x *Index, n int) []string {
 	tb.Helper()
-	d := mustTermDicts(tb, x)
 	rnd := rand.New(rand.NewPCG(4, 4))
 	steps := map[string]int{}
-	for _, field := range typoFields {
+	for _, field := range []string{schema.Name, schema.Description} {
 		for _, term := range sortedKeys(vocabulary(tb, x, ext.KindTool, field)) {
-			typo := mutate(rnd, []rune(term), 2)
+			typo := typotest.Mutate(rnd, []rune(term), 2)
 			if terms := text.Analyze(typo); len(terms) != 1 || terms[0] != typo || len(typo) > 31 {
 				continue // the query would search other words
 			}
-			c := newCorrector(d, nil, 0)
-			if _, _, err := c.nearest(typo); err != nil {
-				tb.Fatal(err)
-			}
-			steps[typo] = c.cost.steps
+			steps[typo] = request(tb, x, ext.Query{Kind: ext.KindTool, Text: typo}, ext.Access{All: true}).Cost.Steps
 		}
 	}
 	words := sortedKeys(steps)
@@ -82,23 +79,7 @@ func costliestTypos(tb testing.TB, x *Index, n int) []string {
 	return words[:min(n, len(words))]
 }
 
-// mustTermDicts opens the tool dictionaries of x; the reader is closed
-// when the test ends.
-func mustTermDicts(tb testing.TB, x *Index) *termDicts {
-	tb.Helper()
-	r, err := x.reader()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { r.Close() })
-	d, err := newTermDicts(r, ext.KindTool, nil, x.manifest.Counts[ext.KindTool])
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return d
-}
-
-// vocabulary returns the terms of a field of kind, in dictionary order.
+// vocabulary returns the terms of a field of kind, with their counts.
 func vocabulary(tb testing.TB, x *Index, kind ext.Kind, field string) map[string]int {
 	tb.Helper()
 	r, err := x.reader()
@@ -106,29 +87,16 @@ func vocabulary(tb testing.TB, x *Index, kind ext.Kind, field string) map[string
 		tb.Fatal(err)
 	}
 	defer r.Close()
-	dict, err := r.FieldDict(kindField(kind, field))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer dict.Close()
-	out := map[string]int{}
-	for e, err := dict.Next(); err == nil && e != nil; e, err = dict.Next() {
-		out[e.Term] = int(e.Count)
-	}
-	return out
+	return typotest.Vocabulary(tb, r, schema.KindField(kind, field))
 }
 
 // commonWords returns the n terms of vocab, of at least minRunes
 // characters, held by the most documents.
 func commonWords(tb testing.TB, x *Index, vocab map[string]int, n, minRunes int) []string {
-	d := mustTermDicts(tb, x)
 	df := map[string]int{}
 	for w := range vocab {
-		if isContentWord(w) && len(w) >= minRunes && !text.IsStopWord(w) && slices.Equal(text.Analyze(w), []string{w}) {
-			var err error
-			if df[w], err = d.docFreq(w); err != nil {
-				tb.Fatal(err)
-			}
+		if isWordOfLetters(w, 3, false) && len(w) >= minRunes && !text.IsStopWord(w) && slices.Equal(text.Analyze(w), []string{w}) {
+			df[w] = docFreq(tb, x, ext.KindTool, w)
 		}
 	}
 	words := sortedKeys(df)
@@ -179,7 +147,7 @@ func shortTypos(tb testing.TB, x *Index, vocab map[string]int) []string {
 	rnd := rand.New(rand.NewPCG(9, 9))
 	var out []string
 	for _, w := range commonWords(tb, x, vocab, 2000, rank.MinTypoRunes) {
-		if typo := mutate(rnd, []rune(w), 1); len(w) <= 7 && isASCIILetters(w) && wt.Find(typo) < 0 {
+		if typo := typotest.Mutate(rnd, []rune(w), 1); len(w) <= 7 && isWordOfLetters(w, 1, true) && wt.Find(typo) < 0 {
 			out = append(out, typo)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 
+	"github.com/RoaringBitmap/roaring/v2"
 	bindex "github.com/blevesearch/bleve_index_api"
 )
 
@@ -82,4 +83,22 @@ func DocNumber(id bindex.IndexInternalID) uint64 { return binary.BigEndian.Uint6
 // Has reports whether s (empty: no filters) holds doc.
 func (s Set) Has(doc uint64) bool {
 	return len(s) == 0 || s[doc/64]&(1<<(doc%64)) != 0
+}
+
+// OrInto adds the documents of postings list pl (a segment's) to docs.
+func OrInto(pl any, docs *roaring.Bitmap) error {
+	b, ok := pl.(interface{ OrInto(*roaring.Bitmap) })
+	if !ok {
+		return fmt.Errorf("postings list %T has no bitmap", pl)
+	}
+	b.OrInto(docs)
+	return nil
+}
+
+// InternalID is the id bleve gives the document numbered num (DocNumber's
+// inverse).
+func InternalID(num uint64) bindex.IndexInternalID {
+	id := make(bindex.IndexInternalID, 8)
+	binary.BigEndian.PutUint64(id, num)
+	return id
 }

@@ -1,7 +1,6 @@
-package index
+package retrieval
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"github.com/mcpsearch/mcpsearch/index/internal/bm25"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
 	"github.com/mcpsearch/mcpsearch/index/internal/rules"
+	"github.com/mcpsearch/mcpsearch/index/internal/schema"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 	"github.com/mcpsearch/mcpsearch/index/internal/vectors"
 )
@@ -41,11 +41,11 @@ import (
 // the cosine of query and item vectors and adds the items nearest by
 // cosine that are not in it; a long query's clauses add theirs too. It
 // returns the candidates and the size of the new window.
-func (x *Index) addDense(ctx context.Context, q ext.Query, searched string, cands []rank.Candidate, window int, off rules.Set) ([]rank.Candidate, int, error) {
+func (x searcher) addDense(kind ext.Kind, searched string, filters [][]bm25.Leaf, cands []rank.Candidate, window int, off rules.Set) ([]rank.Candidate, int, error) {
 	if len(cands) == 0 {
 		return cands, window, nil // nothing shares a word with the query: no items
 	}
-	qv := x.vectors.Query(searched)
+	qv := x.Vectors().Query(searched)
 	if qv == nil {
 		return cands, window, nil
 	}
@@ -53,18 +53,18 @@ func (x *Index) addDense(ctx context.Context, q ext.Query, searched string, cand
 	if off.On(rules.Clauses) {
 		cvs = x.clauseVectors(searched)
 	}
-	near, err := x.nearestAll(q.Kind, qv, cvs, x.visibility.viewer(ext.AccessFrom(ctx)), off.On(rules.DenseCandidates))
+	near, err := x.nearestAll(kind, qv, cvs, off.On(rules.DenseCandidates))
 	if err != nil {
 		return nil, 0, err
 	}
-	if near, err = x.passFilter(ctx, q, near); err != nil {
+	if near, err = x.passFilter(kind, filters, near); err != nil {
 		return nil, 0, err
 	}
-	out, moved, err := x.joinWindow(q.Kind, cands, window, near)
+	out, moved, err := x.joinWindow(kind, cands, window, near)
 	if err != nil {
 		return nil, 0, err
 	}
-	if err := x.scoreDense(q.Kind, qv, cvs, out); err != nil {
+	if err := x.scoreDense(kind, qv, cvs, out); err != nil {
 		return nil, 0, err
 	}
 	w := len(out)
@@ -78,7 +78,7 @@ func (x *Index) addDense(ctx context.Context, q ext.Query, searched string, cand
 
 // joinWindow returns the window of cands with the items near appended
 // that are not in it, and which candidates past the window joined it.
-func (x *Index) joinWindow(kind ext.Kind, cands []rank.Candidate, window int, near []vectors.Hit) ([]rank.Candidate, map[int]bool, error) {
+func (x searcher) joinWindow(kind ext.Kind, cands []rank.Candidate, window int, near []vectors.Hit) ([]rank.Candidate, map[int]bool, error) {
 	at := map[string]int{}
 	for i, c := range cands {
 		at[c.ID] = i
@@ -86,7 +86,7 @@ func (x *Index) joinWindow(kind ext.Kind, cands []rank.Candidate, window int, ne
 	out := slices.Clone(cands[:window])
 	moved := map[int]bool{}
 	for _, h := range near {
-		id := docID(kind, h.Ord)
+		id := schema.DocID(kind, h.Ord)
 		if j, ok := at[id]; ok {
 			if j < window {
 				continue
@@ -96,10 +96,11 @@ func (x *Index) joinWindow(kind ext.Kind, cands []rank.Candidate, window int, ne
 		// BM25 counts in the window only: an item joining it scores by its
 		// cosine and name, whatever page (and so how many BM25 candidates)
 		// was asked for, so that every page sees the same order.
-		m, err := x.metaOf(id)
+		metas, err := x.Metas([]string{id})
 		if err != nil {
 			return nil, nil, err
 		}
+		m := metas[0]
 		out = append(out, rank.Candidate{ID: id, Label: m.Label, Server: m.Server, Words: strings.Fields(m.Words)})
 	}
 	return out, moved, nil
@@ -107,16 +108,16 @@ func (x *Index) joinWindow(kind ext.Kind, cands []rank.Candidate, window int, ne
 
 // scoreDense sets the cosine of the query vector qv, and the clause lift
 // of the clause vectors cvs, of each candidate of the window.
-func (x *Index) scoreDense(kind ext.Kind, qv *vectors.Query, cvs []*vectors.Query, window []rank.Candidate) error {
+func (x searcher) scoreDense(kind ext.Kind, qv *vectors.Query, cvs []*vectors.Query, window []rank.Candidate) error {
 	ords := make([]int, len(window))
 	for i, c := range window {
-		pos, err := x.position(c.ID)
-		if err != nil {
-			return err
+		k, ord, ok := schema.ParseDocID(c.ID)
+		if !ok || k != kind {
+			return fmt.Errorf("%s: no document %q of kind %s", x.Name(), c.ID, kind)
 		}
-		ords[i] = pos - x.base[kind]
+		ords[i] = ord
 	}
-	cos, err := x.vectors.Cosines(kind, qv, ords)
+	cos, err := x.Vectors().Cosines(kind, qv, ords)
 	if err != nil {
 		return err
 	}
@@ -130,27 +131,26 @@ func (x *Index) scoreDense(kind ext.Kind, qv *vectors.Query, cvs []*vectors.Quer
 	return nil
 }
 
-// passFilter keeps the hits that pass q's filter, in their order.
-func (x *Index) passFilter(ctx context.Context, q ext.Query, hits []vectors.Hit) ([]vectors.Hit, error) {
-	access := ext.AccessFrom(ctx)
-	clauses, err := filterClauses(q, x.visibility.viewer(access).all(), access)
-	if err != nil || len(clauses) == 0 || len(hits) == 0 {
-		return hits, err
+// passFilter keeps the hits that pass filters (the clauses restricting
+// kind, filter and visibility), in their order.
+func (x searcher) passFilter(kind ext.Kind, filters [][]bm25.Leaf, hits []vectors.Hit) ([]vectors.Hit, error) {
+	if len(filters) == 0 || len(hits) == 0 {
+		return hits, nil
 	}
 	r, docs, err := x.readerOfDocs()
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	allowed, err := bm25.Allowed(r, clauses, docs)
+	allowed, err := bm25.Allowed(r, filters, docs)
 	if err != nil {
-		return nil, fmt.Errorf("index %s: %w", x.dir, err)
+		return nil, fmt.Errorf("%s: %w", x.Name(), err)
 	}
 	pass := map[int]bool{}
 	for _, h := range hits {
-		id, err := r.InternalID(docID(q.Kind, h.Ord))
+		id, err := r.InternalID(schema.DocID(kind, h.Ord))
 		if err != nil || id == nil {
-			return nil, fmt.Errorf("index %s: no document %s (%v)", x.dir, docID(q.Kind, h.Ord), err)
+			return nil, fmt.Errorf("%s: no document %s (%v)", x.Name(), schema.DocID(kind, h.Ord), err)
 		}
 		pass[h.Ord] = allowed.Has(bm25.DocNumber(id))
 	}
@@ -179,10 +179,10 @@ func clauses(query string) []string {
 
 // clauseVectors are the vectors of the clauses of a query (see clauses),
 // or nil when fewer than two clauses have one.
-func (x *Index) clauseVectors(query string) []*vectors.Query {
+func (x searcher) clauseVectors(query string) []*vectors.Query {
 	var out []*vectors.Query
 	for _, c := range clauses(query) {
-		if v := x.vectors.Query(c); v != nil {
+		if v := x.Vectors().Query(c); v != nil {
 			out = append(out, v)
 		}
 	}
@@ -195,11 +195,11 @@ func (x *Index) clauseVectors(query string) []*vectors.Query {
 // nearestAll returns the rank.DenseCandidates items nearest the whole
 // query vector qv (when whole is set), then the rank.ClauseCandidates nearest each clause
 // vector, each item once and only those with a cosine of at least
-// rank.DenseMinCosine; of the items w sees only.
-func (x *Index) nearestAll(kind ext.Kind, qv *vectors.Query, cvs []*vectors.Query, w viewer, whole bool) ([]vectors.Hit, error) {
+// rank.DenseMinCosine; of the items the caller sees only.
+func (x searcher) nearestAll(kind ext.Kind, qv *vectors.Query, cvs []*vectors.Query, whole bool) ([]vectors.Hit, error) {
 	var keep func(ord int) bool
-	if !w.all() {
-		keep = func(ord int) bool { return w.sees(kind, ord) }
+	if !x.SeesAll() {
+		keep = func(ord int) bool { return x.Sees(kind, ord) }
 	}
 	seen := map[int]bool{}
 	var out []vectors.Hit
@@ -210,7 +210,7 @@ func (x *Index) nearestAll(kind ext.Kind, qv *vectors.Query, cvs []*vectors.Quer
 		} else if !whole {
 			continue
 		}
-		hits, err := x.vectors.Nearest(kind, v, k, keep)
+		hits, err := x.Vectors().Nearest(kind, v, k, keep)
 		if err != nil {
 			return nil, err
 		}
@@ -230,10 +230,10 @@ func (x *Index) nearestAll(kind ext.Kind, qv *vectors.Query, cvs []*vectors.Quer
 // clauseBest returns, for the items ords of kind, rank.WeightClauseBest
 // times the number of clause vectors cvs to which the item is the nearest
 // of ords (with a cosine of at least rank.DenseMinCosine).
-func (x *Index) clauseBest(kind ext.Kind, cvs []*vectors.Query, ords []int) ([]float64, error) {
+func (x searcher) clauseBest(kind ext.Kind, cvs []*vectors.Query, ords []int) ([]float64, error) {
 	out := make([]float64, len(ords))
 	for _, cv := range cvs {
-		cos, err := x.vectors.Cosines(kind, cv, ords)
+		cos, err := x.Vectors().Cosines(kind, cv, ords)
 		if err != nil {
 			return nil, err
 		}

@@ -1,4 +1,4 @@
-package index
+package retrieval
 
 import (
 	"cmp"
@@ -36,13 +36,14 @@ import (
 // items and its hint names that word ("the best match lacks s3"), so a
 // caller or a model can tell a near miss from a fit.
 
-// noWordMatches is the hint of a query none of whose words an item holds.
-const noWordMatches = "no item matches any word of the query"
+// NoWordMatches is the hint of a query none of whose words an item holds
+// (the filter may be to blame: package index says so).
+const NoWordMatches = "no item matches any word of the query"
 
-// noWordRead is the hint of a Chinese or Japanese query none of whose
+// NoWordRead is the hint of a Chinese or Japanese query none of whose
 // words the gloss tables know: its items hold pairs of its characters,
 // which tell nothing of what it asks.
-const noWordRead = "no item fits this query well: none of its words is known"
+const NoWordRead = "no item fits this query well: none of its words is known"
 
 // fit is what the no-match test says of a query's best candidate: whether
 // the page is emptied, and the hint it carries (with or without items).
@@ -54,12 +55,12 @@ type fit struct {
 // judgeFit applies the no-match test to the best of cands (see above),
 // weighing words over the items w sees. terms are those of the searched
 // text, own the caller's (see queryConcepts).
-func (x *Index) judgeFit(kind ext.Kind, w viewer, terms []queryTerm, own, searched string, cands []rank.Candidate, off rules.Set) (fit, error) {
+func (x searcher) judgeFit(kind ext.Kind, terms []Term, own, searched string, cands []rank.Candidate, off rules.Set) (fit, error) {
 	if len(cands) == 0 {
-		return fit{empty: true, hint: noWordMatches}, nil
+		return fit{empty: true, hint: NoWordMatches}, nil
 	}
 	concepts := queryConcepts(terms, own, searched, rank.MaxSearchTerms, off)
-	var alternatives []queryTerm
+	var alternatives []Term
 	for _, c := range concepts {
 		alternatives = append(alternatives, c.alternatives...)
 	}
@@ -67,9 +68,9 @@ func (x *Index) judgeFit(kind ext.Kind, w viewer, terms []queryTerm, own, search
 	if err != nil {
 		return fit{}, err
 	}
-	docs := w.count(kind, x.manifest.Counts[kind])
+	docs := x.Count(kind)
 	if off.On(rules.UnreadCJK) && text.HasChineseOrJapanese(own) && weighsNothing(concepts, docs) {
-		return fit{empty: true, hint: noWordRead}, nil
+		return fit{empty: true, hint: NoWordRead}, nil
 	}
 	if off.On(rules.NoMatch) && len(concepts) <= rank.ShortQueryTerms {
 		if cov, missing := coverage(concepts, held, docs); cov < rank.MinCoverage {
@@ -172,7 +173,7 @@ func isProductCode(t string) bool {
 // the phrase with the words the phrase table adds.
 type concept struct {
 	label        string // what the hint calls it: the caller's own word
-	alternatives []queryTerm
+	alternatives []Term
 	off          rules.Set // the rules switched off
 }
 
@@ -184,7 +185,7 @@ type concept struct {
 // none (see filesAsWord); CJK bigrams, never content words, and single
 // Chinese characters, whose glosses are one sense of many, count for
 // nothing. It stops at the first concept past the most that are weighed.
-func queryConcepts(terms []queryTerm, own, searched string, most int, off rules.Set) []concept {
+func queryConcepts(terms []Term, own, searched string, most int, off rules.Set) []concept {
 	out := conceptsOf(terms, own, searched, most)
 	for i := range out {
 		out[i].off = off
@@ -193,20 +194,20 @@ func queryConcepts(terms []queryTerm, own, searched string, most int, off rules.
 }
 
 // conceptsOf is queryConcepts with every rule on.
-func conceptsOf(terms []queryTerm, own, searched string, most int) []concept {
+func conceptsOf(terms []Term, own, searched string, most int) []concept {
 	if own == searched {
 		written := text.WordsAsWritten(own)
 		out := make([]concept, min(len(terms), most+1))
 		for i := range out {
-			out[i] = concept{label: asWritten(written, terms[i]), alternatives: []queryTerm{terms[i]}}
+			out[i] = concept{label: asWritten(written, terms[i]), alternatives: []Term{terms[i]}}
 		}
 		return out
 	}
-	byTerm := map[string]queryTerm{}
+	byTerm := map[string]Term{}
 	for _, t := range terms {
-		byTerm[t.term] = t
-		if t.corrected != "" {
-			byTerm[t.corrected] = t
+		byTerm[t.Term] = t
+		if t.Corrected != "" {
+			byTerm[t.Corrected] = t
 		}
 	}
 	// own without its phrases and other-language words, whose words are
@@ -220,8 +221,8 @@ func conceptsOf(terms []queryTerm, own, searched string, most int) []concept {
 			continue // a bigram of Chinese text: its words are concepts below
 		}
 		for _, t := range terms {
-			if t.term == w || t.corrected == w {
-				out = append(out, concept{label: asWritten(written, t), alternatives: []queryTerm{t}})
+			if t.Term == w || t.Corrected == w {
+				out = append(out, concept{label: asWritten(written, t), alternatives: []Term{t}})
 				break
 			}
 		}
@@ -257,10 +258,10 @@ func (c concept) weigh(have map[string]bool, docs int, codes bool) (w, held floa
 		return 0, 0
 	}
 	for _, t := range c.alternatives {
-		if isContentWord(t.term) || codes && isProductCode(t.term) {
-			tw := idf(t.docFreq, docs) * rank.TermWeight(t.term, c.off)
+		if isContentWord(t.Term) || codes && isProductCode(t.Term) {
+			tw := idf(t.DocFreq, docs) * rank.TermWeight(t.Term, c.off)
 			w = max(w, tw)
-			if have[t.term] {
+			if have[t.Term] {
 				held = max(held, tw)
 			}
 		}
@@ -270,8 +271,8 @@ func (c concept) weigh(have map[string]bool, docs int, codes bool) (w, held floa
 
 // asWritten is the caller's own word of a term: the word of the query it
 // was analysed from (text.WordsAsWritten), or the term.
-func asWritten(written map[string]string, t queryTerm) string {
-	w := cmp.Or(t.corrected, t.term)
+func asWritten(written map[string]string, t Term) string {
+	w := cmp.Or(t.Corrected, t.Term)
 	return cmp.Or(written[w], w)
 }
 
@@ -322,7 +323,7 @@ func idf(df, docs int) float64 {
 // bestCoverage is the largest coverage of the query's weight by one of the
 // first rank.FitWindow candidates after the first (whose coverage the
 // caller has, below rank.MinCoverage).
-func (x *Index) bestCoverage(kind ext.Kind, concepts []concept, alternatives []queryTerm, cands []rank.Candidate, docs int) (float64, error) {
+func (x searcher) bestCoverage(kind ext.Kind, concepts []concept, alternatives []Term, cands []rank.Candidate, docs int) (float64, error) {
 	best := 0.0
 	for _, c := range cands[1:min(len(cands), rank.FitWindow)] {
 		held, err := x.heldTerms(kind, c.ID, alternatives)

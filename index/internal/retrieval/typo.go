@@ -1,4 +1,4 @@
-package index
+package retrieval
 
 import (
 	"cmp"
@@ -9,6 +9,7 @@ import (
 	segment "github.com/blevesearch/scorch_segment_api/v2"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
 	"github.com/mcpsearch/mcpsearch/index/internal/rules"
+	"github.com/mcpsearch/mcpsearch/index/internal/schema"
 )
 
 // Typo tolerance: a word the index does not know, of rank.MinTypoRunes to
@@ -42,13 +43,14 @@ import (
 // (TestHiddenWordCostsWhatAnUnknownWordCosts).
 
 // typoFields are the dictionaries a correction is looked up in.
-var typoFields = []string{fieldName, fieldDescription}
+var typoFields = []string{schema.Name, schema.Description}
 
-// typoCost counts the work of a query's corrections.
-type typoCost struct {
-	walks   int // dictionaries walked
-	lookups int // document frequencies read
-	steps   int // automaton steps
+// TypoCost counts the work of a query's typo corrections (what bounds it:
+// rank.TypoQuerySteps, rank.TypoQueryLookups).
+type TypoCost struct {
+	Walks   int // dictionaries walked
+	Lookups int // document frequencies read
+	Steps   int // automaton steps
 }
 
 // corrector looks up the corrections of one query's words.
@@ -56,7 +58,7 @@ type corrector struct {
 	dicts *termDicts
 	off   rules.Set       // the rules switched off
 	short map[string]bool // short terms that may be corrected
-	cost  typoCost
+	cost  TypoCost
 	a     typoAutomaton
 	// wordWalks counts the words compared with the word vectors' table
 	// (typowords.go).
@@ -73,7 +75,7 @@ func newCorrector(d *termDicts, short map[string]bool, off rules.Set) *corrector
 
 // canLookUp reports whether the query's corrections may read n more
 // document frequencies: rank.TypoQueryLookups in all.
-func (c *corrector) canLookUp(n int) bool { return c.cost.lookups+n <= rank.TypoQueryLookups }
+func (c *corrector) canLookUp(n int) bool { return c.cost.Lookups+n <= rank.TypoQueryLookups }
 
 // nearest returns the term nearest to term in the name and description
 // dictionaries (term itself when they hold it and nothing when none is
@@ -81,7 +83,7 @@ func (c *corrector) canLookUp(n int) bool { return c.cost.lookups+n <= rank.Typo
 // query may correct, or the query's steps or lookups are spent.
 func (c *corrector) nearest(term string) (string, int, error) {
 	word := []rune(term)
-	if len(word) < rank.MinTypoRunes && !c.short[term] || len(word) >= rank.MinTypoRunes && !c.off.On(rules.Typos) || len(word) > rank.MaxTypoRunes || c.cost.steps >= rank.TypoQuerySteps || !c.canLookUp(1) {
+	if len(word) < rank.MinTypoRunes && !c.short[term] || len(word) >= rank.MinTypoRunes && !c.off.On(rules.Typos) || len(word) > rank.MaxTypoRunes || c.cost.Steps >= rank.TypoQuerySteps || !c.canLookUp(1) {
 		return "", 0, nil
 	}
 	edits := uint8(1)
@@ -93,7 +95,7 @@ func (c *corrector) nearest(term string) (string, int, error) {
 		return "", 0, fmt.Errorf("correcting %q: %w", term, err)
 	}
 	near := cmp.Or(best.term, term)
-	c.cost.lookups++
+	c.cost.Lookups++
 	df, err := c.dicts.docFreq(near)
 	return near, df, err
 }
@@ -111,11 +113,11 @@ func (c *corrector) walk(word []rune, edits uint8) (typoMatch, error) {
 			return typoMatch{}, err
 		}
 		for _, dict := range dicts {
-			c.a.reset(word, edits, min(rank.TypoWalkSteps, rank.TypoQuerySteps-c.cost.steps))
-			c.cost.walks++
+			c.a.reset(word, edits, min(rank.TypoWalkSteps, rank.TypoQuerySteps-c.cost.Steps))
+			c.cost.Walks++
 			c.found = c.found[:0]
 			err := walkDict(dict, &c.a, start, end, func(m typoMatch) { c.found = append(c.found, m) })
-			c.cost.steps += c.a.used
+			c.cost.Steps += c.a.used
 			if err != nil {
 				return typoMatch{}, fmt.Errorf("%s: %w", field, err)
 			}

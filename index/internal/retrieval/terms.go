@@ -1,4 +1,4 @@
-package index
+package retrieval
 
 import (
 	"context"
@@ -14,16 +14,10 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
+	"github.com/mcpsearch/mcpsearch/index/internal/rules"
+	"github.com/mcpsearch/mcpsearch/index/internal/schema"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
-
-// queryTerm is one analysed word of a query, checked against the index
-// vocabulary.
-type queryTerm struct {
-	term      string
-	docFreq   int    // documents holding the term, in the text field holding it most
-	corrected string // the original word when term is a spelling correction
-}
 
 // resolveTerms looks up each term's document frequency and corrects
 // unknown ones (typo.go, typowords.go); words are what correction reads
@@ -31,23 +25,23 @@ type queryTerm struct {
 // the items w sees: a word that only hidden items hold is an unknown word,
 // and no word is corrected to one. It returns at most rank.MaxSearchTerms
 // terms (firstTerms).
-func (x *Index) resolveTerms(kind ext.Kind, terms []string, words *queryWords, w viewer) ([]queryTerm, error) {
-	out, _, err := x.resolveTermsCost(kind, terms, words, w)
+func (x searcher) resolveTerms(kind ext.Kind, terms []string, words *queryWords, off rules.Set) ([]Term, error) {
+	out, _, err := x.resolveTermsCost(kind, terms, words, off)
 	return out, err
 }
 
 // resolveTermsCost is resolveTerms, and what its typo corrections cost.
-func (x *Index) resolveTermsCost(kind ext.Kind, terms []string, words *queryWords, w viewer) (out []queryTerm, cost typoCost, err error) {
-	r, err := x.reader()
+func (x searcher) resolveTermsCost(kind ext.Kind, terms []string, words *queryWords, off rules.Set) (out []Term, cost TypoCost, err error) {
+	r, err := x.Reader()
 	if err != nil {
 		return nil, cost, err
 	}
 	defer r.Close()
-	visible, err := x.visibleDocs(w)
+	visible, err := x.Visible()
 	if err != nil {
 		return nil, cost, err
 	}
-	d, err := newTermDicts(r, kind, visible, w.count(kind, x.manifest.Counts[kind]))
+	d, err := newTermDicts(r, kind, visible, x.Count(kind))
 	if err != nil {
 		return nil, cost, err
 	}
@@ -55,7 +49,7 @@ func (x *Index) resolveTermsCost(kind ext.Kind, terms []string, words *queryWord
 	if words != nil {
 		short = words.short
 	}
-	c := newCorrector(d, short, x.rulesOff())
+	c := newCorrector(d, short, off)
 	for _, t := range terms {
 		resolved, err := x.resolveTerm(c, t, words)
 		if err != nil {
@@ -75,16 +69,16 @@ func (x *Index) resolveTermsCost(kind ext.Kind, terms []string, words *queryWord
 // correction repeats (meetng beside meeting) is kept, and so weighs
 // twice: dropping repeats cost livemcpbench nDCG .465 → .462 and everyday
 // dev nDCG .741 → .738 (index/README.md, technique log).
-func firstTerms(terms []queryTerm) []queryTerm {
+func firstTerms(terms []Term) []Term {
 	return terms[:min(len(terms), rank.MaxSearchTerms)]
 }
 
 // resolveTerm returns term with its document frequency, or its
 // correction, or the halves of a word run together.
-func (x *Index) resolveTerm(c *corrector, t string, words *queryWords) ([]queryTerm, error) {
-	qt := queryTerm{term: t}
+func (x searcher) resolveTerm(c *corrector, t string, words *queryWords) ([]Term, error) {
+	qt := Term{Term: t}
 	var err error
-	if qt.docFreq, err = c.dicts.docFreq(t); err != nil {
+	if qt.DocFreq, err = c.dicts.docFreq(t); err != nil {
 		return nil, err
 	}
 	fix, err := c.nearestOf(t, words)
@@ -92,19 +86,19 @@ func (x *Index) resolveTerm(c *corrector, t string, words *queryWords) ([]queryT
 		return nil, err
 	}
 	halves, err := c.split(t, words)
-	if err != nil || qt.docFreq > 0 {
-		return []queryTerm{qt}, err
+	if err != nil || qt.DocFreq > 0 {
+		return []Term{qt}, err
 	}
 	if fix.stop {
 		return nil, nil // a mistyped stop word
 	}
 	if fix.near != "" && fix.near != t && fix.df > 0 && frequentEnough(c.dicts.items, fix.typed, fix.df) {
-		return []queryTerm{{term: fix.near, docFreq: fix.df, corrected: t}}, nil
+		return []Term{{Term: fix.near, DocFreq: fix.df, Corrected: t}}, nil
 	}
 	if halves != nil {
 		return halves, nil
 	}
-	return []queryTerm{qt}, nil
+	return []Term{qt}, nil
 }
 
 // frequentEnough reports whether a correction held by df of items items
@@ -175,7 +169,7 @@ func (d *termDicts) field(f string) ([]segment.TermDictionary, error) {
 	if dicts, ok := d.dicts[f]; ok {
 		return dicts, nil
 	}
-	dicts, err := d.open(kindField(d.kind, f))
+	dicts, err := d.open(schema.KindField(d.kind, f))
 	d.dicts[f] = dicts
 	return dicts, err
 }
@@ -208,7 +202,7 @@ func (d *termDicts) open(full string) ([]segment.TermDictionary, error) {
 // of those the caller sees.
 func (d *termDicts) docFreq(term string) (int, error) {
 	most := 0
-	for _, f := range textFields {
+	for _, f := range schema.TextFields {
 		n, err := d.fieldFreq(f, term)
 		if err != nil {
 			return 0, err
@@ -222,7 +216,7 @@ func (d *termDicts) docFreq(term string) (int, error) {
 // field f.
 func (d *termDicts) fieldFreq(f, term string) (int, error) {
 	if d.visible != nil {
-		return d.visibleFreq(kindField(d.kind, f), term)
+		return d.visibleFreq(schema.KindField(d.kind, f), term)
 	}
 	dicts, err := d.field(f)
 	if err != nil {
@@ -245,19 +239,18 @@ func (d *termDicts) fieldFreq(f, term string) (int, error) {
 // where their descriptions do not repeat it (no negative got items for it;
 // measured). WordNet's related words are left out (counting them let more
 // queries about nothing in the catalog through; measured).
-var summaryFields = []string{fieldServerWords, fieldName, fieldTitle, fieldDescription, fieldParams, fieldURI, fieldContent, fieldGloss}
-
-// reader opens a reader of the index's postings; the caller closes it.
-func (x *Index) reader() (bindex.IndexReader, error) {
-	return x.bleve.Reader()
-}
+var summaryFields = []string{schema.ServerWords, schema.Name, schema.Title, schema.Description, schema.Params, schema.URI, schema.Content, schema.Gloss}
 
 // heldTerms reports which of terms the document id holds in its summary
 // fields, read from the postings: one lookup per term and field, positioned
 // on the document, never a scan.
-func (x *Index) heldTerms(kind ext.Kind, id string, terms []queryTerm) (held map[string]bool, err error) {
-	defer wrapf(&err, "index %s: terms of %s", x.dir, id)
-	r, err := x.reader()
+func (x searcher) heldTerms(kind ext.Kind, id string, terms []Term) (held map[string]bool, err error) {
+	defer func() {
+		if err != nil {
+			err = fmt.Errorf("%s: terms of %s: %w", x.Name(), id, err)
+		}
+	}()
+	r, err := x.Reader()
 	if err != nil {
 		return nil, err
 	}
@@ -269,10 +262,10 @@ func (x *Index) heldTerms(kind ext.Kind, id string, terms []queryTerm) (held map
 	held = map[string]bool{}
 	for _, t := range terms {
 		for _, f := range summaryFields {
-			if held[t.term] {
+			if held[t.Term] {
 				break
 			}
-			if held[t.term], err = fieldHolds(r, kindField(kind, f), t.term, doc); err != nil {
+			if held[t.Term], err = fieldHolds(r, schema.KindField(kind, f), t.Term, doc); err != nil {
 				return nil, err
 			}
 		}

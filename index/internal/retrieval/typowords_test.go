@@ -1,4 +1,4 @@
-package index
+package retrieval
 
 import (
 	"slices"
@@ -12,7 +12,7 @@ import (
 // vectors' English words, mistyped stop words are dropped, words run
 // together are read as their halves.
 func TestTyposOfWords(t *testing.T) {
-	x := defaultIndex(t)
+	x := defaultSearcher(t)
 	for _, c := range []struct{ query, want string }{
 		{"wirte", "save"},              // write, indexed as save; wirt is no stem to walk
 		{"delte", "delet"},             // delete, not delta: more items hold it
@@ -21,11 +21,11 @@ func TestTyposOfWords(t *testing.T) {
 		{"meetng", "meet"},
 	} {
 		analysed, words := queryTerms(c.query)
-		terms, err := x.resolveTerms(ext.KindTool, analysed, words, viewer{})
+		terms, err := x.resolveTerms(ext.KindTool, analysed, words, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := termStrings(terms)
+		got := (&Request{Terms: terms}).TermStrings()
 		if want := text.Analyze(c.want); !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
 			t.Errorf("%q: got terms %q, want %q", c.query, got, want)
 		}

@@ -1,8 +1,9 @@
-package index
+package retrieval
 
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -11,6 +12,8 @@ import (
 	bindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/schema"
+	"github.com/mcpsearch/mcpsearch/index/internal/typotest"
 )
 
 // TestTypoAutomatonMatchesBleve: walking a dictionary with typoAutomaton
@@ -18,22 +21,22 @@ import (
 // finds, for words of the default catalog changed by every kind of edit.
 func TestTypoAutomatonMatchesBleve(t *testing.T) {
 	t.Parallel()
-	x := defaultIndex(t)
+	x := defaultSearcher(t)
 	d := mustTermDicts(t, x)
 	rnd := rand.New(rand.NewPCG(5, 5))
 	checked := 0
 	for _, field := range typoFields {
-		vocab := sortedKeys(vocabulary(t, x, ext.KindTool, field))
+		vocab := slices.Sorted(maps.Keys(vocabulary(t, x, ext.KindTool, field)))
 		for range 100 {
 			word := []rune(vocab[rnd.IntN(len(vocab))])
-			for _, w := range []string{string(word), mutate(rnd, word, 1), mutate(rnd, word, 2), mutate(rnd, word, 3), "ü" + string(word), string(word) + "é"} {
+			for _, w := range []string{string(word), typotest.Mutate(rnd, word, 1), typotest.Mutate(rnd, word, 2), typotest.Mutate(rnd, word, 3), "ü" + string(word), string(word) + "é"} {
 				rs := []rune(w)
 				if len(rs) < 2 {
 					continue
 				}
 				for _, edits := range []uint8{1, 2} {
 					got := ownWalk(t, d, field, rs, edits)
-					want := bleveWalk(t, d.snap, kindField(ext.KindTool, field), rs, edits)
+					want := bleveWalk(t, d.snap, schema.KindField(ext.KindTool, field), rs, edits)
 					if !slices.Equal(got, want) {
 						t.Fatalf("%s, %q within %d: got %v, want %v", field, w, edits, got, want)
 					}
@@ -76,37 +79,13 @@ func bleveWalk(t *testing.T, r bindex.IndexReader, field string, word []rune, ed
 	return out
 }
 
-// mutate applies n random edits to word past its first character.
-func mutate(rnd *rand.Rand, word []rune, n int) string {
-	w := slices.Clone(word)
-	for range n {
-		if len(w) < 3 {
-			break
-		}
-		i := 1 + rnd.IntN(len(w)-1)
-		switch rnd.IntN(4) {
-		case 0:
-			w[i] = 'a' + rune(rnd.IntN(26))
-		case 1:
-			w = slices.Delete(w, i, i+1)
-		case 2:
-			w = slices.Insert(w, i, 'a'+rune(rnd.IntN(26)))
-		default:
-			if i+1 < len(w) {
-				w[i], w[i+1] = w[i+1], w[i]
-			}
-		}
-	}
-	return string(w)
-}
-
 // TestDocFreqMatchesBleve: document frequencies read from the
 // dictionaries are those bleve's term readers count.
 func TestDocFreqMatchesBleve(t *testing.T) {
-	x := defaultIndex(t)
+	x := defaultSearcher(t)
 	d := mustTermDicts(t, x)
 	terms := []string{"nosuchtermanywhere"}
-	for i, term := range sortedKeys(vocabulary(t, x, ext.KindTool, fieldDescription)) {
+	for i, term := range slices.Sorted(maps.Keys(vocabulary(t, x, ext.KindTool, schema.Description))) {
 		if i%97 == 0 {
 			terms = append(terms, term)
 		}
@@ -117,8 +96,8 @@ func TestDocFreqMatchesBleve(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := 0
-		for _, f := range textFields {
-			tfr, err := d.snap.TermFieldReader(context.Background(), []byte(term), kindField(ext.KindTool, f), false, false, false)
+		for _, f := range schema.TextFields {
+			tfr, err := d.snap.TermFieldReader(context.Background(), []byte(term), schema.KindField(ext.KindTool, f), false, false, false)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package index
+package retrieval
 
 import (
 	"strings"
@@ -122,7 +122,7 @@ func (c *corrector) nearestWord(word string) (correction, error) {
 		if !c.canLookUp(1) {
 			break
 		}
-		c.cost.lookups++
+		c.cost.Lookups++
 		df, err := c.dicts.docFreq(terms[0])
 		if err != nil {
 			return correction{}, err
@@ -137,7 +137,7 @@ func (c *corrector) nearestWord(word string) (correction, error) {
 // split returns the two halves of a word run together as known terms of
 // the index, the pair whose rarer half is held by the most documents; nil
 // when none.
-func (c *corrector) split(term string, words *queryWords) ([]queryTerm, error) {
+func (c *corrector) split(term string, words *queryWords) ([]Term, error) {
 	if words == nil || !c.off.On(rules.SplitWords) {
 		return nil, nil
 	}
@@ -146,7 +146,7 @@ func (c *corrector) split(term string, words *queryWords) ([]queryTerm, error) {
 	if err != nil || len(word) < 2*rank.MinSplitRunes || !isASCIILetters(word) || wt.Find(word) >= 0 {
 		return nil, nil
 	}
-	var best []queryTerm
+	var best []Term
 	for k := rank.MinSplitRunes; k <= len(word)-rank.MinSplitRunes; k++ {
 		a, b := word[:k], word[k:]
 		if wt.Find(a) < 0 || wt.Find(b) < 0 || text.IsStopWord(a) || text.IsStopWord(b) {
@@ -156,7 +156,7 @@ func (c *corrector) split(term string, words *queryWords) ([]queryTerm, error) {
 		if err != nil {
 			return nil, err
 		}
-		if halves != nil && (best == nil || min(halves[0].docFreq, halves[1].docFreq) > min(best[0].docFreq, best[1].docFreq)) {
+		if halves != nil && (best == nil || min(halves[0].DocFreq, halves[1].DocFreq) > min(best[0].DocFreq, best[1].DocFreq)) {
 			best = halves
 		}
 	}
@@ -166,21 +166,21 @@ func (c *corrector) split(term string, words *queryWords) ([]queryTerm, error) {
 // halves looks up the terms of a and b, the halves of term; nil unless
 // each is one term the index holds. Both are looked up whatever the first
 // holds.
-func (c *corrector) halves(a, b, term string) ([]queryTerm, error) {
+func (c *corrector) halves(a, b, term string) ([]Term, error) {
 	ta, tb := text.Analyze(a), text.Analyze(b)
 	if len(ta) != 1 || len(tb) != 1 || !c.canLookUp(2) {
 		return nil, nil
 	}
-	out := []queryTerm{{term: ta[0], corrected: term}, {term: tb[0], corrected: term}}
+	out := []Term{{Term: ta[0], Corrected: term}, {Term: tb[0], Corrected: term}}
 	for i := range out {
-		c.cost.lookups++
-		df, err := c.dicts.docFreq(out[i].term)
+		c.cost.Lookups++
+		df, err := c.dicts.docFreq(out[i].Term)
 		if err != nil {
 			return nil, err
 		}
-		out[i].docFreq = df
+		out[i].DocFreq = df
 	}
-	if out[0].docFreq == 0 || out[1].docFreq == 0 {
+	if out[0].DocFreq == 0 || out[1].DocFreq == 0 {
 		return nil, nil
 	}
 	return out, nil

@@ -1,0 +1,109 @@
+package retrieval
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	bindex "github.com/blevesearch/bleve_index_api"
+	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/bm25"
+	"github.com/mcpsearch/mcpsearch/index/internal/rank"
+	"github.com/mcpsearch/mcpsearch/index/internal/schema"
+)
+
+// maxPostings bounds the postings a search of kind walks
+// (bm25.Query.MaxPostings): rank.PostingsPerItem per item of the kind, at
+// least rank.MinPostings.
+func (x searcher) maxPostings(kind ext.Kind) int {
+	return max(rank.PostingsPerItem*int(x.Stats(kind).DocCount), rank.MinPostings)
+}
+
+// candidates runs the BM25 query for the best n items (package bm25) and
+// reads the meta records of the re-ranking window; in the same pass, the
+// best rank.NamedServerCandidates items of each of servers (see
+// addNamedServers).
+func (x searcher) candidates(ctx context.Context, kind ext.Kind, bq bm25.Query, n int, servers []string) ([]rank.Candidate, [][]rank.Candidate, error) {
+	cands, byServer, err := x.bm25TopGrouped(ctx, kind, bq, n, servers, rank.NamedServerCandidates)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", x.Name(), err)
+	}
+	if err := x.nameCandidates(cands[:min(len(cands), rank.RerankWindow)]); err != nil { // only re-ranking reads names
+		return nil, nil, err
+	}
+	return cands, byServer, nil
+}
+
+// nameCandidates reads the label, server and name words of cands.
+func (x searcher) nameCandidates(cands []rank.Candidate) error {
+	ids := make([]string, len(cands))
+	for i, c := range cands {
+		ids[i] = c.ID
+	}
+	metas, err := x.Metas(ids)
+	if err != nil {
+		return err
+	}
+	for i, m := range metas {
+		cands[i].Label, cands[i].Server, cands[i].Words = m.Label, m.Server, strings.Fields(m.Words)
+	}
+	return nil
+}
+
+// bm25TopGrouped returns the n best items of kind for q by BM25, best
+// first, ties in catalog order, and the k best items of each of servers
+// that q finds, from the same pass (bm25.TopGrouped).
+func (x searcher) bm25TopGrouped(ctx context.Context, kind ext.Kind, q bm25.Query, n int, servers []string, k int) ([]rank.Candidate, [][]rank.Candidate, error) {
+	r, docs, err := x.readerOfDocs()
+	if err != nil {
+		return nil, nil, err
+	}
+	defer r.Close()
+	groups := make([]bm25.Leaf, len(servers))
+	for i, s := range servers {
+		groups[i] = bm25.Leaf{Field: schema.Server, Term: s} // a filter: no boost
+	}
+	top, byGroup, err := bm25.TopGrouped(ctx, r, docs, x.Stats(kind), q, n, x.DocOrder(), groups, k)
+	if err != nil {
+		return nil, nil, err
+	}
+	cands, err := CandidatesOf(r, top)
+	if err != nil {
+		return nil, nil, err
+	}
+	byServer := make([][]rank.Candidate, len(byGroup))
+	for i, g := range byGroup {
+		if byServer[i], err = CandidatesOf(r, g); err != nil {
+			return nil, nil, err
+		}
+	}
+	return cands, byServer, nil
+}
+
+// candidatesOf names the documents of top.
+func CandidatesOf(r bindex.IndexReader, top []bm25.Doc) ([]rank.Candidate, error) {
+	cands := make([]rank.Candidate, len(top))
+	for i, d := range top {
+		ext, err := r.ExternalID(bm25.InternalID(uint64(d.Num)))
+		if err != nil {
+			return nil, fmt.Errorf("document %d: %w", d.Num, err)
+		}
+		cands[i] = rank.Candidate{ID: ext, BM25: d.Score, Score: d.Score}
+	}
+	return cands, nil
+}
+
+// readerOfDocs opens a reader of the index's postings, as reader does, and
+// returns the number of documents it holds.
+func (x searcher) readerOfDocs() (bindex.IndexReader, int, error) {
+	r, err := x.Reader()
+	if err != nil {
+		return nil, 0, err
+	}
+	docs, err := r.DocCount()
+	if err != nil {
+		r.Close()
+		return nil, 0, err
+	}
+	return r, int(docs), nil
+}

@@ -1,0 +1,96 @@
+package retrieval
+
+import (
+	"context"
+
+	"github.com/mcpsearch/mcpsearch/index/internal/bm25"
+	"github.com/mcpsearch/mcpsearch/index/internal/rank"
+	"github.com/mcpsearch/mcpsearch/index/internal/text"
+)
+
+// Result is what the pipeline answers a request.
+type Result struct {
+	// Candidates are the items found, best first: the re-ranking window
+	// re-ranked, then BM25's order.
+	Candidates []rank.Candidate
+	// Empty is set when the no-match test finds that no item fits: the
+	// page gets no items, and Hint says why.
+	Empty bool
+	// Hint is the no-match test's word on the best item, if any.
+	Hint string
+	// NamedServers are the servers the request names whose best items
+	// joined the re-ranking window (named-servers).
+	NamedServers []string
+	// Query is the BM25 query searched (explanations read it); it holds
+	// what Close releases.
+	Query bm25.Query
+	done  func()
+}
+
+// Close releases what the result's query reads.
+func (r *Result) Close() {
+	if r.done != nil {
+		r.done()
+	}
+}
+
+// Rank retrieves the items of r's kind that the caller of src sees and
+// filters keep (the clauses restricting kind, filter and visibility, which
+// score nothing), ranks them and applies the no-match test. The caller
+// closes the result.
+func Rank(ctx context.Context, src Source, r *Request, filters [][]bm25.Leaf) (*Result, error) {
+	x := searcher{src}
+	q, terms := r.Query, r.TermStrings()
+	scope, done, err := x.scope(q.Kind)
+	if err != nil {
+		done()
+		return nil, err
+	}
+	res := &Result{done: done, Query: bm25.Query{
+		Text:        textQuery(q.Kind, q.Text, terms, x.Separator(), r.Off),
+		Filters:     filters,
+		Scope:       scope,
+		MaxPostings: x.maxPostings(q.Kind),
+	}}
+	if res.Candidates, res.NamedServers, err = x.ranked(ctx, r, res.Query); err != nil {
+		res.Close()
+		return nil, err
+	}
+	fit, err := x.judgeFit(q.Kind, r.Terms, text.FilesAsWord(q.Text), r.Searched, res.Candidates, r.Off)
+	if err != nil {
+		res.Close()
+		return nil, err
+	}
+	res.Empty, res.Hint = fit.empty, fit.hint
+	return res, nil
+}
+
+// ranked returns the candidates of bq, the query of r's terms: BM25's
+// best, the best items of the servers a command names and the nearest by
+// vectors, the first rank.RerankWindow of them re-ranked.
+func (x searcher) ranked(ctx context.Context, r *Request, bq bm25.Query) ([]rank.Candidate, []string, error) {
+	q, terms := r.Query, r.TermStrings()
+	named, err := x.commandNames(q, terms, r.Off)
+	if err != nil {
+		return nil, nil, err
+	}
+	cands, byServer, err := x.candidates(ctx, q.Kind, bq, max(rank.RerankWindow, q.Offset+q.Limit+1), named)
+	if err != nil {
+		return nil, nil, err
+	}
+	cands, window, err := x.addNamedServers(cands, byServer, min(len(cands), rank.RerankWindow))
+	if err != nil {
+		return nil, nil, err
+	}
+	cands, window, err = x.addDense(q.Kind, r.Searched, bq.Filters, cands, window, r.Off)
+	if err != nil {
+		return nil, nil, err
+	}
+	rank.Rerank(rank.NewQuery(q.Text, terms, r.Off), cands, window)
+	return cands, named, nil
+}
+
+// searcher runs the pipeline's steps over a source.
+type searcher struct {
+	Source
+}

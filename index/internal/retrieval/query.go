@@ -1,0 +1,92 @@
+package retrieval
+
+import (
+	"strings"
+
+	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/bm25"
+	"github.com/mcpsearch/mcpsearch/index/internal/rank"
+	"github.com/mcpsearch/mcpsearch/index/internal/rules"
+	"github.com/mcpsearch/mcpsearch/index/internal/schema"
+	"github.com/mcpsearch/mcpsearch/index/internal/text"
+)
+
+// fieldBoosts are the fields of the text query, in the order of its
+// clauses, with their weights (package rank).
+var fieldBoosts = []struct {
+	field string
+	boost float64
+}{
+	{schema.Name, rank.BoostName}, {schema.Title, rank.BoostTitle}, {schema.Description, rank.BoostDescription},
+	{schema.Params, rank.BoostParams}, {schema.ServerWords, rank.BoostServerWords}, {schema.URI, rank.BoostURI},
+	{schema.Related, rank.BoostRelated}, {schema.Content, rank.BoostContent}, {schema.Gloss, rank.BoostGloss},
+}
+
+// textQuery matches the words of text in the text fields, and the whole
+// text against item names. Each field is one clause, a disjunction of the
+// words in that field. bleve multiplies a disjunction's score by the share
+// of its clauses that matched, so an item matched in several fields, and by
+// several words in a field, ranks higher (measured against one clause per
+// word and one flat clause: see the technique log in the README).
+func textQuery(k ext.Kind, query string, words []string, sep string, off rules.Set) [][]bm25.Leaf {
+	clauses := make([][]bm25.Leaf, 0, len(fieldBoosts)+1)
+	for _, fb := range fieldBoosts {
+		if fb.field == schema.Related && !off.On(rules.RelatedField) || fb.field == schema.Gloss && !off.On(rules.GlossField) {
+			continue
+		}
+		terms := make([]bm25.Leaf, 0, len(words))
+		for _, w := range words {
+			terms = append(terms, bm25.Leaf{Field: schema.KindField(k, fb.field), Term: w, Boost: fb.boost * rank.TermWeight(w, off)})
+		}
+		clauses = append(clauses, terms)
+	}
+	if !off.On(rules.ExactNameRetrieval) {
+		return clauses
+	}
+	return append(clauses, exactNameQuery(k, query, sep))
+}
+
+// exactNameQuery matches the item whose own name is the whole text. Items
+// are indexed under their own name only (canonical names would add a unique
+// term per item); a canonical name — server, separator, name — is matched by
+// its own-name part too, and re-ranking checks the server.
+func exactNameQuery(k ext.Kind, query, sep string) []bm25.Leaf {
+	names := []string{text.NormalizeName(query)}
+	if _, own, ok := strings.Cut(query, sep); ok && sep != "" {
+		names = append(names, text.NormalizeName(own))
+	}
+	clauses := make([]bm25.Leaf, len(names))
+	for i, n := range names {
+		clauses[i] = bm25.Leaf{Field: schema.KindField(k, schema.NameExact), Term: n, Boost: rank.ExactNameBoost}
+	}
+	return clauses
+}
+
+// queryTerms returns the distinct terms a query's text searches: its first
+// rank.MaxSearchTerms, in the order of its text, of which at most
+// rank.MaxSearchTerms/2 pairs of Chinese characters, so that a long Chinese
+// query keeps the glosses that follow its characters; and, of those terms
+// only, what correction reads (queryWords), from the same analysis. A
+// query read to ext.MaxQueryTerms words (readQuery) can analyse to more
+// (each identifier whole beside its parts, Chinese into pairs of characters
+// and the words of its glosses); every term costs lookups, maybe a typo
+// walk, and a walk of its postings in every text field.
+func queryTerms(searched string) ([]string, *queryWords) {
+	toks := text.Tokens(searched)
+	var terms []string
+	seen, han := map[string]bool{}, 0
+	for _, tok := range toks {
+		t := string(tok.Term)
+		if seen[t] || text.HasHan(t) && han == rank.MaxSearchTerms/2 {
+			continue
+		}
+		seen[t] = true
+		if text.HasHan(t) {
+			han++
+		}
+		if terms = append(terms, t); len(terms) == rank.MaxSearchTerms {
+			break
+		}
+	}
+	return terms, typoWords(text.TermsAsWritten(toks, searched, terms))
+}

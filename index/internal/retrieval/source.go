@@ -1,0 +1,66 @@
+package retrieval
+
+import (
+	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/blevesearch/bleve/v2/search"
+	bindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/store"
+	"github.com/mcpsearch/mcpsearch/index/internal/vectors"
+)
+
+// Source is what the pipeline reads of an open bundle, for one caller
+// (package index implements it, one value a search): the postings,
+// statistics, records and vectors of the bundle (Bundle), and what the
+// caller may see of them (Sight).
+type Source interface {
+	Bundle
+	Sight
+}
+
+// Bundle is an open bundle as retrieval reads it.
+type Bundle interface {
+	// Name names the bundle in errors ("index DIR").
+	Name() string
+	// Reader opens a reader of the postings (a scorch snapshot); the
+	// caller closes it.
+	Reader() (bindex.IndexReader, error)
+	// Stats are BM25's statistics of kind k: its items and the true
+	// total length of each field.
+	Stats(k ext.Kind) *search.BM25Stats
+	// DocOrder is the catalog position of each document, BM25's
+	// tie-break.
+	DocOrder() store.DocOrder
+	// Metas reads the meta records (label, server, name words) of the
+	// documents ids, in that order.
+	Metas(ids []string) ([]store.Meta, error)
+	// Vectors are the items' vectors (nil: the bundle has none).
+	Vectors() *vectors.Vectors
+	// Separator joins a server's name and an item's own name in its
+	// canonical name.
+	Separator() string
+	// ServersByWord maps each word of a server's name (rank.ServerWords)
+	// to the servers whose name holds it.
+	ServersByWord() map[string][]string
+}
+
+// Sight is what one caller may see of a bundle. A caller who may not see
+// every item learns nothing of the others' words: its query's words are
+// looked up, corrected and weighed among the items it sees, BM25's idf
+// counts them among those items (bm25.Scope), and the dense candidates
+// are the nearest items it sees.
+type Sight interface {
+	// SeesAll reports whether the caller sees every item.
+	SeesAll() bool
+	// Sees reports whether the caller sees the ord-th item of kind k.
+	Sees(k ext.Kind, ord int) bool
+	// Count is the number of items of kind k the caller sees.
+	Count(k ext.Kind) int
+	// SeesServer reports whether the caller sees an item of kind k of the
+	// server.
+	SeesServer(k ext.Kind, server string) (bool, error)
+	// Visible returns the documents the caller sees, a bitmap per segment
+	// of the bundle (read only); nil when it sees every one.
+	Visible() ([]*roaring.Bitmap, error)
+}
