@@ -27,17 +27,18 @@
 // *Index implements ext.Searcher, ext.Resolver, ext.Selector (exact
 // lookups for select: queries, select.go), ext.Describer and ext.Directory
 // (each caller's servers, with their serverInfo description or their
-// tools' commonest words, directory.go). A search
-// (search.go) analyses the query's text as plain words (internal/text),
-// never as bleve query syntax, corrects unknown words (typo.go), retrieves
-// candidates by BM25 over bleve's postings, term at a time, outside
-// bleve's query engine (internal/bm25), joins the items nearest the query's
-// word vectors (dense.go, internal/vectors), re-ranks the first of them
-// (internal/rank, where every tuned number lives), answers with no items
-// when the best fits too little of a short query (nomatch.go), and loads
-// the page's objects (internal/store). The explain option shows the same
-// scores split by field and term, and the re-ranking signals as they were
-// summed (explain.go).
+// tools' commonest words, directory.go). A search (search.go) is the
+// retrieval pipeline (internal/retrieval, which reads the bundle through
+// the retrieval.Source this package implements): it reads the query's text
+// once, as plain words (internal/text), never as bleve query syntax,
+// corrects unknown words, retrieves candidates by BM25 over bleve's
+// postings, term at a time, outside bleve's query engine (internal/bm25),
+// joins the items nearest the query's word vectors (internal/vectors),
+// re-ranks the first of them (internal/rank, where every tuned number
+// lives), answers with no items when the best fits too little of a short
+// query; then this package loads the page's objects (internal/store). The
+// explain option shows the same scores split by field and term, and the
+// re-ranking signals as they were summed (retrieval.Explain).
 //
 // Items may be restricted to groups and OAuth scopes (catalog.Visibility).
 // Every search, list and lookup serves the caller in its context

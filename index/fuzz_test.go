@@ -56,7 +56,7 @@ func FuzzSearch(f *testing.F) {
 }
 
 // FuzzHints searches the default catalog, whose hints name what the best
-// match lacks (nomatch.go), with arbitrary text: a hint names only words
+// match lacks (retrieval nomatch.go), with arbitrary text: a hint names only words
 // of the text (checkHintWords), whatever the text's languages, typos,
 // phrases, quotes and words run together.
 func FuzzHints(f *testing.F) {

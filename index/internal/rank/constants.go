@@ -7,7 +7,7 @@ package rank
 // Change one only with the gate's figures before and after.
 
 // Field boosts of the text query: one clause per field, a disjunction of
-// the query's words in that field (index.textQuery).
+// the query's words in that field (retrieval.textQuery).
 const (
 	BoostDescription = 1.5 // log: "field weights: description 1.5, name 1.2, title 1.0" (azure R@1 .778 → .782)
 	BoostName        = 1.2 // log: same step; a name weight of 2.5 cost azure R@1 .742 → .687
@@ -47,7 +47,7 @@ const (
 	MaxCommandWords = 12
 )
 
-// Dense fusion (index.addDense, package vectors): the cosine of the query's
+// Dense fusion (retrieval.addDense, package vectors): the cosine of the query's
 // and the item's word-vector means.
 const (
 	DenseWeight     = 0.8 // the cosine's weight in the re-ranking; log: "word vectors: cosine of SIF means × 0.8"; 0.6 and 1.0 lower (azure R@1 .829 → .825 at 1.0)
@@ -71,7 +71,7 @@ const (
 	KMeansRounds = 8   // rounds of spherical k-means at build time, on a sample of 64 items a list
 )
 
-// Multi-vector queries (index dense.go): a query of more than
+// Multi-vector queries (retrieval dense.go): a query of more than
 // MaxCommandWords words is also split into clauses, each with a vector;
 // log: "multi-vector queries" (livemcpbench R@1 .185 → .206).
 const (
@@ -81,7 +81,7 @@ const (
 	MinClauseWords   = 2    // shorter fragments are no clause; three words or more within .005
 )
 
-// The no-match test (index nomatch.go): a short query whose best item
+// The no-match test (retrieval nomatch.go): a short query whose best item
 // holds less than MinCoverage of its weight gets no items and a hint; log:
 // "no-match cut-off for short queries" (no-match on negatives .96 / .88 /
 // .90 from .63 / .35 / .49). Long queries describe a task and carry words
@@ -101,7 +101,7 @@ const (
 	FitCoverage = 0.45
 )
 
-// The near-miss hint (index nomatch.go): a page keeps its items, and its
+// The near-miss hint (retrieval nomatch.go): a page keeps its items, and its
 // hint names the query's words its best item lacks that weigh at least
 // LackWeightRatio times the heaviest word it holds (at most
 // MaxLackedInHint of them). At 2.5, 4 of the 132 everyday requests whose
@@ -120,7 +120,7 @@ const (
 	// MaxSearchTerms bounds the terms a query searches: its first
 	// distinct ones, of which at most MaxSearchTerms/2 pairs of Chinese
 	// characters, and again after correction, which may add some
-	// (index.firstTerms). Before that, a query is read only to its
+	// (retrieval.firstTerms). Before that, a query is read only to its
 	// ext.MaxQueryTerms-th word, each part of an identifier and each
 	// Chinese or Japanese character counting as one (text.FirstWords).
 	MaxSearchTerms = 48
@@ -136,7 +136,7 @@ const (
 	MinPostings     = 16_384
 )
 
-// Typo correction (index typo.go): a word the index does not know, of
+// Typo correction (retrieval typo.go): a word the index does not know, of
 // MinTypoRunes to MaxTypoRunes characters, is replaced by the nearest
 // known word within one edit, two from TwoEditRunes characters; log:
 // "typo correction" (neutral on the sets, which have no typos; the
@@ -169,11 +169,11 @@ const (
 	TypoQuerySteps   = 16384
 	TypoQueryLookups = 64
 	// MinSplitRunes is the shortest half of a word typed without its
-	// space (blobstorage, piechart: index typowords.go): shorter halves
+	// space (blobstorage, piechart: retrieval typowords.go): shorter halves
 	// are mostly not the words meant.
 	MinSplitRunes = 3
 	// MaxWordTableWalks bounds the words of a query compared with the
-	// English words of the word vectors' table (index typowords.go): a
+	// English words of the word vectors' table (retrieval typowords.go): a
 	// scan of the words of one first letter, at most about 3,500.
 	MaxWordTableWalks = 8
 	// WordTableCandidates is how many of those English words nearest a
@@ -186,7 +186,7 @@ const (
 // server (server.go).
 const WeightServerNamed = 0.4
 
-// Named servers in retrieval (index servers.go): in a command, the best
+// Named servers in retrieval (retrieval servers.go): in a command, the best
 // NamedServerCandidates items of each server the query names, by BM25 on
 // the query restricted to that server, join the re-ranking window; at
 // most MaxNamedServers servers a query (one more BM25 search each: p50 at

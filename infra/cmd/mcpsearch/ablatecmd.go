@@ -18,8 +18,9 @@ import (
 // (index.Rules, Index.SetRulesOff) and compares every set's figures with
 // all rules on, query by query: the change of the mean and its 95%
 // interval by the paired bootstrap over the set's queries. Search is
-// deterministic, so a set's only noise is which queries it holds; a change
-// whose interval excludes zero is beyond it.
+// deterministic — the run with every rule on is made twice, and must give
+// the same figures query by query — so a set's only noise is which
+// queries it holds; a change whose interval excludes zero is beyond it.
 
 // ablationSet is one set the gate measures (infra/eval/gate.sh).
 type ablationSet struct {
@@ -202,6 +203,13 @@ func ablate(sets []*loadedSet, names []string, rounds int, seed uint64, progress
 		var err error
 		if base[i], err = s.run(); err != nil {
 			return nil, err
+		}
+		again, err := s.run()
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Equal(again, base[i]) {
+			return nil, fmt.Errorf("%s: two runs with every rule on differ: search is not deterministic, and the bootstrap alone is not the noise", s.name)
 		}
 		for _, c := range s.columns {
 			out.Baseline[c.name()] = meanFigures(c, base[i])

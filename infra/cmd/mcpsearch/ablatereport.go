@@ -122,28 +122,23 @@ func (a *ablation) markdown(w io.Writer) error {
 }
 
 // heldOutChanges lists the changes beyond noise on held-out main columns
-// (no language or typo subsets), and counts the changes within it.
+// (no language or typo subsets), and counts the changes within it that
+// lower a figure (the rule helps, weakly) and that raise one.
 func heldOutChanges(rows []ablationRow) string {
 	var beyond []string
-	within := 0
+	lower, higher := 0, 0
 	for _, r := range rows {
 		if !r.HeldOut || strings.Contains(r.Column, " lang ") || strings.HasSuffix(r.Column, " typo") {
 			continue
 		}
-		figures := []struct {
-			name string
-			d    eval.Delta
-		}{{"R@1", r.R1}, {"R@5", r.R5}, {"nDCG@10", r.NDCG10}, {"emptied", r.Empty}}
-		if r.Negative {
-			figures = figures[3:]
-			figures[0].name = "no-match"
-		}
-		for _, f := range figures {
+		for _, f := range heldOutFigures(r) {
 			switch {
 			case f.d.Significant():
 				beyond = append(beyond, fmt.Sprintf("%s %s %+.3f*", r.Column, f.name, f.d.Mean))
+			case f.d.Mean != 0 && (f.d.Mean < 0) == f.higherIsBetter:
+				lower++
 			case f.d.Mean != 0:
-				within++
+				higher++
 			}
 		}
 	}
@@ -151,8 +146,24 @@ func heldOutChanges(rows []ablationRow) string {
 	if out == "" {
 		out = "nothing beyond noise"
 	}
-	if within > 0 {
-		out += fmt.Sprintf(" (%d changes within noise)", within)
+	if lower+higher > 0 {
+		out += fmt.Sprintf(" (within noise: %d figures worse, %d better)", lower, higher)
 	}
 	return out
+}
+
+// figureDelta is one figure's change in a column.
+type figureDelta struct {
+	name           string
+	d              eval.Delta
+	higherIsBetter bool
+}
+
+// heldOutFigures are the figures of a row: recall, nDCG and the emptied
+// rate of answered queries, the no-match rate of negatives.
+func heldOutFigures(r ablationRow) []figureDelta {
+	if r.Negative {
+		return []figureDelta{{"no-match", r.Empty, true}}
+	}
+	return []figureDelta{{"R@1", r.R1, true}, {"R@5", r.R5, true}, {"nDCG@10", r.NDCG10, true}, {"emptied", r.Empty, false}}
 }

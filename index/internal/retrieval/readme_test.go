@@ -1,0 +1,43 @@
+package retrieval
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/mcpsearch/mcpsearch/index/internal/rules"
+)
+
+// TestReadmeListsEveryRule: the README's pipeline names every registered
+// rule, and its table has one row a rule, in the registry's order, with
+// its step and reason (what mcpsearch eval --ablate --markdown prints).
+func TestReadmeListsEveryRule(t *testing.T) {
+	data, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(data)
+	pipeline, table, ok := strings.Cut(readme, "## What each rule contributes")
+	if !ok {
+		t.Fatal("README.md has no section on what each rule contributes")
+	}
+	var rows []string
+	for _, line := range strings.Split(table, "\n") {
+		if strings.HasPrefix(line, "| ") && strings.Contains(line, "| `") {
+			rows = append(rows, line)
+		}
+	}
+	all := rules.All()
+	if len(rows) != len(all) {
+		t.Fatalf("the table has %d rule rows, the registry %d rules: run mcpsearch eval --ablate --markdown", len(rows), len(all))
+	}
+	for i, r := range all {
+		want := "| " + r.Step() + " | `" + r.Name() + "` | " + r.Reason() + " | "
+		if !strings.HasPrefix(rows[i], want) {
+			t.Errorf("row %d: %.80q…, want it to open %q", i+1, rows[i], want)
+		}
+		if !strings.Contains(pipeline, "`"+r.Name()+"`") {
+			t.Errorf("the pipeline section does not name %s", r.Name())
+		}
+	}
+}
