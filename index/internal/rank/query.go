@@ -17,13 +17,31 @@ type Query struct {
 	Off     rules.Set       // the rules switched off (package rules)
 }
 
-// NewQuery reads the query whose text (as the caller wrote it) searched
-// terms, with the rules off switched off.
-func NewQuery(query string, terms []string, off rules.Set) Query {
-	q := Query{Terms: map[string]bool{}, Actions: map[Action]bool{}, Exact: text.NormalizeName(query), Off: off}
-	short := len(strings.Fields(query)) <= MaxCommandWords
+// Reading is what re-ranking reads of the caller's text, read once
+// (Read): its words of letters, in lower case, how many words it has, and
+// the text as a name.
+type Reading struct {
+	Letters []string // runs of letters, in lower case
+	Words   int      // words (runs of non-space)
+	Exact   string   // the text as a name (text.NormalizeName)
+}
+
+// Read reads the caller's text for re-ranking.
+func Read(query string) Reading {
+	return Reading{Letters: letterWords(query), Words: len(strings.Fields(query)), Exact: text.NormalizeName(query)}
+}
+
+// Command reports whether the text is a command (at most MaxCommandWords
+// words), whose grammar is read, rather than a task.
+func (r Reading) Command() bool { return r.Words <= MaxCommandWords }
+
+// NewQuery reads the query whose text the caller wrote (as read) and
+// which searched terms, with the rules off switched off.
+func NewQuery(read Reading, terms []string, off rules.Set) Query {
+	q := Query{Terms: map[string]bool{}, Actions: map[Action]bool{}, Exact: read.Exact, Off: off}
+	short := read.Command()
 	if short && off.On(rules.PluralObject) {
-		q.Plurals = pluralTerms(query)
+		q.Plurals = pluralTerms(read.Letters)
 	}
 	for _, t := range terms {
 		q.Terms[t] = true
@@ -36,12 +54,12 @@ func NewQuery(query string, terms []string, off rules.Set) Query {
 			}
 		}
 	}
-	if short && off.On(rules.QuestionsRead) && asksWhat(query) && !q.Actions[actCreate] && !q.Actions[actDelete] && !q.Actions[actSend] && !q.Actions[actRun] && !q.Actions[actCancel] {
+	if short && off.On(rules.QuestionsRead) && asksWhat(read.Letters) && !q.Actions[actCreate] && !q.Actions[actDelete] && !q.Actions[actSend] && !q.Actions[actRun] && !q.Actions[actCancel] {
 		// "what's on my agenda", "which files did the PR change": a question
 		// asks to read, and its verbs tell of the past ("changed")
 		q.Actions = map[Action]bool{actList: true, actGet: true}
 	}
-	if short && off.On(rules.PluralsList) && !q.Actions[actCreate] && !q.Actions[actDelete] && !q.Actions[actUpdate] && asksForMany(query) {
+	if short && off.On(rules.PluralsList) && !q.Actions[actCreate] && !q.Actions[actDelete] && !q.Actions[actUpdate] && asksForMany(read.Letters) {
 		// "show me my clusters", "get the tables": a plural object asks for a list
 		q.Actions = map[Action]bool{actList: true}
 	}
@@ -58,10 +76,11 @@ func TermWeight(term string, off rules.Set) float64 {
 	return 1
 }
 
-// pluralTerms returns the analysed forms of the query's plural nouns.
-func pluralTerms(query string) map[string]bool {
+// pluralTerms returns the analysed forms of the plural nouns of a query's
+// words.
+func pluralTerms(words []string) map[string]bool {
 	out := map[string]bool{}
-	for _, w := range letterWords(query) {
+	for _, w := range words {
 		if isPluralNoun(w) {
 			for _, t := range text.Analyze(w) {
 				out[t] = true
@@ -83,15 +102,16 @@ var askingToAct = map[string]bool{
 	"do": true, "can": true, "could": true, "should": true, "would": true, "to": true, "i": true, "we": true,
 }
 
-// asksWhat reports whether the query is a question that asks for facts.
-func asksWhat(query string) bool {
-	w := letterWords(query)
+// asksWhat reports whether a query of words w is a question that asks for
+// facts.
+func asksWhat(w []string) bool {
 	return len(w) >= 2 && questionWords[w[0]] && !askingToAct[w[1]]
 }
 
-// asksForMany reports whether the query names its object in the plural.
-func asksForMany(query string) bool {
-	for _, w := range letterWords(query) {
+// asksForMany reports whether a query of words names its object in the
+// plural.
+func asksForMany(words []string) bool {
+	for _, w := range words {
 		if isPluralNoun(w) {
 			return true
 		}

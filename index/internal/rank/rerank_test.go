@@ -11,7 +11,7 @@ import (
 // naming the asked action before one naming another, and past the window
 // nothing is re-scored.
 func TestRerankSignals(t *testing.T) {
-	q := NewQuery("delete a note", []string{"delet", "note"}, 0)
+	q := NewQuery(Read("delete a note"), []string{"delet", "note"}, 0)
 	cands := []Candidate{
 		{ID: "t/0", Label: "create_note", Words: []string{"creat", "note"}, BM25: 2, Score: 2},
 		{ID: "t/1", Label: "delete_note", Words: []string{"delet", "note"}, BM25: 1.5, Score: 1.5},
@@ -62,7 +62,7 @@ func TestQuestionsAskToRead(t *testing.T) {
 		{"what's the fastest way to create a repo", []string{"fastest", "wai", "creat", "repositori"}, false},
 		{"change the title of the issue", []string{"chang", "titl", "issu"}, false},
 	} {
-		q := NewQuery(test.query, test.terms, 0)
+		q := NewQuery(Read(test.query), test.terms, 0)
 		got := q.Actions[actList]
 		for a := range q.Actions {
 			got = got && (a == actList || a == actGet)
@@ -82,7 +82,7 @@ func TestSeeAndCheckAskToRead(t *testing.T) {
 		{"see the latest deployments", []string{"see", "latest", "deploy"}, actList},
 		{"check the status of the pipeline", []string{"check", "statu", "pipelin"}, actGet},
 	} {
-		if q := NewQuery(test.query, test.terms, 0); !q.Actions[test.want] {
+		if q := NewQuery(Read(test.query), test.terms, 0); !q.Actions[test.want] {
 			t.Errorf("NewQuery(%q).Actions: got %v, want %v among them", test.query, q.Actions, test.want)
 		}
 	}

@@ -43,6 +43,9 @@ type FieldMatch struct {
 type TermMatch struct {
 	Term  string  `json:"term"`
 	Score float64 `json:"score"`
+	// Origin says where a term the caller did not type comes from (a
+	// phrase, a word of another language, a correction …; Request.Words).
+	Origin string `json:"origin,omitempty"`
 }
 
 // RerankSignals are the terms of a re-ranked score (rank.Signals): the
@@ -85,6 +88,11 @@ func Explain(ctx context.Context, src Source, kind ext.Kind, res *Result, cands 
 	fields, err := FieldScores(ctx, src, kind, res.Query, ids)
 	if err != nil {
 		return nil, fmt.Errorf("%s: explaining: %w", src.Name(), err)
+	}
+	if res.Request != nil {
+		for _, fs := range fields {
+			res.Request.markOrigins(fs)
+		}
 	}
 	out := make([]*Explanation, len(cands))
 	for i, c := range cands {
@@ -237,3 +245,19 @@ func (r *RerankSignals) summary() string {
 }
 
 func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
+
+// markOrigins marks the terms of fields that the caller did not type with
+// where they come from.
+func (r *Request) markOrigins(fields []FieldMatch) {
+	origins := make(map[string]Origin, len(r.Terms))
+	for _, t := range r.Terms {
+		origins[t.Term] = t.Origin
+	}
+	for i := range fields {
+		for j := range fields[i].Terms {
+			if o := origins[fields[i].Terms[j].Term]; o != Typed {
+				fields[i].Terms[j].Origin = o.String()
+			}
+		}
+	}
+}

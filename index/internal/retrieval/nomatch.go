@@ -53,23 +53,24 @@ type fit struct {
 }
 
 // judgeFit applies the no-match test to the best of cands (see above),
-// weighing words over the items w sees. terms are those of the searched
-// text, own the caller's (see queryConcepts).
-func (x searcher) judgeFit(kind ext.Kind, terms []Term, own, searched string, cands []rank.Candidate, off rules.Set) (fit, error) {
+// weighing the concepts of r (Request.Concepts) over the items the caller
+// sees.
+func (x searcher) judgeFit(r *Request, cands []rank.Candidate) (fit, error) {
+	kind, off := r.Query.Kind, r.Off
 	if len(cands) == 0 {
 		return fit{empty: true, hint: NoWordMatches}, nil
 	}
-	concepts := queryConcepts(terms, own, searched, rank.MaxSearchTerms, off)
+	concepts := r.Concepts
 	var alternatives []Term
 	for _, c := range concepts {
-		alternatives = append(alternatives, c.alternatives...)
+		alternatives = append(alternatives, c.Alternatives...)
 	}
 	held, err := x.heldTerms(kind, cands[0].ID, alternatives)
 	if err != nil {
 		return fit{}, err
 	}
 	docs := x.Count(kind)
-	if off.On(rules.UnreadCJK) && text.HasChineseOrJapanese(own) && weighsNothing(concepts, docs) {
+	if off.On(rules.UnreadCJK) && r.ChineseOrJapanese && weighsNothing(concepts, docs) {
 		return fit{empty: true, hint: NoWordRead}, nil
 	}
 	if off.On(rules.NoMatch) && len(concepts) <= rank.ShortQueryTerms {
@@ -94,10 +95,10 @@ func (x searcher) judgeFit(kind ext.Kind, terms []Term, own, searched string, ca
 	return fit{}, nil
 }
 
-// weighsNothing reports whether no concept weighs anything in the
-// no-match test (see concept.weigh), product codes aside: "S3について"
+// weighsNothing reports whether no Concept weighs anything in the
+// no-match test (see Concept.weigh), product codes aside: "S3について"
 // asks for S3, not for pairs of its characters.
-func weighsNothing(concepts []concept, docs int) bool {
+func weighsNothing(concepts []Concept, docs int) bool {
 	for _, c := range concepts {
 		if w, _ := c.weigh(nil, docs, true); w > 0 {
 			return false
@@ -108,18 +109,18 @@ func weighsNothing(concepts []concept, docs int) bool {
 
 // lackedSubjects returns the labels of the concepts the best item lacks
 // (have: the terms it holds) that weigh at least rank.LackWeightRatio
-// times the heaviest concept it holds, heaviest first, at most
+// times the heaviest Concept it holds, heaviest first, at most
 // rank.MaxLackedInHint. Product codes of letters and digits (s3, ec2)
 // count here, though the coverage leaves them out: they often name the
 // very system asked for.
-func lackedSubjects(concepts []concept, have map[string]bool, docs int) []string {
+func lackedSubjects(concepts []Concept, have map[string]bool, docs int) []string {
 	var lacked []weighedLabel
 	heaviestHeld := 0.0
 	for _, c := range concepts {
 		w, held := c.weigh(have, docs, true)
 		heaviestHeld = max(heaviestHeld, held)
 		if w > 0 && held == 0 {
-			lacked = append(lacked, weighedLabel{c.label, w})
+			lacked = append(lacked, weighedLabel{c.Label, w})
 		}
 	}
 	if heaviestHeld == 0 {
@@ -129,7 +130,7 @@ func lackedSubjects(concepts []concept, have map[string]bool, docs int) []string
 	return heaviestLabels(lacked, rank.MaxLackedInHint)
 }
 
-// weighedLabel is the label of a concept an item lacks, with its weight.
+// weighedLabel is the label of a Concept an item lacks, with its weight.
 type weighedLabel struct {
 	label string
 	w     float64
@@ -166,26 +167,34 @@ func isProductCode(t string) bool {
 	return digits > 0
 }
 
-// concept is one thing the query asks for, as the no-match test weighs it:
+// Concept is one thing the query asks for, as the no-match test weighs it:
 // an analysed word of the query, or a Chinese or other-language word of
 // it, or an everyday phrase of it ("out of office", text.PhraseWords),
 // held by an item that holds any of the words of its English gloss or of
 // the phrase with the words the phrase table adds.
-type concept struct {
-	label        string // what the hint calls it: the caller's own word
-	alternatives []Term
-	off          rules.Set // the rules switched off
+type Concept struct {
+	Label        string // what the hint calls it: the caller's own word
+	Origin       Origin // the caller's word, or a word of another language, or a phrase
+	Alternatives []Term // the terms of its words: an item holding any holds it
+	off          rules.Set
+}
+
+// originWord is a glossed word of the caller's and the pass that glossed
+// it.
+type originWord struct {
+	text.GlossedWord
+	origin Origin
 }
 
 // queryConcepts returns the concepts of own, the caller's text, among the
 // resolved terms of the searched text (own with its file paths' names and
 // its glosses): each word of own is one, and each Chinese word of own with
 // a gloss is one whose alternatives are the gloss's words. When own is the
-// searched text, every term is a concept of its own. File names are
+// searched text, every term is a Concept of its own. File names are
 // none (see filesAsWord); CJK bigrams, never content words, and single
 // Chinese characters, whose glosses are one sense of many, count for
-// nothing. It stops at the first concept past the most that are weighed.
-func queryConcepts(terms []Term, own, searched string, most int, off rules.Set) []concept {
+// nothing. It stops at the first Concept past the most that are weighed.
+func queryConcepts(terms []Term, own, searched string, most int, off rules.Set) []Concept {
 	out := conceptsOf(terms, own, searched, most)
 	for i := range out {
 		out[i].off = off
@@ -194,12 +203,12 @@ func queryConcepts(terms []Term, own, searched string, most int, off rules.Set) 
 }
 
 // conceptsOf is queryConcepts with every rule on.
-func conceptsOf(terms []Term, own, searched string, most int) []concept {
+func conceptsOf(terms []Term, own, searched string, most int) []Concept {
 	if own == searched {
 		written := text.WordsAsWritten(own)
-		out := make([]concept, min(len(terms), most+1))
+		out := make([]Concept, min(len(terms), most+1))
 		for i := range out {
-			out[i] = concept{label: asWritten(written, terms[i]), alternatives: []Term{terms[i]}}
+			out[i] = Concept{Label: asWritten(written, terms[i]), Alternatives: []Term{terms[i]}}
 		}
 		return out
 	}
@@ -215,33 +224,41 @@ func conceptsOf(terms []Term, own, searched string, most int) []concept {
 	// changes the words the analyser reads
 	rest := text.WithoutPhrases(text.WithoutForeignWords(own))
 	written := text.WordsAsWritten(rest)
-	var out []concept
+	var out []Concept
 	for _, w := range text.Analyze(rest) {
 		if text.HasHan(w) {
 			continue // a bigram of Chinese text: its words are concepts below
 		}
 		for _, t := range terms {
 			if t.Term == w || t.Corrected == w {
-				out = append(out, concept{label: asWritten(written, t), alternatives: []Term{t}})
+				out = append(out, Concept{Label: asWritten(written, t), Alternatives: []Term{t}})
 				break
 			}
 		}
 	}
-	glossed := append(text.GlossWords(own), text.ForeignWords(own)...)
-	for _, g := range append(glossed, text.PhraseWords(own)...) {
+	var glossed []originWord
+	for _, list := range []struct {
+		origin Origin
+		words  []text.GlossedWord
+	}{{Chinese, text.GlossWords(own)}, {Foreign, text.ForeignWords(own)}, {Phrase, text.PhraseWords(own)}} {
+		for _, g := range list.words {
+			glossed = append(glossed, originWord{g, list.origin})
+		}
+	}
+	for _, g := range glossed {
 		if len(out) > most {
 			break
 		}
 		if utf8.RuneCountInString(g.Word) < 2 {
 			continue // a single character has too many senses to weigh
 		}
-		c := concept{label: g.Word}
+		c := Concept{Label: g.Word, Origin: g.origin}
 		for _, w := range text.Analyze(g.English) {
 			if t, ok := byTerm[w]; ok {
-				c.alternatives = append(c.alternatives, t)
+				c.Alternatives = append(c.Alternatives, t)
 			}
 		}
-		if len(c.alternatives) > 0 {
+		if len(c.Alternatives) > 0 {
 			out = append(out, c)
 		}
 	}
@@ -253,11 +270,11 @@ func conceptsOf(terms []Term, own, searched string, most int) []concept {
 // what of it an item that holds have holds: the weight of the heaviest of
 // them it holds. Product codes (isProductCode) weigh too when codes is
 // set. A day or a time of day weighs nothing: when, not what.
-func (c concept) weigh(have map[string]bool, docs int, codes bool) (w, held float64) {
-	if c.off.On(rules.TimeWords) && text.IsTimeWord(c.label) {
+func (c Concept) weigh(have map[string]bool, docs int, codes bool) (w, held float64) {
+	if c.off.On(rules.TimeWords) && text.IsTimeWord(c.Label) {
 		return 0, 0
 	}
-	for _, t := range c.alternatives {
+	for _, t := range c.Alternatives {
 		if isContentWord(t.Term) || codes && isProductCode(t.Term) {
 			tw := idf(t.DocFreq, docs) * rank.TermWeight(t.Term, c.off)
 			w = max(w, tw)
@@ -277,14 +294,14 @@ func asWritten(written map[string]string, t Term) string {
 }
 
 // coverage is the share of the query's weight that an item holds (have):
-// each concept weighs the largest inverse document frequency of its
+// each Concept weighs the largest inverse document frequency of its
 // content-word alternatives (scaled down for generic words), and an item
 // that holds some of them is credited with the weight of the heaviest it
 // holds (a common sense of a Chinese word is weak evidence); identifiers,
 // numbers and one- or two-letter words do not count. It also returns the
 // labels of the weighty concepts the item lacks, heaviest first, each
 // once.
-func coverage(concepts []concept, have map[string]bool, docs int) (float64, []string) {
+func coverage(concepts []Concept, have map[string]bool, docs int) (float64, []string) {
 	covered, all := 0.0, 0.0
 	var missing []weighedLabel
 	for _, c := range concepts {
@@ -295,7 +312,7 @@ func coverage(concepts []concept, have map[string]bool, docs int) (float64, []st
 		all += w
 		covered += held
 		if held == 0 {
-			missing = append(missing, weighedLabel{c.label, w})
+			missing = append(missing, weighedLabel{c.Label, w})
 		}
 	}
 	if all == 0 {
@@ -323,7 +340,7 @@ func idf(df, docs int) float64 {
 // bestCoverage is the largest coverage of the query's weight by one of the
 // first rank.FitWindow candidates after the first (whose coverage the
 // caller has, below rank.MinCoverage).
-func (x searcher) bestCoverage(kind ext.Kind, concepts []concept, alternatives []Term, cands []rank.Candidate, docs int) (float64, error) {
+func (x searcher) bestCoverage(kind ext.Kind, concepts []Concept, alternatives []Term, cands []rank.Candidate, docs int) (float64, error) {
 	best := 0.0
 	for _, c := range cands[1:min(len(cands), rank.FitWindow)] {
 		held, err := x.heldTerms(kind, c.ID, alternatives)

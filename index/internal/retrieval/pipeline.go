@@ -5,7 +5,6 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/index/internal/bm25"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
-	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
 
 // Result is what the pipeline answers a request.
@@ -24,7 +23,9 @@ type Result struct {
 	// Query is the BM25 query searched (explanations read it); it holds
 	// what Close releases.
 	Query bm25.Query
-	done  func()
+	// Request is the request ranked.
+	Request *Request
+	done    func()
 }
 
 // Close releases what the result's query reads.
@@ -46,8 +47,8 @@ func Rank(ctx context.Context, src Source, r *Request, filters [][]bm25.Leaf) (*
 		done()
 		return nil, err
 	}
-	res := &Result{done: done, Query: bm25.Query{
-		Text:        textQuery(q.Kind, q.Text, terms, x.Separator(), r.Off),
+	res := &Result{done: done, Request: r, Query: bm25.Query{
+		Text:        textQuery(q.Kind, r.Names, terms, r.Off),
 		Filters:     filters,
 		Scope:       scope,
 		MaxPostings: x.maxPostings(q.Kind),
@@ -56,7 +57,7 @@ func Rank(ctx context.Context, src Source, r *Request, filters [][]bm25.Leaf) (*
 		res.Close()
 		return nil, err
 	}
-	fit, err := x.judgeFit(q.Kind, r.Terms, text.FilesAsWord(q.Text), r.Searched, res.Candidates, r.Off)
+	fit, err := x.judgeFit(r, res.Candidates)
 	if err != nil {
 		res.Close()
 		return nil, err
@@ -70,7 +71,7 @@ func Rank(ctx context.Context, src Source, r *Request, filters [][]bm25.Leaf) (*
 // vectors, the first rank.RerankWindow of them re-ranked.
 func (x searcher) ranked(ctx context.Context, r *Request, bq bm25.Query) ([]rank.Candidate, []string, error) {
 	q, terms := r.Query, r.TermStrings()
-	named, err := x.commandNames(q, terms, r.Off)
+	named, err := x.commandNames(r)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -86,7 +87,7 @@ func (x searcher) ranked(ctx context.Context, r *Request, bq bm25.Query) ([]rank
 	if err != nil {
 		return nil, nil, err
 	}
-	rank.Rerank(rank.NewQuery(q.Text, terms, r.Off), cands, window)
+	rank.Rerank(rank.NewQuery(r.Grammar, terms, r.Off), cands, window)
 	return cands, named, nil
 }
 

@@ -1,23 +1,39 @@
 package retrieval
 
 import (
+	"cmp"
+
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/rank"
 	"github.com/mcpsearch/mcpsearch/index/internal/rules"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
 
-// Request is a query as the pipeline reads it, once: the caller's text,
-// what the query passes made of it, and the terms it searches.
+// Request is a query as the pipeline reads it, once (Read): every later
+// step reads this, never the caller's text again.
 type Request struct {
 	// Query is the caller's query; its text is what a search reads of
 	// the caller's (see ReadText).
 	Query ext.Query
 	// Searched is the text BM25 and the vectors read: the caller's with
-	// the query passes' words (searchedText).
+	// the words the query passes added.
 	Searched string
+	// Words are the words of Searched, each with its origin and position.
+	Words []Word
 	// Terms are the analysed words of Searched, resolved among the items
 	// the caller sees and corrected (at most rank.MaxSearchTerms).
 	Terms []Term
+	// Concepts are what the request asks for, as the no-match test and
+	// its hints weigh it: the caller's own words, and the words of other
+	// languages and the phrases it glossed.
+	Concepts []Concept
+	// ChineseOrJapanese is set when the caller's text holds Han or kana.
+	ChineseOrJapanese bool
+	// Grammar is what re-ranking reads of the caller's text.
+	Grammar rank.Reading
+	// Names are the names an item whose name is the whole text has: the
+	// text, and the own-name part of a canonical name.
+	Names []string
 	// Off are the rules switched off.
 	Off rules.Set
 	// Cost is what correcting its words took.
@@ -30,6 +46,7 @@ type Term struct {
 	Term      string
 	DocFreq   int    // documents holding the term, in the text field holding it most
 	Corrected string // the word as typed when Term is its spelling correction
+	Origin    Origin // its word's (Correction for a correction)
 }
 
 // ReadText returns what a search reads of the caller's text: its
@@ -47,13 +64,24 @@ func ReadText(s string) string {
 // correction.
 func Read(src Source, q ext.Query, off rules.Set) (*Request, error) {
 	x := searcher{src}
-	searched := searchedText(q.Text, off)
-	terms, words := queryTerms(searched)
-	resolved, cost, err := x.resolveTermsCost(q.Kind, terms, words, off)
-	if err != nil {
+	r := &Request{Query: q, Off: off, Grammar: rank.Read(q.Text)}
+	r.Names = exactNames(q.Text, src.Separator())
+	r.Searched, r.Words = readWords(q.Text, off)
+	terms, words, origins := queryTerms(r.Searched, r.Words)
+	var err error
+	if r.Terms, r.Cost, err = x.resolveTermsCost(q.Kind, terms, words, off); err != nil {
 		return nil, err
 	}
-	return &Request{Query: q, Searched: searched, Terms: resolved, Off: off, Cost: cost}, nil
+	for i, t := range r.Terms {
+		r.Terms[i].Origin = origins[cmp.Or(t.Corrected, t.Term)]
+		if t.Corrected != "" {
+			r.Terms[i].Origin = Correction
+		}
+	}
+	weighed := text.FilesAsWord(q.Text) // no tool knows the caller's file names
+	r.Concepts = queryConcepts(r.Terms, weighed, r.Searched, rank.MaxSearchTerms, off)
+	r.ChineseOrJapanese = text.HasChineseOrJapanese(weighed)
+	return r, nil
 }
 
 // TermStrings returns the terms r searches.
@@ -63,30 +91,4 @@ func (r *Request) TermStrings() []string {
 		out[i] = t.Term
 	}
 	return out
-}
-
-// searchedText is what BM25 and the vectors read of the caller's text
-// own: its file paths as words, its Chinese and other languages glossed in
-// English, its phrases and everyday words followed by the words tools use
-// (each pass unless off switches it off).
-func searchedText(own string, off rules.Set) string {
-	s := own
-	for _, p := range queryPasses {
-		if off.On(p.rule) {
-			s = p.pass(s)
-		}
-	}
-	return s
-}
-
-// queryPasses are the rewrites of the caller's text, in order.
-var queryPasses = []struct {
-	rule rules.Rule
-	pass func(string) string
-}{
-	{rules.FileWords, text.WithFileWords},
-	{rules.ForeignGlosses, text.WithForeignGlosses},
-	{rules.ChineseGlosses, text.WithGlosses},
-	{rules.Phrases, text.WithPhraseExpansions},
-	{rules.QueryExpansions, text.WithQueryExpansions},
 }

@@ -3,7 +3,6 @@ package retrieval
 import (
 	"context"
 	"slices"
-	"strings"
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
@@ -93,11 +92,11 @@ func (x searcher) mayNameServers(k ext.Kind, terms []string) (bool, error) {
 // commandNames returns the servers a command (a query of at most
 // rank.MaxCommandWords words) names, for the caller (w), as serversNamed
 // does; none for a longer query.
-func (x searcher) commandNames(q ext.Query, terms []string, off rules.Set) ([]string, error) {
-	if !off.On(rules.NamedServers) || len(strings.Fields(q.Text)) > rank.MaxCommandWords {
+func (x searcher) commandNames(r *Request) ([]string, error) {
+	if !r.Off.On(rules.NamedServers) || !r.Grammar.Command() {
 		return nil, nil
 	}
-	return x.serversNamed(q, terms)
+	return x.serversNamed(r.Query, r.TermStrings())
 }
 
 // addNamedServers adds to the window (the first window of cands) the best

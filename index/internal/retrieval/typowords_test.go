@@ -20,7 +20,7 @@ func TestTyposOfWords(t *testing.T) {
 		{"blobstorage", "blob storag"}, // two words typed without their space
 		{"meetng", "meet"},
 	} {
-		analysed, words := queryTerms(c.query)
+		analysed, words, _ := queryTerms(c.query, nil)
 		terms, err := x.resolveTerms(ext.KindTool, analysed, words, 0)
 		if err != nil {
 			t.Fatal(err)
