@@ -38,7 +38,8 @@ func main() {
 	if len(os.Args) > 1 {
 		os.Exit(commandLine(os.Args[1:], os.Stdout, os.Stderr))
 	}
-	if run(os.LookupEnv, os.Stderr) != nil {
+	pause := pauseCollector()
+	if run(os.LookupEnv, os.Stderr, pause) != nil {
 		os.Exit(1)
 	}
 }
@@ -46,13 +47,15 @@ func main() {
 // run starts the function with the environment lookup, logging to w, and
 // serves until stopped. A start that fails is logged and, in Lambda,
 // reported to the runtime API as an init error: every configuration error
-// is found before the function serves.
-func run(lookup lookupFunc, w io.Writer) error {
+// is found before the function serves. It resumes the paused collector
+// (nil: none) once the first answer is out in Lambda, before serving
+// locally, and before building a bundle at start-up.
+func run(lookup lookupFunc, w io.Writer, pause *collectorPause) error {
 	cfg, err := readConfig(lookup)
 	logger := newLogger(cfg.LogLevel, w)
 	var fn *function
 	if err == nil {
-		cfg, fn, err = start(cfg, lookup, logger)
+		cfg, fn, err = start(cfg, lookup, logger, pause)
 	}
 	if err != nil {
 		if cfg.inLambda() {
@@ -63,9 +66,10 @@ func run(lookup lookupFunc, w io.Writer) error {
 	}
 	defer fn.Close()
 	if cfg.inLambda() {
-		lambda.Start(lambdaHandler(fn.service))
+		lambda.Start(resumingAfterFirstAnswer(pause.resume, lambdaHandler(fn.service)))
 		return nil
 	}
+	pause.resume()
 	if err := serveLocal(cfg.Addr, fn.service, fn.idx, logger); err != nil {
 		logger.Error("mcpsearch stopped", "err", err)
 		return err
@@ -87,7 +91,7 @@ func (f *function) Close() error {
 // start does what comes before serving: it loads the secret (whose
 // entries may set variables, so the configuration is read again), checks
 // the configuration, opens the index and wires the handler.
-func start(cfg *Config, lookup lookupFunc, logger *slog.Logger) (*Config, *function, error) {
+func start(cfg *Config, lookup lookupFunc, logger *slog.Logger, pause *collectorPause) (*Config, *function, error) {
 	if cfg.SecretsARN != "" {
 		if err := loadConfiguredSecrets(cfg, logger); err != nil {
 			return cfg, nil, err
@@ -100,7 +104,7 @@ func start(cfg *Config, lookup lookupFunc, logger *slog.Logger) (*Config, *funct
 	if err := cfg.check(); err != nil {
 		return cfg, nil, err
 	}
-	idx, err := openIndex(cfg, logger)
+	idx, err := openIndex(cfg, logger, pause)
 	if err != nil {
 		return cfg, nil, err
 	}
@@ -127,12 +131,14 @@ func loadConfiguredSecrets(cfg *Config, logger *slog.Logger) error {
 }
 
 // openIndex opens the configured bundle; locally, without one, it builds
-// (or reuses) the bundle of a catalog.
-func openIndex(cfg *Config, logger *slog.Logger) (*index.Index, error) {
+// (or reuses) the bundle of a catalog, with the collector resumed (a build
+// allocates far more than it keeps).
+func openIndex(cfg *Config, logger *slog.Logger, pause *collectorPause) (*index.Index, error) {
 	dir := cfg.Index
 	if dir == "" && (!cfg.inLambda() || cfg.Catalog != "") {
 		// Build at start-up (cached): the local default, and in Lambda the
 		// slow alternative to a bundled index that bench coldstart measures.
+		pause.resume()
 		var err error
 		if dir, err = cachedBundle(cfg.Catalog, cfg.CacheDir, os.Stderr); err != nil {
 			return nil, err

@@ -69,7 +69,7 @@ func startWith(t *testing.T, env map[string]string) started {
 	}
 	logs := &syncBuffer{}
 	done := make(chan error, 1)
-	go func() { done <- run(os.LookupEnv, logs) }()
+	go func() { done <- run(os.LookupEnv, logs, nil) }()
 	var s started
 	deadline := time.After(30 * time.Second)
 	for wait := true; wait; {
