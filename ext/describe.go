@@ -7,10 +7,13 @@ import (
 
 // Describer is implemented by a Searcher that can describe the catalog it
 // holds; the server then adds the description to the extension's settings
-// in the initialize and server/discover results, under "catalog".
+// in the initialize and server/discover results, under "catalog". The
+// server asks once, for the first of those results, not at start
+// (index.Index reads its list of servers only then); an error fails that
+// result and those after it.
 // index.Index implements it.
 type Describer interface {
-	Describe() CatalogInfo
+	Describe() (CatalogInfo, error)
 }
 
 // CatalogInfo describes a catalog: its servers, its items by kind, when it

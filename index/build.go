@@ -76,7 +76,8 @@ func checkReplaceable(dir string) error {
 	return nil
 }
 
-// writeBundle writes the bleve index and then the manifest into dir.
+// writeBundle writes the bleve index, the record stores, the vectors and
+// the list of servers, and then the manifest, into dir.
 func writeBundle(cat *catalog.Catalog, dir string, opts *BuildOptions) (*Manifest, error) {
 	if _, err := text.Analyzer(); err != nil {
 		return nil, err
@@ -92,6 +93,9 @@ func writeBundle(cat *catalog.Catalog, dir string, opts *BuildOptions) (*Manifes
 		return nil, err
 	}
 	if err := vectors.Write(dir, cat.Items); err != nil {
+		return nil, err
+	}
+	if err := writeServers(cat, dir); err != nil {
 		return nil, err
 	}
 	if err := chmodTree(dir); err != nil {
@@ -160,16 +164,6 @@ func newManifest(cat *catalog.Catalog, dir string, opts *BuildOptions) (*Manifes
 		Format: FormatVersion, IndexVersion: VersionOf(cat), BleveVersion: BleveVersion, Tables: text.TablesID,
 		BuiltAt: now().UTC().Truncate(time.Second), Separator: cat.Separator(), Counts: itemCounts(cat),
 		CursorKey: hex.EncodeToString(key), Visibility: visibilityTable(cat),
-	}
-	perServer := map[string]map[ext.Kind]int{}
-	for _, it := range cat.Items {
-		if perServer[it.Server] == nil {
-			perServer[it.Server] = map[ext.Kind]int{}
-		}
-		perServer[it.Server][it.Kind]++
-	}
-	for _, s := range cat.Servers {
-		m.Servers = append(m.Servers, ServerInfo{Server: s, Counts: perServer[s.Name]})
 	}
 	files, err := listFiles(dir)
 	m.Files = files

@@ -75,10 +75,14 @@ func (x *Index) Directory(ctx context.Context) (_ []ext.ServerEntry, err error) 
 // readDirectory reads every item's server and name from the meta records.
 func (x *Index) readDirectory() (err error) {
 	defer wrapf(&err, "index %s: directory of servers", x.dir)
+	servers, err := x.Servers()
+	if err != nil {
+		return err
+	}
 	byName := map[string]*dirServer{}
 	d := &x.directory
-	d.servers = make([]dirServer, len(x.manifest.Servers))
-	for i, s := range x.manifest.Servers {
+	d.servers = make([]dirServer, len(servers))
+	for i, s := range servers {
 		d.servers[i] = dirServer{name: s.Name, about: s.About, items: map[int32]int{}}
 		byName[s.Name] = &d.servers[i]
 	}

@@ -8,6 +8,7 @@
 // answers. [Build] (or [BuildDir]) writes a bundle atomically:
 //
 //	<dir>/manifest.json   format version, index version, counts, file sizes and hashes
+//	<dir>/servers.json    the servers, their upstreams and items by kind, read on first use
 //	<dir>/bleve/          one bleve (scorch) segment, files 0644, directories 0755
 //	<dir>/meta.*          each item's name, server and name words (internal/store)
 //	<dir>/objects.*       each item's MCP object, zstd blocks (internal/store)

@@ -129,7 +129,10 @@ func TestExplainPastTheWindow(t *testing.T) {
 }
 
 func TestDescribe(t *testing.T) {
-	info := defaultIndex(t).Describe()
+	info, err := defaultIndex(t).Describe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(info.Servers) != 67 || info.Counts[ext.KindTool] != 4584 || info.BundleBytes <= 0 || info.BuiltAt.IsZero() {
 		t.Errorf("got %d servers, %d tools, %d bytes, built %v; want 67, 4584, a size and a time",
 			len(info.Servers), info.Counts[ext.KindTool], info.BundleBytes, info.BuiltAt)
@@ -150,7 +153,10 @@ func TestDescribe(t *testing.T) {
 // no server and counts nothing, since the description reaches every caller.
 func TestDescribeRestricted(t *testing.T) {
 	t.Parallel()
-	info := restrictedDefaultIndex(t).Describe()
+	info, err := restrictedDefaultIndex(t).Describe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if !info.Restricted || len(info.Servers) != 0 || len(info.Counts) != 0 || info.BundleBytes <= 0 {
 		t.Errorf("got %+v; want restricted, with no servers or counts", info)
 	}

@@ -60,17 +60,25 @@ func (x *Index) target(k ext.Kind, n int, name, upstreamName string) (*ext.Targe
 	if upstreamName == "" {
 		upstreamName = m.Label
 	}
-	return &ext.Target{Kind: k, Server: m.Server, Name: name, UpstreamName: upstreamName, Object: obj, Upstream: x.upstreamOf(m.Server)}, nil
+	upstream, err := x.upstreamOf(m.Server)
+	if err != nil {
+		return nil, err
+	}
+	return &ext.Target{Kind: k, Server: m.Server, Name: name, UpstreamName: upstreamName, Object: obj, Upstream: upstream}, nil
 }
 
 // upstreamOf returns the catalog's upstream object of server, or nil.
-func (x *Index) upstreamOf(server string) json.RawMessage {
-	for _, s := range x.manifest.Servers {
+func (x *Index) upstreamOf(server string) (json.RawMessage, error) {
+	servers, err := x.Servers()
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range servers {
 		if s.Name == server {
-			return s.Upstream
+			return s.Upstream, nil
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // uriTable holds the URIs of resources and the templates, read once.

@@ -47,7 +47,9 @@ import (
 //	   catalog position of each bleve document, BM25's tie-break.
 //	13: a server's "about" in the manifest: the first sentence of its
 //	   serverInfo.description, for the directory of servers.
-const FormatVersion = 13
+//	14: the servers out of the manifest, in servers.json, read on first
+//	   use (serverlist.go).
+const FormatVersion = 14
 
 // BleveVersion is the bleve release that writes and reads bundles; go.mod
 // pins it (a test checks), and manifests record it.
@@ -89,20 +91,15 @@ type Manifest struct {
 	// documents: BM25 divides it by the document count for the average
 	// field length (bleve alone would estimate it from the dictionary size).
 	FieldLengths map[string]int `json:"fieldLengths"`
-	Servers      []ServerInfo   `json:"servers"`
-	Files        []FileInfo     `json:"files"`
+	// Files lists every file of the bundle but the manifest, the list of
+	// servers (ServersFile, read on first use: serverlist.go) among them.
+	Files []FileInfo `json:"files"`
 	// CursorKey (hex) signs cursors; it is random per build and shared by
 	// every instance serving the bundle.
 	CursorKey string `json:"cursorKey"`
 	// Visibility says who sees which item; absent when every item is
 	// public.
 	Visibility *VisibilityTable `json:"visibility,omitempty"`
-}
-
-// ServerInfo is a server of the catalog and how many items of each kind it has.
-type ServerInfo struct {
-	catalog.Server
-	Counts map[ext.Kind]int `json:"counts"`
 }
 
 // FileInfo is one file of the bundle, by slash path relative to the bundle.

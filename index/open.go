@@ -31,6 +31,7 @@ type Index struct {
 	docOrder       store.DocOrder              // catalog position of each document, BM25's tie-break
 	filterNames    filterNames                 // servers and annotation names, read on first use (filter.go)
 	directory      directory                   // servers by visibility set and their topics, read on first use (directory.go)
+	serverList     serverList                  // the catalog's servers (servers.json), read on first use (serverlist.go)
 	serverNames    serverNames                 // servers by the words of their names, on first use (servers.go)
 	visibleSets    ext.Memo[[]*roaring.Bitmap] // the documents each kind of caller sees, on first use (sight.go)
 	off            atomic.Uint64               // the retrieval rules switched off, a rules.Set (rules.go)

@@ -14,12 +14,14 @@ type serverNames struct {
 }
 
 // serverWords returns the servers of the catalog by the words of their
-// names (rank.ServerWords).
+// names (rank.ServerWords). It panics if the list of servers cannot be
+// read (mustServers): Search recovers that into its error.
 func (x *Index) serverWords() map[string][]string {
 	n := &x.serverNames
 	n.once.Do(func() {
+		servers := x.mustServers() // before the table: a failed read leaves it nil, and panics again next time
 		n.servers = map[string][]string{}
-		for _, s := range x.manifest.Servers {
+		for _, s := range servers {
 			for _, w := range rank.ServerWords(s.Name) {
 				n.servers[w] = append(n.servers[w], s.Name)
 			}

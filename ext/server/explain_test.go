@@ -90,13 +90,13 @@ func (describedCatalog) Directory(context.Context) ([]ext.ServerEntry, error) {
 	return []ext.ServerEntry{{Name: "srv", About: "screenshots, merges and deploys", Items: 13}}, nil
 }
 
-func (describedCatalog) Describe() ext.CatalogInfo {
+func (describedCatalog) Describe() (ext.CatalogInfo, error) {
 	return ext.CatalogInfo{
 		Servers:     []ext.ServerInfo{{Name: "srv", Counts: map[ext.Kind]int{ext.KindTool: 12, ext.KindPrompt: 1}}},
 		Counts:      map[ext.Kind]int{ext.KindTool: 12, ext.KindPrompt: 1},
 		BuiltAt:     time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC),
 		BundleBytes: 4096,
-	}
+	}, nil
 }
 
 func TestCapabilityDescribesCatalog(t *testing.T) {
@@ -114,9 +114,9 @@ func TestCapabilityDescribesCatalog(t *testing.T) {
 
 type restrictedCatalog struct{ *memCatalog }
 
-func (restrictedCatalog) Describe() ext.CatalogInfo {
+func (restrictedCatalog) Describe() (ext.CatalogInfo, error) {
 	return ext.CatalogInfo{BuiltAt: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC), BundleBytes: 4096, Restricted: true,
-		Servers: []ext.ServerInfo{{Name: "secret-team-server"}}, Counts: map[ext.Kind]int{ext.KindTool: 12}}
+		Servers: []ext.ServerInfo{{Name: "secret-team-server"}}, Counts: map[ext.Kind]int{ext.KindTool: 12}}, nil
 }
 
 // TestCapabilityHidesRestrictedCatalog: the capability is the same for

@@ -3,6 +3,7 @@ package server
 import (
 	"cmp"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -89,7 +90,7 @@ type Handler struct {
 	logger           *slog.Logger
 	info             mcp.Implementation
 	instructions     string
-	capabilities     map[string]any // of initialize and server/discover results
+	capabilities     func() (map[string]any, error) // of initialize and server/discover results, built on the first (lifecycle.go)
 
 	directoryChars int              // < 0: no directory
 	directories    ext.Memo[string] // the directory text of each access key
@@ -122,6 +123,6 @@ func New(s ext.Searcher, opts *Options) *Handler {
 		upstreamTimeout: cmp.Or(opts.UpstreamTimeout, DefaultUpstreamTimeout),
 		meta:            opts.Meta,
 	}
-	h.capabilities = capabilities(extensionSettings(s))
+	h.capabilities = sync.OnceValues(func() (map[string]any, error) { return capabilitiesOf(s) })
 	return h
 }

@@ -29,9 +29,13 @@ func initializeMethod(ctx context.Context, h *Handler, req *request) (any, error
 	if err != nil {
 		return nil, err
 	}
+	caps, err := h.capabilities()
+	if err != nil {
+		return nil, err
+	}
 	return map[string]any{
 		"protocolVersion": negotiateVersion(p.Params.ProtocolVersion),
-		"capabilities":    h.capabilities,
+		"capabilities":    caps,
 		"serverInfo":      h.info,
 		"instructions":    instructions,
 	}, nil
@@ -70,9 +74,13 @@ func discoverMethod(ctx context.Context, h *Handler, req *request) (any, error) 
 	if err != nil {
 		return nil, err
 	}
+	caps, err := h.capabilities()
+	if err != nil {
+		return nil, err
+	}
 	return h.modernResult(req, map[string]any{
 		"supportedVersions": SupportedProtocolVersions,
-		"capabilities":      h.capabilities,
+		"capabilities":      caps,
 		"instructions":      instructions,
 	}, nil), nil
 }
@@ -159,18 +167,34 @@ func capabilities(settings map[string]any) map[string]any {
 	}
 }
 
+// capabilitiesOf is capabilities with the settings of s. The handler
+// builds it on the first initialize or server/discover, not at start: a
+// searcher's description of its catalog may read what a search does not
+// (ext.Describer).
+func capabilitiesOf(s ext.Searcher) (map[string]any, error) {
+	settings, err := extensionSettings(s)
+	if err != nil {
+		return nil, err
+	}
+	return capabilities(settings), nil
+}
+
 // extensionSettings is the settings object of the search extension.
-func extensionSettings(s ext.Searcher) map[string]any {
+func extensionSettings(s ext.Searcher) (map[string]any, error) {
 	settings := map[string]any{
 		"methods":     ext.SearchMethods,
 		"maxPageSize": ext.MaxLimit,
 		"index":       s.Version(),
 		"explain":     true, // see ext.MetaExplain
 	}
-	if c := catalogSettings(s); c != nil {
+	c, err := catalogSettings(s)
+	if err != nil {
+		return nil, fmt.Errorf("describing the catalog: %w", err)
+	}
+	if c != nil {
 		settings["catalog"] = c
 	}
-	return settings
+	return settings, nil
 }
 
 // MaxDescribedServers bounds the servers listed in the capability, so the
@@ -180,18 +204,21 @@ const MaxDescribedServers = 500
 
 // catalogSettings is the "catalog" member of the extension settings, or nil
 // when the searcher does not describe its catalog.
-func catalogSettings(s ext.Searcher) map[string]any {
+func catalogSettings(s ext.Searcher) (map[string]any, error) {
 	d, ok := s.(ext.Describer)
 	if !ok {
-		return nil
+		return nil, nil
 	}
-	info := d.Describe()
+	info, err := d.Describe()
+	if err != nil {
+		return nil, err
+	}
 	if info.Restricted {
 		return map[string]any{
 			"restricted":  true,
 			"builtAt":     info.BuiltAt.UTC().Format(time.RFC3339),
 			"bundleBytes": info.BundleBytes,
-		}
+		}, nil
 	}
 	settings := map[string]any{
 		"serverCount": len(info.Servers),
@@ -204,5 +231,5 @@ func catalogSettings(s ext.Searcher) map[string]any {
 		settings["serversTruncated"] = true
 	}
 	settings["servers"] = info.Servers
-	return settings
+	return settings, nil
 }

@@ -177,12 +177,12 @@ func goldenServer(t *testing.T, cat ext.Searcher) *httptest.Server {
 // the size up to which net/http sets Content-Length by itself.
 type largeCatalog struct{ *memCatalog }
 
-func (largeCatalog) Describe() ext.CatalogInfo {
+func (largeCatalog) Describe() (ext.CatalogInfo, error) {
 	info := ext.CatalogInfo{Counts: map[ext.Kind]int{ext.KindTool: 60}, BuiltAt: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC), BundleBytes: 8192}
 	for i := range 60 {
 		info.Servers = append(info.Servers, ext.ServerInfo{Name: fmt.Sprintf("server-%02d", i), Counts: map[ext.Kind]int{ext.KindTool: 1}})
 	}
-	return info
+	return info, nil
 }
 
 // TestLifecycleGolden pins the answers byte for byte. Run with -update

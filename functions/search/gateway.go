@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -20,7 +21,14 @@ func gatewayOptions(cfg *Config, idx *index.Index, opts *server.Options, logger 
 		MaxResultBytes: cfg.UpstreamMaxBytes, Logger: logger})
 	opts.Caller = caller
 	opts.UpstreamTimeout = cfg.UpstreamTimeout
-	servers := callableServers(idx, cfg.inLambda())
+	var servers []string
+	if needsCallableServers(cfg) {
+		var err error
+		if servers, err = callableServers(idx, cfg.inLambda()); err != nil {
+			caller.Close()
+			return nil, err
+		}
+	}
 	meta := server.MetaOptions{Mode: cfg.ListMode, Always: cfg.AlwaysTools, Proxy: len(servers) > 0, Servers: servers,
 		ThresholdChars: cfg.MetaThresholdChars, Logger: logger}
 	var err error
@@ -36,11 +44,25 @@ func gatewayOptions(cfg *Config, idx *index.Index, opts *server.Options, logger 
 	return caller, nil
 }
 
+// needsCallableServers reports whether the start needs the servers with a
+// reachable upstream: for call_tool, which the meta and auto list modes
+// may offer, and to warn of always-listed tools that cannot be called. In
+// list mode full without always-listed tools (the default) it does not,
+// and the start reads no list of servers (index.Index.Servers), which a
+// cold start at 100,000 tools paid 5–7 ms for before its first answer.
+func needsCallableServers(cfg *Config) bool {
+	return cmp.Or(cfg.ListMode, server.ListFull) != server.ListFull || len(cfg.AlwaysTools) > 0
+}
+
 // callableServers lists the servers of the index with an upstream this
 // process can reach: any streamable HTTP one, and stdio ones outside Lambda.
-func callableServers(idx *index.Index, inLambda bool) []string {
+func callableServers(idx *index.Index, inLambda bool) ([]string, error) {
+	all, err := idx.Servers()
+	if err != nil {
+		return nil, err
+	}
 	var out []string
-	for _, s := range idx.Manifest().Servers {
+	for _, s := range all {
 		if len(s.Upstream) == 0 {
 			continue
 		}
@@ -49,7 +71,7 @@ func callableServers(idx *index.Index, inLambda bool) []string {
 			out = append(out, s.Name)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // warnUncallable logs the always-listed tools whose server cannot be

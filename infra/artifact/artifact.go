@@ -100,7 +100,9 @@ func Build(opts Options) (_ *Result, err error) {
 	if err != nil {
 		return nil, err
 	}
-	r.Stdio = stdioServers(r.Manifest)
+	if r.Stdio, err = stdioServers(filepath.Join(opts.Out, "index")); err != nil {
+		return nil, err
+	}
 	err = step(opts.Progress, "writing "+NoticesFile, func() error {
 		return WriteNotices(opts.Module, arch, opts.Catalog, filepath.Join(opts.Out, NoticesFile))
 	})

@@ -77,12 +77,16 @@ func mkdirAll(dir string) (made string, err error) {
 	return made, os.MkdirAll(dir, 0o755)
 }
 
-// stdioServers names the servers of m whose upstream is a stdio process:
-// the search function refuses to start those in Lambda, so their items
-// are found there but cannot be called.
-func stdioServers(m *index.Manifest) []string {
+// stdioServers names the servers of the bundle at dir whose upstream is a
+// stdio process: the search function refuses to start those in Lambda, so
+// their items are found there but cannot be called.
+func stdioServers(dir string) ([]string, error) {
+	servers, err := index.ReadServers(dir)
+	if err != nil {
+		return nil, err
+	}
 	var out []string
-	for _, s := range m.Servers {
+	for _, s := range servers {
 		var u struct {
 			Transport string `json:"transport"`
 		}
@@ -90,5 +94,5 @@ func stdioServers(m *index.Manifest) []string {
 			out = append(out, s.Name)
 		}
 	}
-	return out
+	return out, nil
 }

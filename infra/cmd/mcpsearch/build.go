@@ -35,7 +35,7 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 		size += f.Size
 	}
 	fmt.Fprintf(stdout, "built %s in %.1fs: %d servers, %d tools, %d prompts, %d resources, %d templates; %.1f MB; index %s\n",
-		*out, time.Since(start).Seconds(), len(m.Servers), m.Counts[ext.KindTool], m.Counts[ext.KindPrompt],
+		*out, time.Since(start).Seconds(), len(cat.Servers), m.Counts[ext.KindTool], m.Counts[ext.KindPrompt],
 		m.Counts[ext.KindResource], m.Counts[ext.KindResourceTemplate], float64(size)/1e6, m.IndexVersion)
 	return nil
 }

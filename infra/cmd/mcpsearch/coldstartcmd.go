@@ -17,7 +17,7 @@ import (
 type coldstartFlags struct {
 	runs, naiveRuns, naiveMax int
 	floor                     bool
-	compare                   string
+	compare, compareWork      string
 }
 
 // runBenchColdstart measures exec → first tools/search answer under the
@@ -34,12 +34,16 @@ func runBenchColdstart(args []string, stdout, stderr io.Writer) error {
 		fs.IntVar(&c.naiveMax, "naive-max", 10000, "largest size the naive build is measured at (it takes long)")
 		fs.BoolVar(&c.floor, "floor", true, "also cold-start the floor, a trivial aws-lambda-go function, alternately")
 		fs.StringVar(&c.compare, "compare", "", "also cold-start this bootstrap (built for this machine, e.g. from another revision), alternately")
+		fs.StringVar(&c.compareWork, "compare-work", "", "the --work of the --compare build's own bench (its bundle-N), for a bootstrap that reads another bundle format; default: the same bundles")
 	})
 	if err != nil {
 		return err
 	}
 	if c.runs < 1 {
 		return fmt.Errorf("%w: --runs %d: at least 1", errUsage, c.runs)
+	}
+	if c.compareWork != "" && c.compare == "" {
+		return fmt.Errorf("%w: --compare-work without --compare", errUsage)
 	}
 	bin := filepath.Join(b.work, "bootstrap-"+runtime.GOARCH)
 	if err := artifact.Compile(".", runtime.GOARCH, "bench", bin); err != nil {
@@ -99,7 +103,7 @@ func (c *coldstartFlags) row(n int, bin, floor, bundle, catalog string) (string,
 		starts = append(starts, bench.Start{Bootstrap: floor})
 	}
 	if c.compare != "" {
-		starts = append(starts, bench.Start{Bootstrap: c.compare, Env: env})
+		starts = append(starts, bench.Start{Bootstrap: c.compare, Env: c.compareEnv(n, bundle)})
 	}
 	stats, err := bench.Alternate(starts, c.runs, time.Minute)
 	if err != nil {
@@ -127,6 +131,16 @@ func (c *coldstartFlags) row(n int, bin, floor, bundle, catalog string) (string,
 	}
 	naive, err := c.naive(n, bin, catalog, fast.Median)
 	return row.String() + naive, err
+}
+
+// compareEnv is the environment of the --compare bootstrap at n tools:
+// the bundle of --compare-work if given (built by that revision, in its
+// own format), else the same bundle.
+func (c *coldstartFlags) compareEnv(n int, bundle string) []string {
+	if c.compareWork != "" {
+		bundle = filepath.Join(c.compareWork, fmt.Sprintf("bundle-%d", n))
+	}
+	return []string{"MCPSEARCH_INDEX=" + bundle}
 }
 
 // naive measures the naive build at start-up, up to --naive-max tools.
