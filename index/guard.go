@@ -19,14 +19,7 @@ func recoverDamage(dir string, err *error) {
 	}
 }
 
-// readError is a panic value that is the error to return as it is: an
-// error of a reader that has no error to return (mustServers).
-type readError struct{ error }
-
 func damaged(dir string, p any) error {
-	if e, ok := p.(readError); ok {
-		return e.error
-	}
 	return fmt.Errorf("index %s: damaged bundle (mcpsearch verify checks every file's hash): %v", dir, p)
 }
 

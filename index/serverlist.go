@@ -46,17 +46,6 @@ func (x *Index) Servers() ([]ServerInfo, error) {
 	return l.servers, l.err
 }
 
-// mustServers is Servers for the readers that cannot return an error
-// (retrieval.Source.ServersByWord): a list that cannot be read is a
-// panic that the calling method recovers into its error (guard.go).
-func (x *Index) mustServers() []ServerInfo {
-	servers, err := x.Servers()
-	if err != nil {
-		panic(readError{err})
-	}
-	return servers
-}
-
 // ReadServers reads and decodes the list of servers of the bundle at dir.
 // It checks neither the manifest nor the file's hash: Open and Verify do.
 func ReadServers(dir string) ([]ServerInfo, error) {

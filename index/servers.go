@@ -10,16 +10,20 @@ import (
 // the servers, built on first use.
 type serverNames struct {
 	once    sync.Once
+	err     error
 	servers map[string][]string // word → servers
 }
 
 // serverWords returns the servers of the catalog by the words of their
-// names (rank.ServerWords). It panics if the list of servers cannot be
-// read (mustServers): Search recovers that into its error.
-func (x *Index) serverWords() map[string][]string {
+// names (rank.ServerWords), or the error of reading the list of servers.
+func (x *Index) serverWords() (map[string][]string, error) {
 	n := &x.serverNames
 	n.once.Do(func() {
-		servers := x.mustServers() // before the table: a failed read leaves it nil, and panics again next time
+		servers, err := x.Servers()
+		if err != nil {
+			n.err = err
+			return
+		}
 		n.servers = map[string][]string{}
 		for _, s := range servers {
 			for _, w := range rank.ServerWords(s.Name) {
@@ -27,5 +31,5 @@ func (x *Index) serverWords() map[string][]string {
 			}
 		}
 	})
-	return n.servers
+	return n.servers, n.err
 }

@@ -35,7 +35,10 @@ func (x searcher) serversNamed(q ext.Query, terms []string) ([]string, error) {
 	if named, err := x.mayNameServers(q.Kind, terms); err != nil || !named {
 		return nil, err // names no server: no table is built or read (a cold start would for nothing)
 	}
-	byWord := x.ServersByWord()
+	byWord, err := x.ServersByWord()
+	if err != nil {
+		return nil, err
+	}
 	if !slices.ContainsFunc(terms, func(t string) bool { return len(byWord[t]) > 0 }) {
 		return nil, nil
 	}

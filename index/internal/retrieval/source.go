@@ -42,7 +42,7 @@ type Bundle interface {
 	Separator() string
 	// ServersByWord maps each word of a server's name (rank.ServerWords)
 	// to the servers whose name holds it.
-	ServersByWord() map[string][]string
+	ServersByWord() (map[string][]string, error)
 }
 
 // Sight is what one caller may see of a bundle. A caller who may not see
