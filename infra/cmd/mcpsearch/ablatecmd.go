@@ -260,6 +260,11 @@ func runAblate(dir, catalog, only, setNames string, rounds int, asJSON, markdown
 	names := ruleNames()
 	if only != "" {
 		names = strings.Split(only, ",")
+		for _, n := range names {
+			if !slices.Contains(ruleNames(), n) {
+				return fmt.Errorf("%w: --rules: no retrieval rule is named %q (known: %s)", errUsage, n, strings.Join(ruleNames(), ", "))
+			}
+		}
 	}
 	chosen, err := chooseSets(gateSets(dir, catalog), setNames)
 	if err != nil {
