@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mcpsearch/mcpsearch/ext"
@@ -25,8 +26,24 @@ type worstQuery struct {
 }
 
 // worstQueries returns the hostile queries of the default catalog x: each
-// at most 4,096 bytes and 128 words.
+// at most 4,096 bytes and 128 words. They are made once per test binary
+// run (every caller passes the default catalog's index).
 func worstQueries(tb testing.TB, x *Index) []worstQuery {
+	tb.Helper()
+	madeWorst.Do(func() { madeWorst.qs = makeWorstQueries(tb, x) })
+	if madeWorst.qs == nil {
+		tb.Fatal("the worst queries could not be made")
+	}
+	return madeWorst.qs
+}
+
+var madeWorst struct {
+	sync.Once
+	qs []worstQuery
+}
+
+// makeWorstQueries makes the queries worstQueries returns.
+func makeWorstQueries(tb testing.TB, x *Index) []worstQuery {
 	tb.Helper()
 	vocab := vocabulary(tb, x, ext.KindTool, schema.Description)
 	common := commonWords(tb, x, vocab, 128, 1)
