@@ -73,10 +73,23 @@ func mustIndex(t *testing.T) *index.Index { return mustOpenCatalog(t, writeTestC
 // closed when the test ends.
 func mustOpenCatalog(t testing.TB, catalogDir string) *index.Index {
 	t.Helper()
+	return mustOpenBundle(t, mustBuildBundle(t, catalogDir))
+}
+
+// mustBuildBundle builds the catalog directory into a bundle and returns
+// its directory.
+func mustBuildBundle(t testing.TB, catalogDir string) string {
+	t.Helper()
 	dir := filepath.Join(t.TempDir(), "bundle")
 	if _, err := index.BuildDir(catalogDir, dir, nil); err != nil {
 		t.Fatal(err)
 	}
+	return dir
+}
+
+// mustOpenBundle opens the bundle at dir, closed when the test ends.
+func mustOpenBundle(t testing.TB, dir string) *index.Index {
+	t.Helper()
 	idx, err := index.Open(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -18,10 +18,7 @@ import (
 // Open checks, holds), and opens it.
 func openWithDamagedServerList(t *testing.T) *index.Index {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "bundle")
-	if _, err := index.BuildDir(writeTestCatalog(t), dir, nil); err != nil {
-		t.Fatal(err)
-	}
+	dir := mustBuildBundle(t, writeTestCatalog(t))
 	path := filepath.Join(dir, index.ServersFile)
 	st, err := os.Stat(path)
 	if err != nil {
@@ -30,12 +27,7 @@ func openWithDamagedServerList(t *testing.T) *index.Index {
 	if err := os.WriteFile(path, bytes.Repeat([]byte{'#'}, int(st.Size())), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	idx, err := index.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { idx.Close() })
-	return idx
+	return mustOpenBundle(t, dir)
 }
 
 // TestFirstSearchReadsNoServerList: the function starts (list mode full,
