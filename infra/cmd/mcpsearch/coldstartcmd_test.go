@@ -12,12 +12,12 @@ import (
 // refuses this one's), and the bundled index keeps its own; without it,
 // both read the same bundle; alone, it is a usage error.
 func TestColdstartCompareWork(t *testing.T) {
-	c := coldstartFlags{compare: "/old/bootstrap", compareWork: "/old/work"}
-	if got, want := c.compareEnv(10000, "/new/work/bundle-10000"), []string{"MCPSEARCH_INDEX=" + filepath.Join("/old/work", "bundle-10000")}; !slices.Equal(got, want) {
+	c := coldstartFlags{compare: "/old/bootstrap", compareWork: "/old/bench"}
+	if got, want := c.compareEnv(10000, "/new/bench/bundle-10000"), []string{"MCPSEARCH_INDEX=" + filepath.Join("/old/bench", "bundle-10000")}; !slices.Equal(got, want) {
 		t.Errorf("with --compare-work: got %v, want %v", got, want)
 	}
 	c.compareWork = ""
-	if got, want := c.compareEnv(10000, "/new/work/bundle-10000"), []string{"MCPSEARCH_INDEX=/new/work/bundle-10000"}; !slices.Equal(got, want) {
+	if got, want := c.compareEnv(10000, "/new/bench/bundle-10000"), []string{"MCPSEARCH_INDEX=/new/bench/bundle-10000"}; !slices.Equal(got, want) {
 		t.Errorf("without --compare-work: got %v, want %v", got, want)
 	}
 	code, _, errOut := runCLI("bench", "coldstart", "--compare-work", t.TempDir())
