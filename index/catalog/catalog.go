@@ -65,6 +65,10 @@ type Item struct {
 	Content string
 	// Visibility is who sees the item: its own, else its server's.
 	Visibility Visibility
+	// Requests are what people ask for when they need the item
+	// (_meta[MetaRequests], requests.go): evidence for the index, taken
+	// out of Object, never sent to clients.
+	Requests []string
 }
 
 // Param is a tool input property or prompt argument.

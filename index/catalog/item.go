@@ -61,7 +61,11 @@ func (p *itemParser) parse(k ext.Kind, i int, raw json.RawMessage) (Item, error)
 	if !own {
 		vis = p.visibility
 	}
-	it := Item{Kind: k, Server: p.server, Label: *r.Name, Title: deref(r.Title), Description: deref(r.Description), MimeType: deref(r.MimeType), Visibility: vis}
+	requests, raw, field, err := itemRequests(raw)
+	if err != nil {
+		return fail(field, err)
+	}
+	it := Item{Kind: k, Server: p.server, Label: *r.Name, Title: deref(r.Title), Description: deref(r.Description), MimeType: deref(r.MimeType), Visibility: vis, Requests: requests}
 	switch k {
 	case ext.KindTool:
 		params, err := schemaParams(r.InputSchema)

@@ -23,6 +23,9 @@ func (c *Catalog) Version(format int) string {
 		if !it.Visibility.Public() {
 			fmt.Fprintf(h, "visibility\x00%q\x00%q\x00", it.Visibility.Groups, it.Visibility.Scopes)
 		}
+		if len(it.Requests) > 0 {
+			fmt.Fprintf(h, "requests\x00%d\x00%q\x00", len(it.Requests), it.Requests)
+		}
 		if it.Content != "" {
 			fmt.Fprintf(h, "content\x00%d\x00%s", len(it.Content), it.Content)
 		}

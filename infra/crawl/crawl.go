@@ -94,7 +94,12 @@ type Result struct {
 	Contents, Truncated, Binary, ReadFails int // with ReadResources
 	Elapsed                                time.Duration
 	File                                   string // written catalog file; empty on failure
-	Err                                    error
+	// RequestsKept counts the items whose written requests the new file
+	// keeps; RequestsDropped names those whose requests it dropped, the
+	// item changed (its description) or gone (requests.go).
+	RequestsKept    int
+	RequestsDropped []string
+	Err             error
 }
 
 // Run crawls every server of cfg into outDir, which is created if needed.
@@ -153,6 +158,9 @@ func crawlOne(ctx context.Context, s *ServerConfig, outDir string, o *Options) R
 	defer cancel()
 	r := Result{Server: s.Name}
 	f, err := fetch(ctx, s, o, &r)
+	if err == nil {
+		r.RequestsKept, r.RequestsDropped, err = carryRequests(filepath.Join(outDir, f.Server+".json"), f)
+	}
 	if err == nil {
 		r.File, err = writeCatalog(outDir, f)
 	}

@@ -3,6 +3,7 @@ package crawl
 import (
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"text/tabwriter"
 	"time"
@@ -95,5 +96,24 @@ func WriteSummary(w io.Writer, results []Result, readResources bool) error {
 		}
 		fmt.Fprintln(tw, row+fmt.Sprintf("%.2fs\t%s\t", r.Elapsed.Seconds(), st))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return writeDroppedRequests(w, results)
+}
+
+// writeDroppedRequests names, for each server, the items whose written
+// requests the crawl dropped because they changed or are gone: their
+// requests are to be written again.
+func writeDroppedRequests(w io.Writer, results []Result) error {
+	for _, r := range results {
+		if len(r.RequestsDropped) == 0 {
+			continue
+		}
+		if _, err := fmt.Fprintf(w, "%s: kept the requests of %d items; dropped the requests of %d items that changed or are gone (write them again): %s\n",
+			r.Server, r.RequestsKept, len(r.RequestsDropped), strings.Join(r.RequestsDropped, ", ")); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -1,0 +1,84 @@
+package catalog
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestRequestsCatalog: an item's requests are read into Item.Requests,
+// leave the object clients are sent (its other _meta kept), and change the
+// index version.
+func TestRequestsCatalog(t *testing.T) {
+	files := map[string]string{"a.json": `{"server":"a","tools":[
+		{"name":"open_ticket","inputSchema":{"type":"object"},"_meta":{"io.github.mcpsearch/requests":["file a bug about the login page","チケットを作成して"],"other":1}},
+		{"name":"plain","inputSchema":{"type":"object"},"_meta":{"io.github.mcpsearch/requests":["x marks"]}}],
+		"prompts":[{"name":"standup","_meta":{"io.github.mcpsearch/requests":["write my standup notes"]}}]}`}
+	cat, err := load(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{
+		"a__open_ticket": {"file a bug about the login page", "チケットを作成して"},
+		"a__plain":       {"x marks"},
+		"a__standup":     {"write my standup notes"},
+	}
+	for _, it := range cat.Items {
+		if !slices.Equal(it.Requests, want[it.Name]) {
+			t.Errorf("%s: requests %q, want %q", it.Name, it.Requests, want[it.Name])
+		}
+		if strings.Contains(string(it.Object), "requests") || strings.Contains(string(it.Object), "login page") {
+			t.Errorf("%s: the object clients are sent holds the requests: %s", it.Name, it.Object)
+		}
+	}
+	if obj := string(cat.Items[slices.IndexFunc(cat.Items, func(it Item) bool { return it.Name == "a__open_ticket" })].Object); !strings.Contains(obj, `"_meta":{"other":1}`) {
+		t.Errorf("open_ticket: object %s lost its other _meta", obj)
+	}
+	version := cat.Version(1)
+	files["a.json"] = strings.Replace(files["a.json"], "x marks", "x marks the spot", 1)
+	if other, _ := load(files); other.Version(1) == version {
+		t.Error("changing an item's requests kept the index version")
+	}
+}
+
+// TestRequestsLoadErrors: bad requests are refused naming the file, the
+// item and the field, down to the request at fault.
+func TestRequestsLoadErrors(t *testing.T) {
+	tool := func(requests string) string {
+		return `{"server":"a","tools":[{"name":"t","inputSchema":{"type":"object"},"_meta":{"io.github.mcpsearch/requests":` + requests + `}}]}`
+	}
+	many := make([]string, MaxRequestsPerItem+1)
+	for i := range many {
+		many[i] = fmt.Sprintf("%q", fmt.Sprintf("request number %d", i))
+	}
+	field := "field _meta.io.github.mcpsearch/requests"
+	for _, test := range []struct {
+		name, file string
+		want       []string
+	}{
+		{"not an array", tool(`"open a ticket"`), []string{"a.json", `tools[0] "t"`, field, "array of strings"}},
+		{"null", tool(`null`), []string{field, "omit the key"}},
+		{"empty", tool(`[]`), []string{field, "empty array"}},
+		{"not a string", tool(`["ok", 3]`), []string{field, "array of strings"}},
+		{"blank", tool(`["ok", "   "]`), []string{field + "[1]", "blank"}},
+		{"two lines", tool(`["ok", "first line\nsecond line"]`), []string{field + "[1]", "one line of text"}},
+		{"bidi override", tool(`["ok", "abc\u202edef"]`), []string{field + "[1]", "bidirectional"}},
+		{"too long", tool(`["` + strings.Repeat("a", MaxRequestBytes+1) + `"]`), []string{field + "[0]", "over the limit"}},
+		{"too many", tool(`[` + strings.Join(many, ",") + `]`), []string{field, fmt.Sprintf("%d requests, over the limit of %d", MaxRequestsPerItem+1, MaxRequestsPerItem)}},
+		{"duplicate", tool(`["Open a ticket", "open  a ticket"]`), []string{field + "[1]", "the same request as [0]"}},
+		{"invalid UTF-8", tool("[\"ok\", \"caf\xe9\"]"), []string{"a.json", "not valid UTF-8"}},
+	} {
+		t.Run(test.name, func(t *testing.T) {
+			_, err := load(map[string]string{"a.json": test.file})
+			if err == nil {
+				t.Fatal("got no error")
+			}
+			for _, part := range test.want {
+				if !strings.Contains(err.Error(), part) {
+					t.Errorf("got %q, want it to contain %q", err, part)
+				}
+			}
+		})
+	}
+}
