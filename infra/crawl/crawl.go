@@ -257,12 +257,12 @@ func writeCatalog(dir string, f *catalogFile) (path string, err error) {
 	if err := catalog.CheckServerFile(path, data, nil); err != nil {
 		return "", fmt.Errorf("the upstream's answer would not build: %w", err)
 	}
-	return path, replaceFile(dir, path, data)
+	return path, ReplaceFile(dir, path, data)
 }
 
-// replaceFile writes data to path through a temporary file in dir and a
+// ReplaceFile writes data to path through a temporary file in dir and a
 // rename, so the file is either the old one or the whole new one.
-func replaceFile(dir, path string, data []byte) (err error) {
+func ReplaceFile(dir, path string, data []byte) (err error) {
 	defer func() {
 		if err != nil {
 			err = fmt.Errorf("writing %s: %w", path, err)

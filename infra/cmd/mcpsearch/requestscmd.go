@@ -1,0 +1,93 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/infra/requests"
+)
+
+// requestsUsage says what mcpsearch requests does.
+const requestsUsage = `usage: mcpsearch requests coverage --catalog DIR [--json]
+       mcpsearch requests apply --catalog DIR FILE…
+
+coverage  what a catalog's requests cover, server by server: items with
+          requests, requests, those repeating their item's description,
+          those another item has too
+apply     write reviewed requests files ({"server", "items": [{"kind",
+          "name", "requests"}]}) into the catalog's server files`
+
+// runRequests is mcpsearch requests coverage|apply.
+func runRequests(args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && isHelp(args[0]) {
+		_, err := fmt.Fprintln(stdout, requestsUsage)
+		return err
+	}
+	if len(args) == 0 || (args[0] != "coverage" && args[0] != "apply") {
+		return fmt.Errorf("%w: mcpsearch requests coverage|apply (mcpsearch requests --help)", errUsage)
+	}
+	if args[0] == "apply" {
+		return runRequestsApply(args[1:], stdout, stderr)
+	}
+	return runRequestsCoverage(args[1:], stdout, stderr)
+}
+
+// runRequestsApply writes reviewed requests files into a catalog.
+func runRequestsApply(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("requests apply", stdout, stderr)
+	dir := fs.String("catalog", "", "catalog `DIR` whose server files get the requests")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := fs.require("catalog"); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return fmt.Errorf("%w: name the requests files to apply", errUsage)
+	}
+	for _, path := range fs.Args() {
+		f, err := requests.Read(path)
+		if err != nil {
+			return err
+		}
+		n, err := requests.Apply(*dir, f, path)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%s: the requests of %d items of %s\n", path, n, f.Server)
+	}
+	return nil
+}
+
+// runRequestsCoverage reports what a catalog's requests cover.
+func runRequestsCoverage(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("requests coverage", stdout, stderr)
+	dir := fs.String("catalog", "", "catalog `DIR`")
+	asJSON := fs.Bool("json", false, "print the report as JSON, every item listed")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := fs.require("catalog"); err != nil {
+		return err
+	}
+	cat, err := catalog.LoadDir(*dir, nil)
+	if err != nil {
+		return err
+	}
+	report := requests.Coverage(cat)
+	if *asJSON {
+		return json.NewEncoder(stdout).Encode(report)
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "server\titems\twith requests\trequests\trepeating the description\tshared with another item\t")
+	var items, with, reqs int
+	for _, c := range report {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t\n", c.Server, c.Items, c.WithRequests, c.Requests, len(c.Repeating), len(c.Shared))
+		items, with, reqs = items+c.Items, with+c.WithRequests, reqs+c.Requests
+	}
+	fmt.Fprintf(tw, "all\t%d\t%d\t%d\t\t\t\n", items, with, reqs)
+	return tw.Flush()
+}

@@ -1,0 +1,96 @@
+package requests
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/mcpsearch/mcpsearch/index/catalog"
+)
+
+// ServerCoverage is what the requests of one server's items cover.
+type ServerCoverage struct {
+	Server       string `json:"server"`
+	Items        int    `json:"items"`
+	WithRequests int    `json:"itemsWithRequests"`
+	Requests     int    `json:"requests"`
+	// Missing are the items without requests (canonical names).
+	Missing []string `json:"missing,omitempty"`
+	// Repeating are the requests that repeat four words or more of their
+	// item's description, "item: request": written from the words people
+	// use, a request says what the description does not.
+	Repeating []string `json:"repeating,omitempty"`
+	// Shared are the requests that another item has too, "item: request":
+	// a request is about one item's difference from its siblings.
+	Shared []string `json:"shared,omitempty"`
+}
+
+// Coverage reports, server by server in catalog order, what the requests
+// of cat's items cover.
+func Coverage(cat *catalog.Catalog) []ServerCoverage {
+	owners := map[string][]string{} // normalised request → items
+	for _, it := range cat.Items {
+		for _, r := range it.Requests {
+			owners[normalise(r)] = append(owners[normalise(r)], it.Name)
+		}
+	}
+	byServer := map[string]*ServerCoverage{}
+	var out []*ServerCoverage
+	for _, s := range cat.Servers {
+		c := &ServerCoverage{Server: s.Name}
+		byServer[s.Name], out = c, append(out, c)
+	}
+	for _, it := range cat.Items {
+		c := byServer[it.Server]
+		c.Items++
+		if len(it.Requests) == 0 {
+			c.Missing = append(c.Missing, it.Name)
+			continue
+		}
+		c.WithRequests++
+		c.Requests += len(it.Requests)
+		grams := wordGrams(it.Description, 4)
+		for _, r := range it.Requests {
+			if repeats(r, grams, 4) {
+				c.Repeating = append(c.Repeating, it.Name+": "+r)
+			}
+			if len(owners[normalise(r)]) > 1 {
+				c.Shared = append(c.Shared, it.Name+": "+r)
+			}
+		}
+	}
+	result := make([]ServerCoverage, len(out))
+	for i, c := range out {
+		result[i] = *c
+	}
+	return result
+}
+
+var nonWord = regexp.MustCompile(`[^\p{L}\p{N}]+`)
+
+// words are the lower-case words of s.
+func words(s string) []string {
+	return strings.Fields(nonWord.ReplaceAllString(strings.ToLower(s), " "))
+}
+
+func normalise(r string) string { return strings.Join(words(r), " ") }
+
+// wordGrams returns the runs of n words of s.
+func wordGrams(s string, n int) map[string]bool {
+	w := words(s)
+	out := map[string]bool{}
+	for i := 0; i+n <= len(w); i++ {
+		out[strings.Join(w[i:i+n], " ")] = true
+	}
+	return out
+}
+
+// repeats reports whether r holds a run of n words of grams.
+func repeats(r string, grams map[string]bool, n int) bool {
+	w := words(r)
+	for i := 0; i+n <= len(w); i++ {
+		if grams[strings.Join(w[i:i+n], " ")] {
+			return true
+		}
+	}
+	return false
+}

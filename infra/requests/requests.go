@@ -1,0 +1,161 @@
+// Package requests keeps the requests people make for catalog items
+// (catalog.MetaRequests): it applies a reviewed file of requests to a
+// catalog's server files, and reports what a catalog's requests cover.
+//
+// A requests file holds the requests of one server's items, as writers
+// produce them and reviewers check them before they go into the catalog:
+//
+//	{"server": "mcp-slack", "items": [{"kind": "tool", "name": "slack_post_message", "requests": ["…", …]}, …]}
+//
+// Apply writes them into the server's file, each item's
+// _meta["io.github.mcpsearch/requests"] replaced and nothing else of the
+// file changed, once the file with them passes the catalog's own checks
+// (catalog.CheckServerFile); it writes nothing when a request or an item
+// is at fault, and names the file and the item.
+package requests
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/infra/crawl"
+)
+
+// File is the requests of one server's items.
+type File struct {
+	Server string `json:"server"`
+	Items  []Item `json:"items"`
+}
+
+// Item is the requests of one item: its kind (tool, prompt, resource,
+// resourceTemplate) and its upstream name (a resource's URI, a template's
+// URI template).
+type Item struct {
+	Kind     string   `json:"kind"`
+	Name     string   `json:"name"`
+	Requests []string `json:"requests"`
+}
+
+// lists maps a kind to the list of a server file that holds it, and to the
+// member that names an item of it.
+var lists = map[string]struct{ list, key string }{
+	"tool": {"tools", "name"}, "prompt": {"prompts", "name"},
+	"resource": {"resources", "uri"}, "resourceTemplate": {"resourceTemplates", "uriTemplate"},
+}
+
+// Read reads a requests file, refusing unknown members.
+func Read(path string) (*File, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var f File
+	if err := dec.Decode(&f); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if f.Server == "" || filepath.Base(f.Server) != f.Server || f.Server[0] == '.' {
+		return nil, fmt.Errorf("%s: field server: %q is no server name", path, f.Server)
+	}
+	return &f, nil
+}
+
+// Apply writes the requests of f (read from source) into its server's
+// file in catalogDir and returns how many items it set.
+func Apply(catalogDir string, f *File, source string) (int, error) {
+	path := filepath.Join(catalogDir, f.Server+".json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0, fmt.Errorf("%s: server %s: %w", source, f.Server, err)
+	}
+	file, err := decodeObject(data)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := setRequests(file, f, source, path); err != nil {
+		return 0, err
+	}
+	out, err := encode(file, data)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := catalog.CheckServerFile(path, out, nil); err != nil {
+		return 0, fmt.Errorf("%s: with these requests: %w", source, err)
+	}
+	return len(f.Items), crawl.ReplaceFile(catalogDir, path, out)
+}
+
+// setRequests sets the requests of each item of f in file, the server
+// file at path.
+func setRequests(file *object, f *File, source, path string) error {
+	for i, it := range f.Items {
+		where := fmt.Sprintf("%s: items[%d] (%s %q)", source, i, it.Kind, it.Name)
+		l, ok := lists[it.Kind]
+		if !ok {
+			return fmt.Errorf("%s: kind: want tool, prompt, resource or resourceTemplate", where)
+		}
+		items, err := file.array(l.list)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		j, err := indexOf(items, l.key, it.Name)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		if j < 0 {
+			return fmt.Errorf("%s: no such item in %s", where, path)
+		}
+		if items[j], err = withRequests(items[j], it.Requests); err != nil {
+			return fmt.Errorf("%s: %w", where, err)
+		}
+		if err := file.setArray(l.list, items); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// indexOf returns the index of the item of items whose member key is name,
+// or -1.
+func indexOf(items []json.RawMessage, key, name string) (int, error) {
+	for j, raw := range items {
+		it, err := decodeObject(raw)
+		if err != nil {
+			return 0, err
+		}
+		var got string
+		if v := it.get(key); v != nil && json.Unmarshal(v, &got) == nil && got == name {
+			return j, nil
+		}
+	}
+	return -1, nil
+}
+
+// withRequests returns the item raw with _meta[catalog.MetaRequests] set
+// to requests, its members in their order.
+func withRequests(raw json.RawMessage, requests []string) (json.RawMessage, error) {
+	it, err := decodeObject(raw)
+	if err != nil {
+		return nil, err
+	}
+	meta := map[string]json.RawMessage{}
+	if v := it.get("_meta"); v != nil {
+		if err := json.Unmarshal(v, &meta); err != nil {
+			return nil, fmt.Errorf("_meta: %w", err)
+		}
+	}
+	if meta[catalog.MetaRequests], err = marshal(requests); err != nil {
+		return nil, err
+	}
+	m, err := marshal(meta)
+	if err != nil {
+		return nil, err
+	}
+	it.set("_meta", m)
+	return it.encode()
+}
