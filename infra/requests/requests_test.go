@@ -118,7 +118,7 @@ func TestReadRefusesUnknownMembers(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "r.json")
 	for body, want := range map[string]string{
 		`{"server":"a","items":[{"kind":"tool","name":"t","request":["x"]}]}`: `unknown field "request"`,
-		`{"server":"../a","items":[]}`:                                         "no server name",
+		`{"server":"../a","items":[]}`:                                        "no server name",
 	} {
 		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
 			t.Fatal(err)
