@@ -82,3 +82,27 @@ func TestRequestsLoadErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestRequestsLeaveTheObjectAsListed: taking the requests out keeps every
+// other byte of the object — the order of its members, characters as the
+// upstream wrote them — so an item is served as it was listed.
+func TestRequestsLeaveTheObjectAsListed(t *testing.T) {
+	files := map[string]string{"a.json": `{"server":"a","tools":[
+		{"name":"z","inputSchema":{"type":"object"},"description":"x < y & z","_meta":{"io.github.mcpsearch/requests":["r"],"b":1}},
+		{"_meta":{"io.github.mcpsearch/requests":["q"]},"name":"y","inputSchema":{"type":"object"}},
+		{"name":"w","_meta":{"c":2, "io.github.mcpsearch/requests":["p"]},"inputSchema":{"type":"object"}}]}`}
+	cat, err := load(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"a__z": `{"name":"a__z","inputSchema":{"type":"object"},"description":"x < y & z","_meta":{"b":1}}`,
+		"a__y": `{"name":"a__y","inputSchema":{"type":"object"}}`,
+		"a__w": `{"name":"a__w","_meta":{"c":2},"inputSchema":{"type":"object"}}`,
+	}
+	for _, it := range cat.Items {
+		if string(it.Object) != want[it.Name] {
+			t.Errorf("%s: object %s, want %s", it.Name, it.Object, want[it.Name])
+		}
+	}
+}

@@ -123,20 +123,58 @@ func joinField(field, sub string) string {
 }
 
 // withoutMetaKey returns obj without _meta[key] (and without _meta if that
-// leaves it empty).
+// leaves it empty), every other byte as it was: the object is served as
+// its upstream listed it, members in their order, characters as written.
 func withoutMetaKey(obj json.RawMessage, key string) (json.RawMessage, error) {
+	start, end, err := topLevelValue(obj, "_meta")
+	if err != nil {
+		return nil, err
+	}
+	meta, err := withoutMember(obj[start:end], key)
+	if err != nil {
+		return nil, fmt.Errorf("_meta: %w", err)
+	}
+	if isEmptyObject(meta) {
+		return withoutMember(obj, "_meta")
+	}
+	out := make(json.RawMessage, 0, len(obj))
+	out = append(append(append(out, obj[:start]...), meta...), obj[end:]...)
+	return out, nil
+}
+
+// withoutMember returns the JSON object obj without its top-level member
+// key (once), every other byte kept; obj itself when it has none.
+func withoutMember(obj []byte, key string) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, errors.New("not a JSON object")
+	}
+	prev, first := int(dec.InputOffset()), true // the end of the last value, or of "{"
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		var value json.RawMessage
+		if err := dec.Decode(&value); err != nil {
+			return nil, err
+		}
+		end := int(dec.InputOffset())
+		if k, _ := t.(string); k == key {
+			if first { // no comma before it: take the one after it, if any
+				if i := bytes.IndexFunc(obj[end:], func(r rune) bool { return !unicode.IsSpace(r) }); i >= 0 && obj[end+i] == ',' {
+					end += i + 1
+				}
+			}
+			return append(append([]byte{}, obj[:prev]...), obj[end:]...), nil
+		}
+		prev, first = end, false
+	}
+	return obj, nil
+}
+
+// isEmptyObject reports whether obj is an object without members.
+func isEmptyObject(obj []byte) bool {
 	var m map[string]json.RawMessage
-	if err := json.Unmarshal(obj, &m); err != nil {
-		return nil, err
-	}
-	var meta map[string]json.RawMessage
-	if err := json.Unmarshal(m["_meta"], &meta); err != nil {
-		return nil, err
-	}
-	delete(meta, key)
-	delete(m, "_meta")
-	if len(meta) > 0 {
-		m["_meta"], _ = json.Marshal(meta)
-	}
-	return json.Marshal(m)
+	return json.Unmarshal(obj, &m) == nil && m != nil && len(m) == 0
 }
