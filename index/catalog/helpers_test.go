@@ -1,6 +1,8 @@
 package catalog
 
 import (
+	"strings"
+	"testing"
 	"testing/fstest"
 )
 
@@ -14,4 +16,19 @@ func load(files map[string]string) (*Catalog, error) {
 		fsys[name] = &fstest.MapFile{Data: []byte(content)}
 	}
 	return LoadFS(fsys, "cat", nil)
+}
+
+// wantLoadError fails unless loading the server file a.json holding file
+// fails with an error that contains every part of want.
+func wantLoadError(t *testing.T, file string, want []string) {
+	t.Helper()
+	_, err := load(map[string]string{"a.json": file})
+	if err == nil {
+		t.Fatal("got no error")
+	}
+	for _, part := range want {
+		if !strings.Contains(err.Error(), part) {
+			t.Errorf("got %q, want it to contain %q", err, part)
+		}
+	}
 }

@@ -98,17 +98,7 @@ func TestVisibilityLoadErrors(t *testing.T) {
 		{"item scope empty", tool(`{"scopes":[""]}`), []string{`tools[0] "t"`, "field _meta.io.github.mcpsearch/visibility.scopes[0]"}},
 		{"item visibility unknown key", tool(`{"group":["red"]}`), []string{`tools[0] "t"`, "visibility.group", "unknown field"}},
 	} {
-		t.Run(test.name, func(t *testing.T) {
-			_, err := load(map[string]string{"a.json": test.file})
-			if err == nil {
-				t.Fatal("got no error")
-			}
-			for _, part := range test.want {
-				if !strings.Contains(err.Error(), part) {
-					t.Errorf("got %q, want it to contain %q", err, part)
-				}
-			}
-		})
+		t.Run(test.name, func(t *testing.T) { wantLoadError(t, test.file, test.want) })
 	}
 }
 
