@@ -151,7 +151,8 @@ func setName(obj json.RawMessage, name string) (json.RawMessage, error) {
 }
 
 // topLevelValue returns the extent of the value of key at depth one of the
-// JSON object obj; key must appear exactly once, spelt exactly.
+// JSON object obj; key must appear exactly once, spelt exactly (errNoKey
+// when it does not appear).
 func topLevelValue(obj []byte, key string) (start, end int, err error) {
 	dec := json.NewDecoder(bytes.NewReader(obj))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
@@ -176,7 +177,7 @@ func topLevelValue(obj []byte, key string) (start, end int, err error) {
 		}
 	}
 	if !found {
-		return 0, 0, fmt.Errorf("no top-level key %q (keys are case-sensitive)", key)
+		return 0, 0, fmt.Errorf("%w %q (keys are case-sensitive)", errNoKey, key)
 	}
 	return start, end, nil
 }
@@ -240,3 +241,6 @@ func decodeAnnotations(raw map[string]json.RawMessage) map[string]any {
 	}
 	return out
 }
+
+// errNoKey is the error of topLevelValue when the object has no such key.
+var errNoKey = errors.New("no top-level key")

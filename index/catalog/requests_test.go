@@ -96,3 +96,25 @@ func TestRequestsLeaveTheObjectAsListed(t *testing.T) {
 		}
 	}
 }
+
+// TestWithMetaKey: setting a _meta key keeps every other byte of the
+// object, whether the key, or _meta itself, is there already or not.
+func TestWithMetaKey(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`{"name":"a","d":"x < y"}`, `{"name":"a","d":"x < y","_meta":{"k":["r"]}}`},
+		{`{"name":"a","_meta":{}}`, `{"name":"a","_meta":{"k":["r"]}}`},
+		{`{"_meta":{"b":1},"name":"a"}`, `{"_meta":{"b":1,"k":["r"]},"name":"a"}`},
+		{`{"_meta":{"k":["old", "x"],"b":1}}`, `{"_meta":{"k":["r"],"b":1}}`},
+		{`{}`, `{"_meta":{"k":["r"]}}`},
+	} {
+		got, err := WithMetaKey([]byte(c.in), "k", []byte(`[ "r" ]`))
+		if err != nil || string(got) != c.want {
+			t.Errorf("%s: got %s, %v; want %s", c.in, got, err, c.want)
+		}
+	}
+	for _, bad := range []string{`[1]`, `{"_meta":[]}`, `{"_meta":{"k":1,"k":2}}`} {
+		if got, err := WithMetaKey([]byte(bad), "k", []byte(`1`)); err == nil {
+			t.Errorf("%s: got %s, want an error", bad, got)
+		}
+	}
+}

@@ -44,7 +44,7 @@ func carryRequests(path string, f *catalogFile) (kept int, dropped []string, err
 			if !ok || p.description != desc {
 				continue
 			}
-			if (*l.items)[i], err = withRequests(raw, p.requests); err != nil {
+			if (*l.items)[i], err = catalog.WithMetaKey(raw, catalog.MetaRequests, p.requests); err != nil {
 				return 0, nil, fmt.Errorf("%s %q: %w", l.name, key.name, err)
 			}
 			delete(previous, key)
@@ -102,27 +102,6 @@ func keyOf(list string, raw json.RawMessage) (itemKey, string) {
 		name = it.URITemplate
 	}
 	return itemKey{list, name}, it.Description
-}
-
-// withRequests returns the item raw with _meta[catalog.MetaRequests] set
-// to requests, its other members kept.
-func withRequests(raw, requests json.RawMessage) (json.RawMessage, error) {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, err
-	}
-	meta := map[string]json.RawMessage{}
-	if m["_meta"] != nil {
-		if err := json.Unmarshal(m["_meta"], &meta); err != nil {
-			return nil, fmt.Errorf("_meta: %w", err)
-		}
-	}
-	meta[catalog.MetaRequests] = requests
-	var err error
-	if m["_meta"], err = json.Marshal(meta); err != nil {
-		return nil, err
-	}
-	return json.Marshal(m)
 }
 
 // lists are the item lists of f, by their names in the file.

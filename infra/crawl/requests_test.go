@@ -35,12 +35,18 @@ func TestCrawlKeepsRequests(t *testing.T) {
 	for i, raw := range f.Tools {
 		key, _ := keyOf("tools", raw)
 		names[i] = key.name
-		if f.Tools[i], err = withRequests(raw, json.RawMessage(`["a request for `+key.name+`", "another"]`)); err != nil {
+		if f.Tools[i], err = catalog.WithMetaKey(raw, catalog.MetaRequests, json.RawMessage(`["a request for `+key.name+`", "another"]`)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// the file says tool 1 did something else: its description changed
-	f.Tools[1] = bytes.Replace(f.Tools[1], []byte(`"description":"`), []byte(`"description":"Formerly: `), 1)
+	var changed bytes.Buffer
+	if err := json.Compact(&changed, f.Tools[1]); err != nil {
+		t.Fatal(err)
+	}
+	if f.Tools[1] = bytes.Replace(changed.Bytes(), []byte(`"description":"`), []byte(`"description":"Formerly: `), 1); bytes.Equal(f.Tools[1], changed.Bytes()) {
+		t.Fatal("tool 1 has no description to change")
+	}
 	f.Tools = append(f.Tools, json.RawMessage(`{"name":"gone","description":"No longer listed","inputSchema":{"type":"object"},"_meta":{"`+catalog.MetaRequests+`":["bring it back"]}}`))
 	data, err := json.Marshal(f)
 	if err != nil {

@@ -110,7 +110,11 @@ func setRequests(file *object, f *File, source, path string) error {
 		if j < 0 {
 			return fmt.Errorf("%s: no such item in %s", where, path)
 		}
-		if items[j], err = withRequests(items[j], it.Requests); err != nil {
+		requests, err := marshal(it.Requests)
+		if err != nil {
+			return err
+		}
+		if items[j], err = catalog.WithMetaKey(items[j], catalog.MetaRequests, requests); err != nil {
 			return fmt.Errorf("%s: %w", where, err)
 		}
 		if err := file.setArray(l.list, items); err != nil {
@@ -134,28 +138,4 @@ func indexOf(items []json.RawMessage, key, name string) (int, error) {
 		}
 	}
 	return -1, nil
-}
-
-// withRequests returns the item raw with _meta[catalog.MetaRequests] set
-// to requests, its members in their order.
-func withRequests(raw json.RawMessage, requests []string) (json.RawMessage, error) {
-	it, err := decodeObject(raw)
-	if err != nil {
-		return nil, err
-	}
-	meta := map[string]json.RawMessage{}
-	if v := it.get("_meta"); v != nil {
-		if err := json.Unmarshal(v, &meta); err != nil {
-			return nil, fmt.Errorf("_meta: %w", err)
-		}
-	}
-	if meta[catalog.MetaRequests], err = marshal(requests); err != nil {
-		return nil, err
-	}
-	m, err := marshal(meta)
-	if err != nil {
-		return nil, err
-	}
-	it.set("_meta", m)
-	return it.encode()
 }
