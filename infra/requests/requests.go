@@ -68,26 +68,35 @@ func Read(path string) (*File, error) {
 // Apply writes the requests of f (read from source) into its server's
 // file in catalogDir and returns how many items it set.
 func Apply(catalogDir string, f *File, source string) (int, error) {
-	path := filepath.Join(catalogDir, f.Server+".json")
+	path, out, err := applied(catalogDir, f, source)
+	if err != nil {
+		return 0, err
+	}
+	return len(f.Items), crawl.ReplaceFile(catalogDir, path, out)
+}
+
+// applied returns the path of f's server file in catalogDir and what it
+// holds with the requests of f, checked as the catalog checks it.
+func applied(catalogDir string, f *File, source string) (path string, out []byte, err error) {
+	path = filepath.Join(catalogDir, f.Server+".json")
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return 0, fmt.Errorf("%s: server %s: %w", source, f.Server, err)
+		return "", nil, fmt.Errorf("%s: server %s: %w", source, f.Server, err)
 	}
 	file, err := decodeObject(data)
 	if err != nil {
-		return 0, fmt.Errorf("%s: %w", path, err)
+		return "", nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if err := setRequests(file, f, source, path); err != nil {
-		return 0, err
+		return "", nil, err
 	}
-	out, err := encode(file, data)
-	if err != nil {
-		return 0, fmt.Errorf("%s: %w", path, err)
+	if out, err = encode(file, data); err != nil {
+		return "", nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if err := catalog.CheckServerFile(path, out, nil); err != nil {
-		return 0, fmt.Errorf("%s: with these requests: %w", source, err)
+		return "", nil, fmt.Errorf("%s: with these requests: %w", source, err)
 	}
-	return len(f.Items), crawl.ReplaceFile(catalogDir, path, out)
+	return path, out, nil
 }
 
 // setRequests sets the requests of each item of f in file, the server
