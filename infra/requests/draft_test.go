@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -42,10 +43,10 @@ func copyCatalog(t *testing.T) string {
 func TestDraftWritesWhatApplyTakes(t *testing.T) {
 	cat, out := copyCatalog(t), t.TempDir()
 	var mu sync.Mutex
-	prompts := map[string]string{}
+	prompts, systems := map[string]string{}, map[string]bool{}
 	endpoint, calls := scriptedOpenAI(t, func(c openAICall, n int) (int, string) {
 		mu.Lock()
-		prompts[c.item()] = c.Messages[1].Content
+		prompts[c.item()], systems[c.Messages[0].Content] = c.Messages[1].Content, true
 		mu.Unlock()
 		return answerRequests(c, n)
 	})
@@ -60,6 +61,12 @@ func TestDraftWritesWhatApplyTakes(t *testing.T) {
 	if p := prompts["create_note"]; !strings.Contains(p, "Description: Create a new note in a notebook") || !strings.Contains(p, "- notebook: Notebook to add the note to") ||
 		!strings.Contains(p, "- delete_note: Delete a note permanently") || strings.Contains(p, "get_forecast") {
 		t.Errorf("create_note's prompt lacks its documentation or its siblings, or names another server's item:\n%s", p)
+	}
+	if p := prompts["notes://stats"]; !strings.Contains(p, "Item: resource notes://stats\nName: usage-statistics\n") || !regexp.MustCompile(`2 of them in \w+ and \w+\.$`).MatchString(p) {
+		t.Errorf("the resource's prompt lacks its name or the two languages:\n%s", p)
+	}
+	if len(systems) != 1 || !systems[systemPrompt()] || !strings.Contains(systemPrompt(), "the item must truly answer every request") {
+		t.Errorf("the calls sent %d instructions; want the one of prompt.tmpl", len(systems))
 	}
 	if !strings.Contains(notes.String(), "notes__create_note: 6 requests") {
 		t.Errorf("notes %q, want a line per item", notes.String())

@@ -32,6 +32,7 @@ var languages = []string{"German", "Spanish", "French", "Japanese", "Portuguese"
 type promptItem struct {
 	Server, About     string
 	Kind, Name, Title string
+	Label             string // a resource's name, beside its URI
 	Description       string
 	Params            []catalog.Param
 	Siblings          []sibling
@@ -78,6 +79,7 @@ func (s *serverItems) prompt(i, count int) (string, error) {
 	p := promptItem{
 		Server: it.Server, About: s.server.About, Kind: kindWords(it.Kind), Name: it.UpstreamName,
 		Title: it.Title, Description: cut(it.Description, maxDescriptionRunes),
+		Label:    labelOf(it),
 		Siblings: s.siblings(i), Count: count, Languages: languagesOf(it.Name),
 	}
 	for _, prm := range it.Params[:min(len(it.Params), maxParams)] {
@@ -86,6 +88,15 @@ func (s *serverItems) prompt(i, count int) (string, error) {
 	var b strings.Builder
 	err := prompts.ExecuteTemplate(&b, "item", p)
 	return b.String(), err
+}
+
+// labelOf is the human-readable name of a resource or template, which
+// its URI is not; none for a tool or prompt, whose name it is.
+func labelOf(it catalog.Item) string {
+	if it.Label == it.UpstreamName {
+		return ""
+	}
+	return it.Label
 }
 
 func kindWords(k ext.Kind) string {

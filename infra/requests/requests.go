@@ -1,6 +1,7 @@
 // Package requests keeps the requests people make for catalog items
-// (catalog.MetaRequests): it applies a reviewed file of requests to a
-// catalog's server files, and reports what a catalog's requests cover.
+// (catalog.MetaRequests): it drafts them with a language model for people
+// to review, applies a reviewed file of requests to a catalog's server
+// files, and reports what a catalog's requests cover.
 //
 // A requests file holds the requests of one server's items, as writers
 // produce them and reviewers check them before they go into the catalog:
@@ -12,6 +13,24 @@
 // file changed, once the file with them passes the catalog's own checks
 // (catalog.CheckServerFile); it writes nothing when a request or an item
 // is at fault, and names the file and the item.
+//
+// Draft writes such files: for each item selected (by default those
+// without requests) it asks a Model — an OpenAI-compatible chat
+// completions endpoint (OpenAI) or Amazon Bedrock's Converse API
+// (Bedrock) — with the instruction and the item's message of prompt.tmpl:
+// the item's name, title, description and parameters, and the siblings of
+// its server most like it, which the requests must tell it apart from.
+// The answer must be a JSON array of strings; each request is checked by
+// the catalog's rule (catalog.CheckRequest) and repeats are dropped, each
+// with a note; an item left with none fails. Calls are bounded (Calls: a
+// timeout per try, the answer's size, retries after 429 and 5xx with a
+// growing wait) and made a few at a time. Each server's draft file is
+// checked as Apply would check it and written atomically; the items that
+// failed are named in the error after the others are written, and a run
+// after a partial one asks only for what is left. Drafting runs on an
+// operator's machine, never in the Lambda function (infra/e2e's
+// dependency rules). It has been tested only against scripted endpoints
+// on 127.0.0.1: no model is reachable from the development machine.
 package requests
 
 import (
