@@ -2,8 +2,10 @@ package requests
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"slices"
 	"strings"
@@ -79,10 +81,12 @@ type job struct {
 
 func (j job) item() catalog.Item { return j.srv.items[j.i] }
 
-// result is what the model gave for a job.
+// result is what the model gave for a job, or why not; notAsked: the
+// drafting stopped before the job was asked.
 type result struct {
 	requests []string
 	err      error
+	notAsked bool
 }
 
 // Draft asks model for the requests of the items of the catalog in
@@ -112,24 +116,46 @@ func Draft(ctx context.Context, catalogDir, outDir string, model Model, opts *Dr
 	}
 	results := draftAll(ctx, model, jobs, &o)
 	done := &Drafted{}
-	files, err := writeDrafts(catalogDir, outDir, drafts, jobs, results, o.Notes)
-	done.Files = files
-	var failed []string
 	for _, r := range results {
-		if r.err != nil {
-			failed = append(failed, r.err.Error())
-		} else {
+		if r.err == nil {
 			done.Items++
 		}
 	}
+	done.Files, err = writeDrafts(catalogDir, outDir, drafts, jobs, results, o.Notes)
 	if err != nil {
 		return done, err
 	}
-	if len(failed) > 0 {
-		return done, fmt.Errorf("%d of %d items not drafted (those drafted are written; run again to draft the others):\n  %s",
-			len(failed), len(jobs), strings.Join(failed, "\n  "))
+	return done, failures(results)
+}
+
+// maxFailuresListed bounds the items an error names one by one.
+const maxFailuresListed = 20
+
+// failures is the error that names the items of results that failed, and
+// says how many were not asked and why; nil when every item was drafted.
+func failures(results []result) error {
+	var failed []string
+	notAsked, why := 0, ""
+	for _, r := range results {
+		switch {
+		case r.notAsked:
+			notAsked, why = notAsked+1, r.err.Error()
+		case r.err != nil:
+			failed = append(failed, r.err.Error())
+		}
 	}
-	return done, nil
+	if len(failed)+notAsked == 0 {
+		return nil
+	}
+	lines := failed[:min(len(failed), maxFailuresListed)]
+	if more := len(failed) - len(lines); more > 0 {
+		lines = append(lines, fmt.Sprintf("… and %d more", more))
+	}
+	if notAsked > 0 {
+		lines = append(lines, fmt.Sprintf("%d items not asked: %s", notAsked, why))
+	}
+	return fmt.Errorf("%d of %d items not drafted (those drafted are written; run again to draft the others):\n  %s",
+		len(failed)+notAsked, len(results), strings.Join(lines, "\n  "))
 }
 
 // selectJobs returns the items of cat that o selects, in catalog order.
@@ -215,7 +241,11 @@ func serverItemsOf(cat *catalog.Catalog, server string) []catalog.Item {
 }
 
 // draftAll drafts jobs, o.Concurrency at a time; results[k] is jobs[k]'s.
+// A refusal that no other item would escape (a wrong key, model or
+// endpoint) stops the asking: the items left are not asked.
 func draftAll(ctx context.Context, model Model, jobs []job, o *DraftOptions) []result {
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
 	results := make([]result, len(jobs))
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -224,6 +254,9 @@ func draftAll(ctx context.Context, model Model, jobs []job, o *DraftOptions) []r
 		wg.Go(func() {
 			for k := range next {
 				results[k] = draftOne(ctx, model, system, jobs[k], o)
+				if err := results[k].err; endpointRefused(err) {
+					stop(fmt.Errorf("%s stopped the drafting: %w", model, errors.Unwrap(err)))
+				}
 			}
 		})
 	}
@@ -235,18 +268,28 @@ func draftAll(ctx context.Context, model Model, jobs []job, o *DraftOptions) []r
 	return results
 }
 
+// endpointRefused says whether err is a refusal of the endpoint itself
+// (401, 403, 404), not of one item.
+func endpointRefused(err error) bool {
+	var s *StatusError
+	return errors.As(err, &s) && (s.Status == http.StatusUnauthorized || s.Status == http.StatusForbidden || s.Status == http.StatusNotFound)
+}
+
 // draftOne asks model for the requests of one item and keeps the valid
 // ones; its error names the item and the model.
 func draftOne(ctx context.Context, model Model, system string, j job, o *DraftOptions) result {
 	name := j.item().Name
-	if err := ctx.Err(); err != nil {
-		return result{err: fmt.Errorf("%s: not asked: %w", name, context.Cause(ctx))}
+	if ctx.Err() != nil {
+		return result{err: context.Cause(ctx), notAsked: true}
 	}
 	user, err := j.srv.prompt(j.i, o.Count)
 	if err != nil {
 		return result{err: fmt.Errorf("%s: writing the prompt: %w", name, err)}
 	}
 	answer, err := model.Complete(ctx, system, user)
+	if err != nil && ctx.Err() != nil && !endpointRefused(err) {
+		return result{err: context.Cause(ctx), notAsked: true} // cut short
+	}
 	if err != nil {
 		return result{err: fmt.Errorf("%s: %s: %w", name, model, err)}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -181,6 +182,39 @@ func TestDraftPartial(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(out, "weather.json")); err == nil {
 		t.Error("weather's draft was written with no item drafted")
+	}
+}
+
+// TestDraftStopsWhenTheEndpointRefuses: a 401, 403 or 404 is the
+// endpoint's refusal of every item (a wrong key, model or URL): the items
+// left are not asked, and the error says so once.
+func TestDraftStopsWhenTheEndpointRefuses(t *testing.T) {
+	cat, out := copyCatalog(t), t.TempDir()
+	endpoint, calls := scriptedOpenAI(t, func(openAICall, int) (int, string) {
+		return http.StatusUnauthorized, `{"error": "invalid key"}`
+	})
+	_, err := Draft(context.Background(), cat, out, &OpenAI{Endpoint: endpoint, Model: "m", Calls: fast}, &DraftOptions{Concurrency: 1})
+	if calls.Load() != 1 {
+		t.Errorf("%d calls, want the first only", calls.Load())
+	}
+	want := "10 of 10 items not drafted (those drafted are written; run again to draft the others):\n" +
+		"  notes__create_note: model m at " + endpoint + `: HTTP 401: {"error": "invalid key"}` + "\n" +
+		"  9 items not asked: model m at " + endpoint + ` stopped the drafting: HTTP 401: {"error": "invalid key"}`
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+}
+
+// TestDraftListsAFewFailures: an error names at most 20 failed items, then
+// says how many more.
+func TestDraftListsAFewFailures(t *testing.T) {
+	results := make([]result, 25)
+	for i := range results {
+		results[i].err = fmt.Errorf("item %d: broken", i)
+	}
+	err := failures(results)
+	if err == nil || !strings.Contains(err.Error(), "item 19: broken\n  … and 5 more") || strings.Contains(err.Error(), "item 20") {
+		t.Errorf("got %v, want 20 items named, then 5 more", err)
 	}
 }
 

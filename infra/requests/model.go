@@ -81,20 +81,32 @@ type call struct {
 	redact func(string) string
 }
 
+// StatusError is an endpoint's refusal of a call: the HTTP status of its
+// last answer, the start of what it said, and how many tries were made.
+type StatusError struct {
+	Status int
+	Said   string
+	Tries  int
+}
+
+func (e *StatusError) Error() string {
+	if e.Tries > 1 {
+		return fmt.Sprintf("HTTP %d: %s (after %d tries)", e.Status, e.Said, e.Tries)
+	}
+	return fmt.Sprintf("HTTP %d: %s", e.Status, e.Said)
+}
+
 // post sends c and returns the body of a 200 answer, trying again after a
 // 429 or 5xx as o says.
 func (o Calls) post(ctx context.Context, c call) ([]byte, error) {
 	wait := o.Backoff
-	for try := 0; ; try++ {
+	for try := 1; ; try++ {
 		body, status, retryAfter, err := o.try(ctx, c)
 		if err != nil || status == http.StatusOK {
 			return body, err
 		}
-		refusal := fmt.Errorf("HTTP %d: %s", status, c.redact(snippet(body)))
-		if !retryable(status) || try == o.Retries {
-			if try > 0 {
-				return nil, fmt.Errorf("%w (after %d tries)", refusal, try+1)
-			}
+		refusal := &StatusError{Status: status, Said: c.redact(snippet(body)), Tries: try}
+		if !retryable(status) || try > o.Retries {
 			return nil, refusal
 		}
 		if retryAfter > 0 {

@@ -24,7 +24,8 @@
 // the catalog's rule (catalog.CheckRequest) and repeats are dropped, each
 // with a note; an item left with none fails. Calls are bounded (Calls: a
 // timeout per try, the answer's size, retries after 429 and 5xx with a
-// growing wait) and made a few at a time. Each server's draft file is
+// growing wait; a 401, 403 or 404 stops the drafting) and made a few at a
+// time. Each server's draft file is
 // checked as Apply would check it and written atomically; the items that
 // failed are named in the error after the others are written, and a run
 // after a partial one asks only for what is left. Drafting runs on an
