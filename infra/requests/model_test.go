@@ -77,12 +77,19 @@ func scriptedOpenAI(t *testing.T, answer func(c openAICall, n int) (status int, 
 		c.auth = r.Header.Get("Authorization")
 		status, body := answer(c, int(calls.Add(1))-1)
 		w.Header().Set("Content-Type", "application/json")
+		if status == http.StatusTooManyRequests && retryAfterHeader != "" {
+			w.Header().Set("Retry-After", retryAfterHeader)
+		}
 		w.WriteHeader(status)
 		io.WriteString(w, body)
 	}))
 	t.Cleanup(srv.Close)
 	return srv.URL + "/v1", calls
 }
+
+// retryAfterHeader is the Retry-After the scripted endpoints send with a
+// 429 (none when empty).
+var retryAfterHeader string
 
 // answerRequests answers every call with the scripted requests of its
 // item, as a JSON array.
@@ -163,6 +170,28 @@ func TestRetries(t *testing.T) {
 				t.Errorf("got %v, want an error saying %q", err, test.wantErr)
 			}
 		})
+	}
+}
+
+// TestRetryAfter: the wait a 429 asks for (Retry-After, in seconds) is
+// honoured: the retry comes no sooner than half of it (the jitter's
+// least).
+func TestRetryAfter(t *testing.T) {
+	var first time.Time
+	var gap time.Duration
+	endpoint, _ := scriptedOpenAI(t, func(_ openAICall, n int) (int, string) {
+		if n == 0 {
+			first = time.Now()
+			return http.StatusTooManyRequests, "slow down"
+		}
+		gap = time.Since(first)
+		return http.StatusOK, chatCompletion("fine")
+	})
+	m := &OpenAI{Endpoint: endpoint, Model: "m", Calls: fast}
+	retryAfterHeader = "1"
+	defer func() { retryAfterHeader = "" }()
+	if _, err := m.Complete(context.Background(), "s", "u"); err != nil || gap < 500*time.Millisecond {
+		t.Errorf("got %v after %s; want the answer after the second asked", err, gap)
 	}
 }
 
