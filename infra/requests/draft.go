@@ -94,9 +94,11 @@ type result struct {
 // file per server (outDir/SERVER.json, what Apply reads), for people to
 // review before they apply it. The items a server's file held already and
 // that were not drafted again are kept. Each file is checked as Apply
-// would check it and written whole or not at all. Items the model failed
-// do not stop the others: Draft writes what was drafted and then returns
-// an error naming each item that failed, the model and why.
+// would check it and written whole or not at all. An item the model
+// fails does not stop the others (but a 401, 403 or 404, the endpoint's
+// refusal of every item, does): Draft writes what was drafted and then
+// returns an error naming the items that failed (the first 20), the model
+// and why.
 func Draft(ctx context.Context, catalogDir, outDir string, model Model, opts *DraftOptions) (*Drafted, error) {
 	o := opts.orDefaults()
 	if sameDir(catalogDir, outDir) {

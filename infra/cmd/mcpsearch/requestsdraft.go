@@ -40,10 +40,10 @@ func newDraftFlags(fs *flagSet) *draftFlags {
 		items:       fs.String("item", "", "only these `ITEMS` (comma-separated canonical or upstream names), drafted whether or not they have requests"),
 		all:         fs.Bool("all", false, "draft items that carry requests, or are in the drafts already, too"),
 		limit:       fs.Int("limit", 0, "draft at most `N` items (0: all selected)"),
-		count:       fs.Int("count", requests.DefaultCount, "requests asked for each item (`N`, at most 32)"),
-		concurrency: fs.Int("concurrency", requests.DefaultConcurrency, "items asked at once (`N`)"),
-		try:         fs.Int("retries", 3, "tries again after a 429 or 5xx (`N`), waiting longer each time"),
-		timeout:     fs.Duration("timeout", requests.DefaultTimeout, "the longest one call to the model may take (`DURATION`)"),
+		count:       fs.Int("count", requests.DefaultCount, "ask the model for `N` requests an item (at most 32)"),
+		concurrency: fs.Int("concurrency", requests.DefaultConcurrency, "ask for `N` items at once"),
+		try:         fs.Int("retries", 3, "try a call answered 429 or 5xx again up to `N` times, waiting longer each time"),
+		timeout:     fs.Duration("timeout", requests.DefaultTimeout, "give up a try of a call to the model after `DURATION`"),
 	}
 }
 
