@@ -69,5 +69,12 @@ func keepValid(drafted []string) (kept, notes []string) {
 			kept = append(kept, r)
 		}
 	}
+	if more := len(notes) - maxNotes; more > 0 {
+		notes = append(notes[:maxNotes], fmt.Sprintf("%d more requests dropped", more))
+	}
 	return kept, notes
 }
+
+// maxNotes bounds the notes of one item: an answer of a megabyte could
+// hold a hundred thousand requests.
+const maxNotes = 10

@@ -247,6 +247,19 @@ func TestDraftDropsInvalidRequests(t *testing.T) {
 	}
 }
 
+// TestKeepValidBoundsItsNotes: an answer of many bad requests gets a few
+// notes and a count, and the valid ones kept up to the catalog's limit.
+func TestKeepValidBoundsItsNotes(t *testing.T) {
+	drafted := make([]string, 0, 1000)
+	for i := range 1000 {
+		drafted = append(drafted, fmt.Sprintf("request number %d", i%40))
+	}
+	kept, notes := keepValid(drafted)
+	if len(kept) != catalog.MaxRequestsPerItem || len(notes) != maxNotes+1 || notes[maxNotes] != fmt.Sprintf("%d more requests dropped", 1000-catalog.MaxRequestsPerItem-maxNotes) {
+		t.Errorf("kept %d, notes %d ending %q; want %d kept, %d notes and a count", len(kept), len(notes), notes[len(notes)-1], catalog.MaxRequestsPerItem, maxNotes+1)
+	}
+}
+
 // TestParseAnswer: the array is found inside a fence, after a <think>
 // block or among prose; anything but an array of strings is refused.
 func TestParseAnswer(t *testing.T) {

@@ -47,6 +47,12 @@ func newDraftFlags(fs *flagSet) *draftFlags {
 	}
 }
 
+// Bounds of the flags: a model endpoint is a shared service.
+const (
+	maxConcurrency = 64
+	maxRetries     = 10
+)
+
 // runRequestsDraft asks a language model to draft requests for a
 // catalog's items and writes them to requests files for review.
 func runRequestsDraft(args []string, stdout, stderr io.Writer) error {
@@ -94,8 +100,10 @@ func (f *draftFlags) check(fs *flagSet) error {
 		return fmt.Errorf("%w: --all and --item: name the items, or ask for all", errUsage)
 	case *f.count < 1 || *f.count > catalog.MaxRequestsPerItem:
 		return fmt.Errorf("%w: --count %d: want 1 to %d", errUsage, *f.count, catalog.MaxRequestsPerItem)
-	case *f.concurrency < 1 || *f.limit < 0 || *f.try < 0 || *f.timeout <= 0:
-		return fmt.Errorf("%w: --concurrency and --timeout must be positive, --limit and --retries not negative", errUsage)
+	case *f.concurrency < 1 || *f.concurrency > maxConcurrency:
+		return fmt.Errorf("%w: --concurrency %d: want 1 to %d", errUsage, *f.concurrency, maxConcurrency)
+	case *f.limit < 0 || *f.try < 0 || *f.try > maxRetries || *f.timeout <= 0:
+		return fmt.Errorf("%w: --timeout must be positive, --limit not negative, --retries 0 to %d", errUsage, maxRetries)
 	}
 	if *f.endpoint != "" {
 		if u, err := url.Parse(*f.endpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

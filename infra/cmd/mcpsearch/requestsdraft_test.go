@@ -197,6 +197,8 @@ func TestRequestsDraftFlags(t *testing.T) {
 		{[]string{"--endpoint", "127.0.0.1:9/v1"}, 2, "want an http:// or https:// URL"},
 		{[]string{"--endpoint", "http://127.0.0.1:9/v1", "--count", "33"}, 2, "--count 33: want 1 to 32"},
 		{[]string{"--endpoint", "http://127.0.0.1:9/v1", "--all", "--item", "x"}, 2, "--all and --item"},
+		{[]string{"--endpoint", "http://127.0.0.1:9/v1", "--concurrency", "65"}, 2, "--concurrency 65: want 1 to 64"},
+		{[]string{"--endpoint", "http://127.0.0.1:9/v1", "--retries", "11"}, 2, "--retries 0 to 10"},
 		{[]string{"--endpoint", "http://127.0.0.1:9/v1", "--api-key-env", "MCPSEARCH_TEST_UNSET_KEY"}, 1, "the environment variable MCPSEARCH_TEST_UNSET_KEY is not set"},
 	} {
 		code, stdout, stderr := runCLI(append(base, test.args...)...)
