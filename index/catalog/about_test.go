@@ -16,7 +16,7 @@ func TestAbout(t *testing.T) {
 		{"Version 1.2 of the API. More.", "Version 1.2 of the API"},
 		{long, strings.TrimSpace(strings.Repeat("word ", 32)) + "…"},
 	} {
-		if got := firstSentence(test.description); got != test.want {
+		if got := FirstSentence(test.description); got != test.want {
 			t.Errorf("%.30q: got %q, want %q", test.description, got, test.want)
 		}
 	}

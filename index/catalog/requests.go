@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Requests. An item may carry what people ask for when they need it:
@@ -67,10 +68,10 @@ func parseRequests(raw json.RawMessage) ([]string, string, error) {
 	seen := make(map[string]int, len(requests))
 	for i, r := range requests {
 		at := fmt.Sprintf("[%d]", i)
-		if err := checkRequest(r); err != nil {
+		if err := CheckRequest(r); err != nil {
 			return nil, at, err
 		}
-		key := strings.ToLower(strings.Join(strings.Fields(r), " "))
+		key := RequestKey(r)
 		if j, dup := seen[key]; dup {
 			return nil, at, fmt.Errorf("the same request as [%d]", j)
 		}
@@ -79,11 +80,21 @@ func parseRequests(raw json.RawMessage) ([]string, string, error) {
 	return requests, "", nil
 }
 
-// checkRequest checks one request: not blank, one line of printable text,
-// at most MaxRequestBytes.
-func checkRequest(r string) error {
+// CheckRequest checks one request as the loader does: valid UTF-8, not
+// blank, one line of printable text, at most MaxRequestBytes. Tools that
+// write requests (mcpsearch requests draft) check theirs with it.
+func CheckRequest(r string) error {
+	if !utf8.ValidString(r) {
+		return errors.New("not valid UTF-8")
+	}
 	if strings.TrimSpace(r) == "" {
 		return errors.New("blank: a request says what someone asks")
 	}
 	return checkChars(r, MaxRequestBytes, textRune, "a request is one line of text: no control, line-breaking or bidirectional-override character")
+}
+
+// RequestKey is what two requests of an item must not share: the loader
+// refuses an item whose requests differ only in case or white space.
+func RequestKey(r string) string {
+	return strings.ToLower(strings.Join(strings.Fields(r), " "))
 }

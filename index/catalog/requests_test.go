@@ -118,3 +118,31 @@ func TestWithMetaKey(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckRequestIsTheLoadersRule: CheckRequest refuses exactly the
+// requests the loader refuses, and RequestKey is equal for exactly the
+// pairs the loader calls the same request.
+func TestCheckRequestIsTheLoadersRule(t *testing.T) {
+	tool := func(requests ...string) string {
+		quoted := make([]string, len(requests))
+		for i, r := range requests {
+			quoted[i] = fmt.Sprintf("%q", r)
+		}
+		return `{"server":"a","tools":[{"name":"t","inputSchema":{"type":"object"},"_meta":{"io.github.mcpsearch/requests":[` + strings.Join(quoted, ",") + `]}}]}`
+	}
+	for _, r := range []string{"open a ticket", "  ", "first\nsecond", "abc\u202edef", "tab\there", strings.Repeat("a", MaxRequestBytes), strings.Repeat("a", MaxRequestBytes+1), "¿dónde está?", "チケットを作成して"} {
+		_, loadErr := load(map[string]string{"a.json": tool(r)})
+		if err := CheckRequest(r); (err == nil) != (loadErr == nil) {
+			t.Errorf("%.40q: CheckRequest says %v, the loader %v", r, err, loadErr)
+		}
+	}
+	if CheckRequest("caf\xe9") == nil {
+		t.Error("CheckRequest took invalid UTF-8")
+	}
+	for _, pair := range [][2]string{{"Open a ticket", "open  a ticket"}, {"open a ticket", "open a tickets"}, {" x y ", "X Y"}, {"a-b", "a b"}} {
+		_, loadErr := load(map[string]string{"a.json": tool(pair[0], pair[1])})
+		if same := RequestKey(pair[0]) == RequestKey(pair[1]); same != (loadErr != nil) {
+			t.Errorf("%q, %q: RequestKey says same %v, the loader says %v", pair[0], pair[1], same, loadErr)
+		}
+	}
+}

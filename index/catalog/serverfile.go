@@ -66,7 +66,7 @@ func parseServerFile(file string, data []byte, sep string) (Server, []Item, erro
 		return Server{}, nil, &LoadError{File: file, Field: field, Err: err}
 	}
 	srv := Server{Name: name, File: file, Package: sf.Package, License: sf.License, Source: compactOrNil(sf.Source),
-		Upstream: compactOrNil(sf.Upstream), Visibility: compactOrNil(sf.Visibility), About: firstSentence(sf.ServerInfo.Description)}
+		Upstream: compactOrNil(sf.Upstream), Visibility: compactOrNil(sf.Visibility), About: FirstSentence(sf.ServerInfo.Description)}
 	p := itemParser{file: file, server: name, sep: sep, visibility: vis}
 	var items []Item
 	for _, group := range []struct {
@@ -185,9 +185,11 @@ func compactOrNil(raw json.RawMessage) json.RawMessage {
 // maxAboutRunes bounds a server's About.
 const maxAboutRunes = 160
 
-// firstSentence is the first sentence of a description, on one line,
-// without its final period, at most maxAboutRunes long (cut after a word).
-func firstSentence(s string) string {
+// FirstSentence is the first sentence of a description, on one line,
+// without its final period, at most maxAboutRunes long (cut after a word):
+// a server's About, and the one line by which mcpsearch requests draft
+// tells a model an item's siblings.
+func FirstSentence(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if i := strings.Index(s, ". "); i >= 0 {
 		s = s[:i]

@@ -13,6 +13,14 @@ const module = "github.com/mcpsearch/mcpsearch"
 // joseModule is the JOSE library; only ext/auth imports it.
 const joseModule = "github.com/go-jose/"
 
+// The AWS SDK's credential chain and services: only infra/cmd/mcpsearch
+// (requests draft --bedrock) loads them.
+const (
+	awsChain       = "github.com/aws/aws-sdk-go-v2/config"
+	awsCredentials = "github.com/aws/aws-sdk-go-v2/credentials"
+	awsServices    = "github.com/aws/aws-sdk-go-v2/service/"
+)
+
 // goPackage is what `go list -json` says of a package.
 type goPackage struct {
 	ImportPath                               string
@@ -50,8 +58,11 @@ func listPackages(t *testing.T) []goPackage {
 // neither on AWS nor on the server; the upstream client (ext/upstream) and
 // the search client library (ext/searchclient) on mcp-go and ext only; the
 // sentence encoder (infra/eval/encoder, a measurement, out of the serving
-// tree) on the standard library and golang.org/x/text only; and no package
-// outside functions/ and infra/ imports them.
+// tree) on the standard library and golang.org/x/text only; the Lambda
+// function (functions/search) not on the AWS credential chain or SDK
+// services that mcpsearch requests draft uses to ask Bedrock, and the
+// drafting (infra/requests) not on them either (the command hands it
+// credentials); and no package outside functions/ and infra/ imports them.
 func TestDependencyDirection(t *testing.T) {
 	forbidden := map[string][]string{
 		module + "/ext":        {"github.com/", "golang.org/", "net/http", module + "/"},
@@ -66,6 +77,10 @@ func TestDependencyDirection(t *testing.T) {
 		module + "/infra/eval/encoder": {"github.com/", "gopkg.in/", module + "/"},
 		// Authentication: ext and the JOSE library, nothing of the index or AWS.
 		module + "/ext/auth": {"github.com/blevesearch/", "github.com/aws/", module + "/index", module + "/functions", module + "/infra"},
+		// The Lambda function signs its own few AWS calls: no credential
+		// chain, no SDK service, nothing of infra/ (the drafting of requests).
+		module + "/functions/search": {awsChain, awsCredentials, awsServices, module + "/infra"},
+		module + "/infra/requests":   {awsChain, awsCredentials, awsServices, module + "/functions"},
 	}
 	found := map[string]bool{}
 	for _, p := range listPackages(t) {

@@ -1,6 +1,7 @@
 // Package requests keeps the requests people make for catalog items
-// (catalog.MetaRequests): it applies a reviewed file of requests to a
-// catalog's server files, and reports what a catalog's requests cover.
+// (catalog.MetaRequests): it drafts them with a language model for people
+// to review, applies a reviewed file of requests to a catalog's server
+// files, and reports what a catalog's requests cover.
 //
 // A requests file holds the requests of one server's items, as writers
 // produce them and reviewers check them before they go into the catalog:
@@ -12,6 +13,25 @@
 // file changed, once the file with them passes the catalog's own checks
 // (catalog.CheckServerFile); it writes nothing when a request or an item
 // is at fault, and names the file and the item.
+//
+// Draft writes such files: for each item selected (by default those
+// without requests) it asks a Model — an OpenAI-compatible chat
+// completions endpoint (OpenAI) or Amazon Bedrock's Converse API
+// (Bedrock) — with the instruction and the item's message of prompt.tmpl:
+// the item's name, title, description and parameters, and the siblings of
+// its server most like it, which the requests must tell it apart from.
+// The answer must be a JSON array of strings; each request is checked by
+// the catalog's rule (catalog.CheckRequest) and repeats are dropped, each
+// with a note; an item left with none fails. Calls are bounded (Calls: a
+// timeout per try, the answer's size, retries after 429 and 5xx with a
+// growing wait; a 401, 403 or 404 stops the drafting) and made a few at a
+// time. Each server's draft file is
+// checked as Apply would check it and written atomically; the items that
+// failed are named in the error after the others are written, and a run
+// after a partial one asks only for what is left. Drafting runs on an
+// operator's machine, never in the Lambda function (infra/e2e's
+// dependency rules). It has been tested only against scripted endpoints
+// on 127.0.0.1: no model is reachable from the development machine.
 package requests
 
 import (
@@ -68,26 +88,35 @@ func Read(path string) (*File, error) {
 // Apply writes the requests of f (read from source) into its server's
 // file in catalogDir and returns how many items it set.
 func Apply(catalogDir string, f *File, source string) (int, error) {
-	path := filepath.Join(catalogDir, f.Server+".json")
+	path, out, err := applied(catalogDir, f, source)
+	if err != nil {
+		return 0, err
+	}
+	return len(f.Items), crawl.ReplaceFile(catalogDir, path, out)
+}
+
+// applied returns the path of f's server file in catalogDir and what it
+// holds with the requests of f, checked as the catalog checks it.
+func applied(catalogDir string, f *File, source string) (path string, out []byte, err error) {
+	path = filepath.Join(catalogDir, f.Server+".json")
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return 0, fmt.Errorf("%s: server %s: %w", source, f.Server, err)
+		return "", nil, fmt.Errorf("%s: server %s: %w", source, f.Server, err)
 	}
 	file, err := decodeObject(data)
 	if err != nil {
-		return 0, fmt.Errorf("%s: %w", path, err)
+		return "", nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if err := setRequests(file, f, source, path); err != nil {
-		return 0, err
+		return "", nil, err
 	}
-	out, err := encode(file, data)
-	if err != nil {
-		return 0, fmt.Errorf("%s: %w", path, err)
+	if out, err = encode(file, data); err != nil {
+		return "", nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if err := catalog.CheckServerFile(path, out, nil); err != nil {
-		return 0, fmt.Errorf("%s: with these requests: %w", source, err)
+		return "", nil, fmt.Errorf("%s: with these requests: %w", source, err)
 	}
-	return len(f.Items), crawl.ReplaceFile(catalogDir, path, out)
+	return path, out, nil
 }
 
 // setRequests sets the requests of each item of f in file, the server

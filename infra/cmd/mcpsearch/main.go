@@ -26,6 +26,8 @@
 //	                                           what each retrieval rule contributes
 //	mcpsearch requests coverage --catalog DIR [--json]
 //	                                           what a catalog's requests cover
+//	mcpsearch requests draft --catalog DIR --out DIR --model NAME (--endpoint URL [--api-key-env VARIABLE] | --bedrock [--region R])
+//	                                           a language model's drafts of requests, for review
 //	mcpsearch requests apply --catalog DIR FILE…
 //	                                           write reviewed requests files into a catalog
 //	mcpsearch wordnet [--wordnet DIR]          distil WordNet into index/internal/text/wordnet.txt
@@ -62,7 +64,7 @@ var commands = map[string]command{
 	"wordvec":  {"distil word vectors into the index's table (" + textData + "wordvec.bin)", runWordvec},
 	"cedict":   {"distil CC-CEDICT into the index's Chinese gloss table (" + textData + "zhgloss.txt)", runCedict},
 	"package":  {"build the Lambda artifact: bootstrap, index and zip", runPackage},
-	"requests": {"the requests people make for catalog items: coverage of a catalog, apply reviewed files", runRequests},
+	"requests": {"the requests people make for catalog items: coverage of a catalog, drafts by a language model, apply reviewed files", runRequests},
 }
 
 // textData is where the index's language resources live, which the

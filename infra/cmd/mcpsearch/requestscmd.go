@@ -12,27 +12,40 @@ import (
 
 // requestsUsage says what mcpsearch requests does.
 const requestsUsage = `usage: mcpsearch requests coverage --catalog DIR [--json]
+       mcpsearch requests draft --catalog DIR --out DIR --model NAME
+                                (--endpoint URL [--api-key-env VARIABLE] | --bedrock [--region R] [--endpoint URL])
+                                [--server S,…] [--item I,…] [--all] [--limit N] [--count N]
+                                [--concurrency N] [--timeout D] [--retries N]
        mcpsearch requests apply --catalog DIR FILE…
 
 coverage  what a catalog's requests cover, server by server: items with
           requests, requests, those repeating their item's description,
           those another item has too
+draft     ask a language model for requests for the items without (written
+          from each item's name, description and parameters, its siblings
+          named, in the styles of the writers' guide), and write them to
+          DIR/SERVER.json for review; a run after a partial one drafts only
+          what is left. The model: an OpenAI-compatible endpoint (vLLM,
+          Ollama, LiteLLM, a gateway; the key from the environment variable
+          --api-key-env names, never a flag) or Amazon Bedrock's Converse
+          API, signed with the AWS credential chain. Tested only against
+          scripted local endpoints
 apply     write reviewed requests files ({"server", "items": [{"kind",
           "name", "requests"}]}) into the catalog's server files`
 
-// runRequests is mcpsearch requests coverage|apply.
+// runRequests is mcpsearch requests coverage|draft|apply.
 func runRequests(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && isHelp(args[0]) {
 		_, err := fmt.Fprintln(stdout, requestsUsage)
 		return err
 	}
-	if len(args) == 0 || (args[0] != "coverage" && args[0] != "apply") {
-		return fmt.Errorf("%w: mcpsearch requests coverage|apply (mcpsearch requests --help)", errUsage)
+	sub := map[string]func([]string, io.Writer, io.Writer) error{
+		"coverage": runRequestsCoverage, "draft": runRequestsDraft, "apply": runRequestsApply,
 	}
-	if args[0] == "apply" {
-		return runRequestsApply(args[1:], stdout, stderr)
+	if len(args) == 0 || sub[args[0]] == nil {
+		return fmt.Errorf("%w: mcpsearch requests coverage|draft|apply (mcpsearch requests --help)", errUsage)
 	}
-	return runRequestsCoverage(args[1:], stdout, stderr)
+	return sub[args[0]](args[1:], stdout, stderr)
 }
 
 // runRequestsApply writes reviewed requests files into a catalog.

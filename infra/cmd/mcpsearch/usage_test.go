@@ -18,7 +18,7 @@ func TestFlagArgumentNamesAreWords(t *testing.T) {
 			helps[name] = []string{name, "--help"}
 		}
 	}
-	for _, sub := range []string{"coverage", "apply"} {
+	for _, sub := range []string{"coverage", "draft", "apply"} {
 		helps["requests "+sub] = []string{"requests", sub, "--help"}
 	}
 	for _, b := range benches {

@@ -1,0 +1,132 @@
+package requests
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
+)
+
+// Bedrock is a model of Amazon Bedrock, asked through the Converse API
+// (POST /model/MODEL/converse), each call signed with SigV4 (service
+// "bedrock") with the credentials of Credentials.
+type Bedrock struct {
+	Region string
+	// Model is a model ID (anthropic.claude-3-5-haiku-20241022-v1:0), an
+	// inference profile ID or an ARN.
+	Model string
+	// Endpoint replaces https://bedrock-runtime.REGION.amazonaws.com (a
+	// VPC endpoint; a test's server).
+	Endpoint    string
+	Credentials aws.CredentialsProvider
+	Calls       *Calls
+}
+
+var _ Model = (*Bedrock)(nil)
+
+func (m *Bedrock) String() string {
+	return fmt.Sprintf("Bedrock model %s at %s", m.Model, redactedURL(m.endpoint()))
+}
+
+func (m *Bedrock) endpoint() string {
+	if m.Endpoint != "" {
+		return strings.TrimRight(m.Endpoint, "/")
+	}
+	return "https://bedrock-runtime." + m.Region + ".amazonaws.com"
+}
+
+// converseAnswer is the part of a Converse answer read.
+type converseAnswer struct {
+	Output struct {
+		Message struct {
+			Content []struct {
+				Text *string `json:"text"`
+			} `json:"content"`
+		} `json:"message"`
+	} `json:"output"`
+	StopReason string `json:"stopReason"`
+}
+
+// Complete asks the model for one Converse turn.
+func (m *Bedrock) Complete(ctx context.Context, system, user string) (string, error) {
+	body, err := json.Marshal(map[string]any{
+		"system":          []map[string]string{{"text": system}},
+		"messages":        []map[string]any{{"role": "user", "content": []map[string]string{{"text": user}}}},
+		"inferenceConfig": map[string]any{"maxTokens": maxAnswerTokens, "temperature": temperature},
+	})
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(body)
+	answer, err := m.Calls.orDefaults().post(ctx, call{
+		url:     m.endpoint() + "/model/" + escapeLabel(m.Model) + "/converse",
+		body:    body,
+		prepare: func(req *http.Request) error { return m.sign(req, hex.EncodeToString(sum[:])) },
+		redact:  func(s string) string { return s },
+	})
+	if err != nil {
+		return "", err
+	}
+	return converseText(answer)
+}
+
+// maxAnswerTokens leaves room for a few dozen requests.
+const maxAnswerTokens = 4096
+
+// sign signs req with the credentials of the moment (a provider caches and
+// refreshes them).
+func (m *Bedrock) sign(req *http.Request, payloadHash string) error {
+	creds, err := m.Credentials.Retrieve(req.Context())
+	if err != nil {
+		return fmt.Errorf("AWS credentials: %w", err)
+	}
+	if err := v4.NewSigner().SignHTTP(req.Context(), creds, req, payloadHash, "bedrock", m.Region, time.Now()); err != nil {
+		return fmt.Errorf("signing the call: %w", err)
+	}
+	return nil
+}
+
+// converseText reads the text blocks of a Converse answer's message.
+func converseText(answer []byte) (string, error) {
+	var a converseAnswer
+	if err := json.Unmarshal(answer, &a); err != nil {
+		return "", fmt.Errorf("the answer is not a Converse answer: %w", err)
+	}
+	if a.StopReason == "max_tokens" {
+		return "", errors.New("the answer was cut at the model's token limit")
+	}
+	var text strings.Builder
+	for _, c := range a.Output.Message.Content {
+		if c.Text != nil {
+			text.WriteString(*c.Text)
+		}
+	}
+	if text.Len() == 0 {
+		return "", errors.New("the answer is not a Converse answer: no output.message.content[].text")
+	}
+	return text.String(), nil
+}
+
+// escapeLabel escapes a path segment as the AWS SDKs escape a URI label:
+// every byte but the unreserved ones (a model ID's ":" becomes %3A, an
+// ARN's "/" %2F).
+func escapeLabel(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~", c) >= 0 {
+			b.WriteByte(c)
+			continue
+		}
+		fmt.Fprintf(&b, "%%%02X", c)
+	}
+	return b.String()
+}

@@ -1,0 +1,107 @@
+package requests
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// OpenAI is a model behind an OpenAI-compatible chat completions endpoint:
+// vLLM, Ollama, LiteLLM, a Bedrock access gateway, OpenAI itself.
+type OpenAI struct {
+	// Endpoint is the API's base URL (http://127.0.0.1:8000/v1);
+	// /chat/completions is added to it.
+	Endpoint string
+	Model    string
+	// APIKey is sent as "Authorization: Bearer"; empty sends none. Errors
+	// never hold it.
+	APIKey string
+	Calls  *Calls
+}
+
+var _ Model = (*OpenAI)(nil)
+
+func (m *OpenAI) String() string {
+	return fmt.Sprintf("model %s at %s", m.Model, redactedURL(m.Endpoint))
+}
+
+// chatAnswer is the part of a chat completion read.
+type chatAnswer struct {
+	Choices []struct {
+		Message struct {
+			Content *string `json:"content"`
+		} `json:"message"`
+		FinishReason string `json:"finish_reason"`
+	} `json:"choices"`
+}
+
+// Complete asks the model for one chat completion.
+func (m *OpenAI) Complete(ctx context.Context, system, user string) (string, error) {
+	body, err := json.Marshal(map[string]any{
+		"model": m.Model,
+		"messages": []map[string]string{
+			{"role": "system", "content": system},
+			{"role": "user", "content": user},
+		},
+		"temperature": temperature,
+	})
+	if err != nil {
+		return "", err
+	}
+	answer, err := m.Calls.orDefaults().post(ctx, call{
+		url:     strings.TrimRight(m.Endpoint, "/") + "/chat/completions",
+		body:    body,
+		prepare: m.authorize,
+		redact:  m.redact,
+	})
+	if err != nil {
+		return "", err
+	}
+	return chatText(answer)
+}
+
+func (m *OpenAI) authorize(req *http.Request) error {
+	if m.APIKey != "" {
+		req.Header.Set("Authorization", "Bearer "+m.APIKey)
+	}
+	return nil
+}
+
+// redact takes the API key out of s.
+func (m *OpenAI) redact(s string) string {
+	if m.APIKey == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, m.APIKey, "[API key]")
+}
+
+// chatText reads the text of a chat completion's first choice.
+func chatText(answer []byte) (string, error) {
+	var a chatAnswer
+	if err := json.Unmarshal(answer, &a); err != nil {
+		return "", fmt.Errorf("the answer is not a chat completion: %w", err)
+	}
+	if len(a.Choices) == 0 || a.Choices[0].Message.Content == nil {
+		return "", errors.New("the answer is not a chat completion: no choices[0].message.content")
+	}
+	if a.Choices[0].FinishReason == "length" {
+		return "", errors.New("the answer was cut at the model's token limit")
+	}
+	return *a.Choices[0].Message.Content, nil
+}
+
+// redactedURL is u without a password, as errors may show it.
+func redactedURL(u string) string {
+	parsed, err := url.Parse(u)
+	if err != nil {
+		return "(an endpoint that is no URL)"
+	}
+	return parsed.Redacted()
+}
+
+// temperature lets a model vary its wording without straying.
+const temperature = 0.7
