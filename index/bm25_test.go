@@ -65,7 +65,7 @@ func compareWithBleve(t *testing.T, x *Index, q ext.Query, access ext.Access, n 
 		return
 	}
 	bq := pipeline.Query
-	bq.Scope, bq.MaxPostings = nil, 0 // what bleve's engine does not do: idf over what the caller sees, the postings bound
+	bq.Scope, bq.MaxPostings, bq.Bonus = nil, 0, nil // what bleve's engine does not do: idf over what the caller sees, the postings bound, the written requests
 	ours, err := bm25Top(context.Background(), x, q.Kind, bq, n)
 	if err != nil {
 		t.Fatalf("%q: %v", q.Text, err)
@@ -147,7 +147,7 @@ func TestGroupedMatchesFiltered(t *testing.T) {
 			t.Errorf("%q: grouped top %v, Top %v", words, top, alone)
 		}
 		for i, s := range servers {
-			filtered := bm25.Query{Text: bq.Text, Filters: append(slices.Clone(bq.Filters), []bm25.Leaf{filterTerm(schema.Server, s)})}
+			filtered := bm25.Query{Text: bq.Text, Bonus: bq.Bonus, Filters: append(slices.Clone(bq.Filters), []bm25.Leaf{filterTerm(schema.Server, s)})}
 			want, err := bm25Top(ctx, x, ext.KindTool, filtered, 3)
 			if err != nil {
 				t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
+	"github.com/mcpsearch/mcpsearch/index/internal/requests"
 	"github.com/mcpsearch/mcpsearch/index/internal/retrieval"
 	"github.com/mcpsearch/mcpsearch/index/internal/store"
 	"github.com/mcpsearch/mcpsearch/index/internal/vectors"
@@ -122,6 +123,7 @@ func (s source) Metas(ids []string) ([]store.Meta, error) {
 	return s.x.metasOf(ids)
 }
 func (s source) Vectors() *vectors.Vectors                   { return s.x.vectors }
+func (s source) Requests() *requests.Index                   { return s.x.requests }
 func (s source) Separator() string                           { return s.x.manifest.Separator }
 func (s source) ServersByWord() (map[string][]string, error) { return s.x.serverWords() }
 func (s source) SeesAll() bool                               { return s.w.all() }

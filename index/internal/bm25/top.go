@@ -18,6 +18,7 @@ type bm25Scratch struct {
 	fieldHits  []uint16  // leaves of the current field clause matched
 	textSum    []float64 // sum of the field clauses' scores
 	clauseHits []uint16  // field clauses matched
+	bonus      []float64 // Query.Bonus
 	allowed    Set       // filters: the documents they let through
 	touched    []uint32  // documents with a field clause matched
 	inField    []uint32  // documents matched in the current field clause
@@ -31,7 +32,7 @@ func getScratch(docs int) *bm25Scratch {
 	}
 	return &bm25Scratch{
 		fieldSum: make([]float64, docs), fieldHits: make([]uint16, docs),
-		textSum: make([]float64, docs), clauseHits: make([]uint16, docs),
+		textSum: make([]float64, docs), clauseHits: make([]uint16, docs), bonus: make([]float64, docs),
 	}
 }
 
@@ -73,6 +74,10 @@ func TopGrouped(ctx context.Context, r bindex.IndexReader, docs int, stats *sear
 			s.reset()
 			return nil, nil, err
 		}
+	}
+	if err := s.addBonus(q.Bonus); err != nil {
+		s.reset()
+		return nil, nil, err
 	}
 	top, byGroup := s.top(len(leaves), n, order, sets, k)
 	return top, byGroup, nil
@@ -132,13 +137,31 @@ func (s *bm25Scratch) scoreClause(ctx context.Context, clause []scoredLeaf) erro
 	return nil
 }
 
+// addBonus adds each bonus the filters let through to its document.
+func (s *bm25Scratch) addBonus(bonus []Bonus) error {
+	for _, b := range bonus {
+		doc := uint64(b.Doc)
+		if doc >= uint64(len(s.textSum)) {
+			return fmt.Errorf("a bonus of document %d, past the %d documents", doc, len(s.textSum))
+		}
+		if !s.lets(doc) || b.Score <= 0 {
+			continue
+		}
+		if s.clauseHits[doc] == 0 && s.bonus[doc] == 0 {
+			s.touched = append(s.touched, b.Doc)
+		}
+		s.bonus[doc] += b.Score
+	}
+	return nil
+}
+
 // reset zeroes what a search left in the accumulators.
 func (s *bm25Scratch) reset() {
 	for _, doc := range s.inField {
 		s.fieldSum[doc], s.fieldHits[doc] = 0, 0
 	}
 	for _, doc := range s.touched {
-		s.textSum[doc], s.clauseHits[doc] = 0, 0
+		s.textSum[doc], s.clauseHits[doc], s.bonus[doc] = 0, 0, 0
 	}
 	s.inField, s.touched = s.inField[:0], s.touched[:0]
 }
@@ -162,7 +185,11 @@ func (s *bm25Scratch) top(clauses, n int, order store.DocOrder, groups []Set, k 
 	h := make(docHeap, 0, min(n, len(s.touched)))
 	gh := make([]docHeap, len(groups))
 	for _, doc := range s.touched {
-		d := Doc{Num: doc, Rank: order.Rank(doc), Score: s.textSum[doc] * (float64(s.clauseHits[doc]) / float64(clauses))}
+		text := 0.0
+		if s.clauseHits[doc] > 0 {
+			text = s.textSum[doc] * (float64(s.clauseHits[doc]) / float64(clauses))
+		}
+		d := Doc{Num: doc, Rank: order.Rank(doc), Score: text + s.bonus[doc]}
 		h.offer(d, n)
 		for i, g := range groups {
 			if len(g) > 0 && g.Has(uint64(doc)) {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/index/internal/bm25"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
+	"github.com/mcpsearch/mcpsearch/index/internal/requests"
 )
 
 // Result is what the pipeline answers a request.
@@ -25,7 +26,10 @@ type Result struct {
 	Query bm25.Query
 	// Request is the request ranked.
 	Request *Request
-	done    func()
+	// Requests are the best written request of each item a written
+	// request matches, by document id (written-requests).
+	Requests map[string]requests.Match
+	done     func()
 }
 
 // Close releases what the result's query reads.
@@ -53,11 +57,16 @@ func Rank(ctx context.Context, src Source, r *Request, filters [][]bm25.Leaf) (*
 		Scope:       scope,
 		MaxPostings: x.maxPostings(q.Kind),
 	}}
+	if res.Requests, err = x.requestMatches(ctx, r); err != nil {
+		res.Close()
+		return nil, err
+	}
+	res.Query.Bonus = requestBonus(res.Requests)
 	if res.Candidates, res.NamedServers, err = x.ranked(ctx, r, res.Query); err != nil {
 		res.Close()
 		return nil, err
 	}
-	fit, err := x.judgeFit(r, res.Candidates)
+	fit, err := x.judgeFit(r, res.Candidates, res.Requests)
 	if err != nil {
 		res.Close()
 		return nil, err

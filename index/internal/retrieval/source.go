@@ -6,6 +6,7 @@ import (
 	bindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/requests"
 	"github.com/mcpsearch/mcpsearch/index/internal/store"
 	"github.com/mcpsearch/mcpsearch/index/internal/vectors"
 )
@@ -37,6 +38,8 @@ type Bundle interface {
 	Metas(ids []string) ([]store.Meta, error)
 	// Vectors are the items' vectors (nil: the bundle has none).
 	Vectors() *vectors.Vectors
+	// Requests are the items' written requests.
+	Requests() *requests.Index
 	// Separator joins a server's name and an item's own name in its
 	// canonical name.
 	Separator() string
