@@ -17,10 +17,12 @@
 // when first read (Open), so that opening a bundle reads none of it:
 //
 //	magic "MCPSRQ1\n"
-//	u32 items, requests, terms, postings
+//	u32 items, requests, terms, postings, servers
 //	per kind of ext.Kinds: u32 first item, items, requests, total length
 //	itemFirst  (items+1) × u32   first request of each item, in catalog order
 //	itemDoc    items × u32       the item's document number in the postings
+//	itemServer items × u32       the item's server, an index into the servers
+//	serverOff  (servers+1) × u32 each server's name in the server blob
 //	reqItem    requests × u32    the catalog position of each request's item
 //	reqLen     requests × u16    terms in each request
 //	textOff    (requests+1) × u32  each request's text in the text blob
@@ -28,7 +30,7 @@
 //	postOff    (terms+1) × u32   each term's first posting
 //	postReq    postings × u32    the request of each posting, ascending per term
 //	postTF     postings × u8     the term's count in that request
-//	term blob, text blob
+//	term blob, text blob, server blob
 //
 // All integers are little-endian.
 package requests

@@ -17,12 +17,13 @@ import (
 // Index reads a bundle's requests file, mapped into memory. It is safe for
 // concurrent use.
 type Index struct {
-	f     *os.File
-	data  mmap.MMap
-	items int
-	kinds []kindHead
+	f        *os.File
+	data     mmap.MMap
+	items    int
+	nServers int
+	kinds    []kindHead
 	// sections of data, as the package documentation lays them out
-	itemFirst, itemDoc, reqItem, reqLen, textOff, termOff, postOff, postReq, postTF, terms, texts []byte
+	itemFirst, itemDoc, itemServer, serverOff, reqItem, reqLen, textOff, termOff, postOff, postReq, postTF, terms, texts, servers []byte
 }
 
 // Open maps the requests file of the bundle at dir, which holds items
@@ -71,7 +72,7 @@ func (x *Index) layOut(items int) error {
 	if string(r.bytes(len(magic))) != magic {
 		return errors.New("not a requests file")
 	}
-	nItems, nReqs, nTerms, nPost := int(r.u32()), int(r.u32()), int(r.u32()), int(r.u32())
+	nItems, nReqs, nTerms, nPost, nServers := int(r.u32()), int(r.u32()), int(r.u32()), int(r.u32()), int(r.u32())
 	if nItems != items {
 		return fmt.Errorf("the requests of %d items, want %d", nItems, items)
 	}
@@ -81,14 +82,17 @@ func (x *Index) layOut(items int) error {
 		x.kinds[i] = kindHead{first: r.u32(), items: r.u32(), requests: r.u32(), length: r.u32()}
 	}
 	x.itemFirst, x.itemDoc = r.bytes(4*(nItems+1)), r.bytes(4*nItems)
+	x.itemServer, x.serverOff = r.bytes(4*nItems), r.bytes(4*(nServers+1))
 	x.reqItem, x.reqLen = r.bytes(4*nReqs), r.bytes(2*nReqs)
 	x.textOff, x.termOff, x.postOff = r.bytes(4*(nReqs+1)), r.bytes(4*(nTerms+1)), r.bytes(4*(nTerms+1))
 	x.postReq, x.postTF = r.bytes(4*nPost), r.bytes(nPost)
 	if r.err != nil {
 		return r.err
 	}
+	x.nServers = nServers
 	x.terms = r.bytes(int(u32At(x.termOff, nTerms)))
 	x.texts = r.bytes(int(u32At(x.textOff, nReqs)))
+	x.servers = r.bytes(int(u32At(x.serverOff, nServers)))
 	if r.err != nil || r.at != len(x.data) {
 		return errors.New("truncated or overlong")
 	}
@@ -105,7 +109,7 @@ func (x *Index) check(nReqs int) error {
 		end     int
 	}{
 		{"item requests", x.itemFirst, nReqs}, {"request texts", x.textOff, len(x.texts)},
-		{"terms", x.termOff, len(x.terms)}, {"postings", x.postOff, len(x.postTF)},
+		{"terms", x.termOff, len(x.terms)}, {"postings", x.postOff, len(x.postTF)}, {"servers", x.serverOff, len(x.servers)},
 	} {
 		if !ascendsTo(o.offsets, o.end) {
 			return fmt.Errorf("inconsistent offsets of %s", o.name)
@@ -115,7 +119,7 @@ func (x *Index) check(nReqs int) error {
 		name   string
 		values []byte
 		below  int
-	}{{"documents", x.itemDoc, x.items}, {"request items", x.reqItem, x.items}, {"posting requests", x.postReq, nReqs}} {
+	}{{"documents", x.itemDoc, x.items}, {"request items", x.reqItem, x.items}, {"posting requests", x.postReq, nReqs}, {"item servers", x.itemServer, x.nServers}} {
 		for i := 0; i < len(list.values); i += 4 {
 			if int(binary.LittleEndian.Uint32(list.values[i:])) >= list.below {
 				return fmt.Errorf("%s: %d out of range", list.name, binary.LittleEndian.Uint32(list.values[i:]))
@@ -222,3 +226,22 @@ func (x *Index) termAt(i int) []byte {
 // kindIndex is k's place in ext.Kinds (0 for an unknown kind, which no
 // caller passes: the search checks kinds first).
 func kindIndex(k ext.Kind) int { return max(slices.Index(ext.Kinds, k), 0) }
+
+// ServerOf is the server of the item at catalog position pos, an index
+// into the bundle's servers (ServerName).
+func (x *Index) ServerOf(pos int) int { return int(u32At(x.itemServer, pos)) }
+
+// ServerName is the name of the i-th server.
+func (x *Index) ServerName(i int) string {
+	return string(x.servers[u32At(x.serverOff, i):u32At(x.serverOff, i+1)])
+}
+
+// Items returns the catalog positions of the first and past the last item
+// of kind k.
+func (x *Index) Items(k ext.Kind) (first, end int) {
+	h := x.kinds[kindIndex(k)]
+	return int(h.first), int(h.first + h.items)
+}
+
+// DocOf is the document number of the item at catalog position pos.
+func (x *Index) DocOf(pos int) uint32 { return u32At(x.itemDoc, pos) }

@@ -11,6 +11,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
 
 // Term is a term of a query and its weight (rank.TermWeight).
@@ -103,6 +104,38 @@ func (x *Index) score(tp termPostings, p int, avgLen float64) float64 {
 	length := float64(binary.LittleEndian.Uint16(x.reqLen[2*req:]))
 	return tp.Weight * tp.idf * tf * (search.BM25_k1 + 1) /
 		(tf + search.BM25_k1*(1-search.BM25_b+search.BM25_b*length/avgLen))
+}
+
+// Covered is the share of request req's own weight (the idf, among the
+// requests of kind k the caller sees, of each of its distinct terms) that
+// terms hold: 1 when the query says all the request says. A request
+// holding the query's words may still be about something else ("the
+// receipts of my flight to Lisbon" holds "a flight to Lisbon").
+func (x *Index) Covered(k ext.Kind, req uint32, terms []Term, sees func(ord int) bool) float64 {
+	head := x.kinds[kindIndex(k)]
+	if head.requests == 0 || int(req) >= len(x.reqLen)/2 {
+		return 0
+	}
+	reqLo, reqHi := u32At(x.itemFirst, int(head.first)), u32At(x.itemFirst, int(head.first+head.items))
+	own := make([]Term, 0, 16)
+	for _, t := range text.Analyze(text.Normalize(x.Text(req), math.MaxInt)) {
+		own = append(own, Term{Text: t, Weight: 1})
+	}
+	ps, all := x.lookUp(own, reqLo, reqHi, x.visibleRequests(head, sees), head, sees)
+	asked := map[string]bool{}
+	for _, t := range terms {
+		asked[t.Text] = true
+	}
+	held := 0.0
+	for _, p := range ps {
+		if asked[p.Text] {
+			held += p.idf
+		}
+	}
+	if all == 0 {
+		return 0
+	}
+	return held / all
 }
 
 // ItemsHolding counts the items of kind k that the caller sees (sees; nil

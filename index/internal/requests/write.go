@@ -25,6 +25,9 @@ const maxTF = math.MaxUint8
 // builder gathers the requests of a catalog, in catalog order.
 type builder struct {
 	itemFirst []uint32
+	servers   []string
+	serverOf  map[string]uint32
+	itemSrv   []uint32
 	reqItem   []uint32
 	reqLen    []uint16
 	texts     []string
@@ -52,7 +55,7 @@ func Write(dir string, items []catalog.Item, docOf []uint32) error {
 	if len(docOf) != len(items) {
 		return fmt.Errorf("%s: %d document numbers for %d items", File, len(docOf), len(items))
 	}
-	b := &builder{postings: map[string][]posting{}, kinds: make([]kindHead, len(ext.Kinds))}
+	b := &builder{postings: map[string][]posting{}, kinds: make([]kindHead, len(ext.Kinds)), serverOf: map[string]uint32{}}
 	for pos := range items {
 		if err := b.add(uint32(pos), &items[pos]); err != nil {
 			return fmt.Errorf("%s: %w", File, err)
@@ -76,6 +79,13 @@ func (b *builder) add(pos uint32, it *catalog.Item) error {
 	}
 	head.items++
 	b.itemFirst = append(b.itemFirst, uint32(len(b.reqItem)))
+	srv, ok := b.serverOf[it.Server]
+	if !ok {
+		srv = uint32(len(b.servers))
+		b.serverOf[it.Server] = srv
+		b.servers = append(b.servers, it.Server)
+	}
+	b.itemSrv = append(b.itemSrv, srv)
 	for _, r := range it.Requests {
 		req := uint32(len(b.reqItem))
 		counts := map[string]int{}
@@ -112,10 +122,19 @@ func (b *builder) encode(docOf []uint32) []byte {
 	slices.Sort(terms)
 	out := []byte(magic)
 	u32 := func(v uint32) { out = binary.LittleEndian.AppendUint32(out, v) }
+	offsets := func(n int, size func(i int) int) {
+		at := 0
+		for i := range n {
+			u32(uint32(at))
+			at += size(i)
+		}
+		u32(uint32(at))
+	}
 	u32(uint32(len(docOf)))
 	u32(uint32(len(b.reqItem)))
 	u32(uint32(len(terms)))
 	u32(uint32(total))
+	u32(uint32(len(b.servers)))
 	for _, h := range b.kinds {
 		u32(h.first)
 		u32(h.items)
@@ -128,19 +147,15 @@ func (b *builder) encode(docOf []uint32) []byte {
 	for _, v := range docOf {
 		u32(v)
 	}
+	for _, v := range b.itemSrv {
+		u32(v)
+	}
+	offsets(len(b.servers), func(i int) int { return len(b.servers[i]) })
 	for _, v := range b.reqItem {
 		u32(v)
 	}
 	for _, v := range b.reqLen {
 		out = binary.LittleEndian.AppendUint16(out, v)
-	}
-	offsets := func(n int, size func(i int) int) {
-		at := 0
-		for i := range n {
-			u32(uint32(at))
-			at += size(i)
-		}
-		u32(uint32(at))
 	}
 	offsets(len(b.texts), func(i int) int { return len(b.texts[i]) })
 	offsets(len(terms), func(i int) int { return len(terms[i]) })
@@ -159,6 +174,9 @@ func (b *builder) encode(docOf []uint32) []byte {
 		out = append(out, t...)
 	}
 	for _, s := range b.texts {
+		out = append(out, s...)
+	}
+	for _, s := range b.servers {
 		out = append(out, s...)
 	}
 	return out

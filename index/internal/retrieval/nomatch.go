@@ -73,7 +73,8 @@ func (x searcher) judgeFit(r *Request, cands []rank.Candidate, asked map[string]
 	if err != nil {
 		return fit{}, err
 	}
-	x.addRequestTerms(held, asked, cands[0].ID, alternatives)
+	rterms := requestTerms(r)
+	x.addRequestTerms(kind, rterms, held, asked, cands[0].ID, alternatives)
 	docs := x.Count(kind)
 	if off.On(rules.UnreadCJK) && r.ChineseOrJapanese && weighsNothing(concepts, docs) {
 		return fit{empty: true, hint: NoWordRead}, nil
@@ -82,7 +83,7 @@ func (x searcher) judgeFit(r *Request, cands []rank.Candidate, asked map[string]
 		if cov, missing := coverage(concepts, held, docs); cov < rank.MinCoverage {
 			best := 0.0
 			if off.On(rules.FitWindow) {
-				if best, err = x.bestCoverage(kind, concepts, alternatives, cands, docs, asked); err != nil {
+				if best, err = x.bestCoverage(kind, concepts, alternatives, cands, docs, asked, rterms); err != nil {
 					return fit{}, err
 				}
 			}
@@ -345,14 +346,14 @@ func idf(df, docs int) float64 {
 // bestCoverage is the largest coverage of the query's weight by one of the
 // first rank.FitWindow candidates after the first (whose coverage the
 // caller has, below rank.MinCoverage).
-func (x searcher) bestCoverage(kind ext.Kind, concepts []Concept, alternatives []Term, cands []rank.Candidate, docs int, asked map[string]requests.Match) (float64, error) {
+func (x searcher) bestCoverage(kind ext.Kind, concepts []Concept, alternatives []Term, cands []rank.Candidate, docs int, asked map[string]requests.Match, rterms []requests.Term) (float64, error) {
 	best := 0.0
 	for _, c := range cands[1:min(len(cands), rank.FitWindow)] {
 		held, err := x.heldTerms(kind, c.ID, alternatives)
 		if err != nil {
 			return 0, err
 		}
-		x.addRequestTerms(held, asked, c.ID, alternatives)
+		x.addRequestTerms(kind, rterms, held, asked, c.ID, alternatives)
 		cov, _ := coverage(concepts, held, docs)
 		best = max(best, cov)
 	}

@@ -29,7 +29,10 @@ type Result struct {
 	// Requests are the best written request of each item a written
 	// request matches, by document id (written-requests).
 	Requests map[string]requests.Match
-	done     func()
+	// Servers are the servers lifted by their items' requests, by
+	// server (server-requests).
+	Servers map[int]LiftedServer
+	done    func()
 }
 
 // Close releases what the result's query reads.
@@ -61,7 +64,8 @@ func Rank(ctx context.Context, src Source, r *Request, filters [][]bm25.Leaf) (*
 		res.Close()
 		return nil, err
 	}
-	res.Query.Bonus = requestBonus(res.Requests)
+	res.Servers = x.liftedServers(res.Requests, r.Off)
+	res.Query.Bonus = append(requestBonus(res.Requests), x.serverBonus(q.Kind, res.Servers)...)
 	if res.Candidates, res.NamedServers, err = x.ranked(ctx, r, res.Query); err != nil {
 		res.Close()
 		return nil, err

@@ -37,6 +37,7 @@ const (
 	GlossField
 	ExactNameRetrieval
 	WrittenRequests
+	ServerRequests
 	NamedServers
 	DenseCandidates
 	Clauses
@@ -82,6 +83,7 @@ var registry = [count]info{
 	ExactNameRetrieval: {"exact-name-retrieval", "retrieval", "an item whose name is the whole query enters the re-ranking window"},
 	NamedServers:       {"named-servers", "retrieval", "the best items of a server a command names join the window"},
 	WrittenRequests:    {"written-requests", "retrieval", "an item's best-matching written request adds to its score"},
+	ServerRequests:     {"server-requests", "retrieval", "the items of the servers whose items' written requests fit best are lifted"},
 	DenseCandidates:    {"dense-candidates", "retrieval", "the items nearest the query's word vector join the window"},
 	Clauses:            {"clauses", "retrieval", "each clause of a long task has a vector; its nearest items join the window and are lifted"},
 	NameCoverage:       {"name-coverage", "rerank", "the share of an item's name words the query holds"},
