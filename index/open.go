@@ -34,7 +34,6 @@ type Index struct {
 	filterNames    filterNames                 // servers and annotation names, read on first use (filter.go)
 	directory      directory                   // servers by visibility set and their topics, read on first use (directory.go)
 	serverList     serverList                  // the catalog's servers (servers.json), read on first use (serverlist.go)
-	serverNames    serverNames                 // servers by the words of their names, on first use (servers.go)
 	visibleSets    ext.Memo[[]*roaring.Bitmap] // the documents each kind of caller sees, on first use (sight.go)
 	off            atomic.Uint64               // the retrieval rules switched off, a rules.Set (rules.go)
 }

@@ -38,7 +38,7 @@ type Query struct {
 	// disjunction's share of clauses: evidence scored outside the postings
 	// (an item's best-matching written request). A document with a bonus
 	// that the filters let through is found though no leaf matches it.
-	// Top and TopGrouped add it; Contributions and Bleve leave it out.
+	// Top adds it; Contributions and Bleve leave it out.
 	Bonus []Bonus
 }
 

@@ -228,15 +228,3 @@ const (
 // WeightServerNamed is what a candidate gains when the query names its
 // server (server.go).
 const WeightServerNamed = 0.4
-
-// Named servers in retrieval (retrieval servers.go): in a command, the best
-// NamedServerCandidates items of each server the query names, by BM25 on
-// the query restricted to that server, join the re-ranking window; at
-// most MaxNamedServers servers a query (one more BM25 search each: p50 at
-// 10k tools 0.80 → 0.99 ms). Log: "the named server's best items join the
-// window" (everyday dev R@5 .793 → .800; 1 or 2 items no better on dev; in
-// long tasks too, livemcpbench nDCG .463 → .461).
-const (
-	NamedServerCandidates = 3
-	MaxNamedServers       = 3
-)

@@ -18,9 +18,6 @@ type Result struct {
 	Empty bool
 	// Hint is the no-match test's word on the best item, if any.
 	Hint string
-	// NamedServers are the servers the request names whose best items
-	// joined the re-ranking window (named-servers).
-	NamedServers []string
 	// Query is the BM25 query searched (explanations read it); it holds
 	// what Close releases.
 	Query bm25.Query
@@ -66,7 +63,7 @@ func Rank(ctx context.Context, src Source, r *Request, filters [][]bm25.Leaf) (*
 	}
 	res.Servers = x.liftedServers(res.Requests, r.Off)
 	res.Query.Bonus = append(requestBonus(res.Requests), x.serverBonus(q.Kind, res.Servers)...)
-	if res.Candidates, res.NamedServers, err = x.ranked(ctx, r, res.Query); err != nil {
+	if res.Candidates, err = x.ranked(ctx, r, res.Query); err != nil {
 		res.Close()
 		return nil, err
 	}
@@ -80,28 +77,20 @@ func Rank(ctx context.Context, src Source, r *Request, filters [][]bm25.Leaf) (*
 }
 
 // ranked returns the candidates of bq, the query of r's terms: BM25's
-// best, the best items of the servers a command names and the nearest by
-// vectors, the first rank.RerankWindow of them re-ranked.
-func (x searcher) ranked(ctx context.Context, r *Request, bq bm25.Query) ([]rank.Candidate, []string, error) {
+// best and the nearest by vectors, the first rank.RerankWindow of them
+// re-ranked.
+func (x searcher) ranked(ctx context.Context, r *Request, bq bm25.Query) ([]rank.Candidate, error) {
 	q, terms := r.Query, r.TermStrings()
-	named, err := x.commandNames(r)
+	cands, err := x.candidates(ctx, q.Kind, bq, max(rank.RerankWindow, q.Offset+q.Limit+1))
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	cands, byServer, err := x.candidates(ctx, q.Kind, bq, max(rank.RerankWindow, q.Offset+q.Limit+1), named)
+	cands, window, err := x.addDense(q.Kind, r.Searched, bq.Filters, cands, min(len(cands), rank.RerankWindow), r.Off)
 	if err != nil {
-		return nil, nil, err
-	}
-	cands, window, err := x.addNamedServers(cands, byServer, min(len(cands), rank.RerankWindow))
-	if err != nil {
-		return nil, nil, err
-	}
-	cands, window, err = x.addDense(q.Kind, r.Searched, bq.Filters, cands, window, r.Off)
-	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	rank.Rerank(rank.NewQuery(r.Grammar, terms, r.Off), cands, window)
-	return cands, named, nil
+	return cands, nil
 }
 
 // searcher runs the pipeline's steps over a source.

@@ -38,7 +38,6 @@ const (
 	ExactNameRetrieval
 	WrittenRequests
 	ServerRequests
-	NamedServers
 	DenseCandidates
 	Clauses
 	// re-ranking
@@ -81,7 +80,6 @@ var registry = [count]info{
 	RelatedField:       {"related-field", "retrieval", "WordNet's related words of an item are searched, weight 0.3"},
 	GlossField:         {"gloss-field", "retrieval", "the English glosses of an item's Chinese words are searched"},
 	ExactNameRetrieval: {"exact-name-retrieval", "retrieval", "an item whose name is the whole query enters the re-ranking window"},
-	NamedServers:       {"named-servers", "retrieval", "the best items of a server a command names join the window"},
 	WrittenRequests:    {"written-requests", "retrieval", "an item's best-matching written request adds to its score"},
 	ServerRequests:     {"server-requests", "retrieval", "the items of the servers whose items' written requests fit best are lifted"},
 	DenseCandidates:    {"dense-candidates", "retrieval", "the items nearest the query's word vector join the window"},
