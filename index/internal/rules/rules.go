@@ -96,7 +96,7 @@ var registry = [count]info{
 	ServerNamed:        {"server-named", "rerank", "the items of a server the query names are lifted"},
 	NoMatch:            {"no-match", "no-match", "a short query whose best items hold little of its weight gets no items"},
 	FitWindow:          {"fit-window", "no-match", "a fitting item among the first 10 keeps a short query's items"},
-	RequestFit:         {"request-fit", "no-match", "an item whose best written request holds most of a short query's weight fits it"},
+	RequestFit:         {"request-fit", "no-match", "an item whose best written request and a short query hold most of each other's weight fits it"},
 	NearMissHint:       {"near-miss-hint", "no-match", "a hint names the heavy words the best item lacks"},
 	UnreadCJK:          {"unread-cjk", "no-match", "a Chinese or Japanese query of no known word gets no items"},
 	TimeWords:          {"time-words", "no-match", "a day or a time of day weighs nothing in the no-match test"},
