@@ -14,7 +14,10 @@
 // requests: a term's idf counts the requests of the items the caller sees.
 //
 // The file (File) is written at build time (Write) and mapped into memory
-// when first read (Open), so that opening a bundle reads none of it:
+// (Open), which reads its head and checks the offsets of its items and
+// terms; what is written once a request or once a posting is checked
+// where it is read, so that opening does not pass over the file (at
+// 100,000 tools, 0.3 ms instead of 4.6 ms: BenchmarkOpen):
 //
 //	magic "MCPSRQ1\n"
 //	u32 items, requests, terms, postings, servers

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 
 	"github.com/blevesearch/mmap-go"
 
@@ -99,16 +100,20 @@ func (x *Index) layOut(items int) error {
 	return x.check(nReqs)
 }
 
-// check checks what reading trusts: every offset list ascends to the end
-// of what it indexes, and every number of a request or an item is one the
-// file holds, so that no damaged file makes a search read past it.
+// check checks what reading trusts, in a pass over the items and the
+// terms: their offset lists ascend to the end of what they index, and
+// every document and server number of an item is one the file holds, so
+// that no damaged file makes a search read past it. What is written once
+// a request, or once a posting (about 7.5 a request), is checked where it
+// is read instead (Text, Item, and request in score.go): at 100,000 tools
+// a pass over them cost 4.3 of the 4.6 ms that opening the file took.
 func (x *Index) check(nReqs int) error {
 	for _, o := range []struct {
 		name    string
 		offsets []byte
 		end     int
 	}{
-		{"item requests", x.itemFirst, nReqs}, {"request texts", x.textOff, len(x.texts)},
+		{"item requests", x.itemFirst, nReqs},
 		{"terms", x.termOff, len(x.terms)}, {"postings", x.postOff, len(x.postTF)}, {"servers", x.serverOff, len(x.servers)},
 	} {
 		if !ascendsTo(o.offsets, o.end) {
@@ -119,7 +124,7 @@ func (x *Index) check(nReqs int) error {
 		name   string
 		values []byte
 		below  int
-	}{{"documents", x.itemDoc, x.items}, {"request items", x.reqItem, x.items}, {"posting requests", x.postReq, nReqs}, {"item servers", x.itemServer, x.nServers}} {
+	}{{"documents", x.itemDoc, x.items}, {"item servers", x.itemServer, x.nServers}} {
 		for i := 0; i < len(list.values); i += 4 {
 			if int(binary.LittleEndian.Uint32(list.values[i:])) >= list.below {
 				return fmt.Errorf("%s: %d out of range", list.name, binary.LittleEndian.Uint32(list.values[i:]))
@@ -177,13 +182,32 @@ func u32At(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[4*i:]) 
 // Count is the number of requests of the items of kind k.
 func (x *Index) Count(k ext.Kind) int { return int(x.kinds[kindIndex(k)].requests) }
 
-// Text is the text of request req, as written.
+// Text is the text of request req, as written: "" for a request the file
+// does not hold, or whose offsets (which Open does not check one by one)
+// are damaged.
 func (x *Index) Text(req uint32) string {
-	return string(x.texts[u32At(x.textOff, int(req)):u32At(x.textOff, int(req)+1)])
+	if int(req) >= len(x.reqLen)/2 {
+		return ""
+	}
+	from, to := u32At(x.textOff, int(req)), u32At(x.textOff, int(req)+1)
+	if from > to || int(to) > len(x.texts) {
+		return ""
+	}
+	return string(x.texts[from:to])
 }
 
-// Item is the catalog position of the item request req is written for.
-func (x *Index) Item(req uint32) int { return int(u32At(x.reqItem, int(req))) }
+// Item is the catalog position of the item request req (one the file
+// holds) is written for. The file's number for it is taken when that
+// item's requests hold req, as they do in a sound file (Open does not
+// check every request's); else the item is found in itemFirst, which Open
+// checks.
+func (x *Index) Item(req uint32) int {
+	pos := int(u32At(x.reqItem, int(req)))
+	if pos < x.items && u32At(x.itemFirst, pos) <= req && req < u32At(x.itemFirst, pos+1) {
+		return pos
+	}
+	return sort.Search(x.items, func(p int) bool { return u32At(x.itemFirst, p+1) > req })
+}
 
 // Of returns the requests of the item at catalog position pos, as written.
 func (x *Index) Of(pos int) []string {

@@ -1,7 +1,9 @@
 package requests
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"math"
 	"os"
@@ -243,6 +245,106 @@ func TestDamagedFile(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestDamagedRequests: Open does not check what is written once a
+// request or once a posting; a damaged file whose postings name a request
+// out of range, or out of order so that a kind's range holds another
+// kind's request, or whose requests name an item out of range or of
+// another kind, or whose texts' offsets point past the texts, is read
+// without a panic, and a search of a kind matches only that kind's
+// requests (or Open refuses the file, naming it).
+func TestDamagedRequests(t *testing.T) {
+	its := items()
+	dir := t.TempDir()
+	if err := Write(dir, its, []uint32{0, 1, 2, 3}); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, File))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := build(t, its)
+	textOff := u32s(0, uint32(len(its[0].Requests[0])))
+	for _, c := range []struct {
+		name       string
+		sound, bad []byte
+	}{
+		// the postings of "lead": requests 0, 2 and 3 of the tools, 5 of the prompt
+		{"a posting's request out of range", u32s(0, 2, 3, 5), u32s(0, math.MaxUint32, 3, 5)},
+		{"another kind's request out of order", u32s(0, 2, 3, 5), u32s(0, 2, 5, 0)},
+		// the items of the six requests
+		{"a request's item out of range", u32s(0, 0, 0, 2, 2, 3), u32s(0, 0, 0, math.MaxUint32, 2, 3)},
+		{"a request's item of another kind", u32s(0, 0, 0, 2, 2, 3), u32s(0, 0, 0, 3, 2, 3)},
+		{"a request's text past the texts", textOff, u32s(0, math.MaxUint32)},
+	} {
+		at := bytes.Index(data, c.sound)
+		if at < 0 || bytes.Count(data, c.sound) != 1 {
+			t.Fatalf("%s: what to damage is not in the file once", c.name)
+		}
+		bad := slices.Clone(data)
+		copy(bad[at:], c.bad)
+		if err := os.WriteFile(filepath.Join(dir, File), bad, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		damaged, err := Open(dir, len(its))
+		if err != nil {
+			if !strings.Contains(err.Error(), File) {
+				t.Errorf("%s: %v, want an error naming %s", c.name, err, File)
+			}
+			continue
+		}
+		for _, k := range []ext.Kind{ext.KindTool, ext.KindPrompt} {
+			searchOnlyKind(t, c.name, damaged, k)
+		}
+		for pos := range its {
+			for _, r := range damaged.Of(pos) {
+				if !slices.Contains(x.Of(pos), r) && r != "" {
+					t.Errorf("%s: item %d has request %q, not its own", c.name, pos, r)
+				}
+			}
+		}
+		damaged.Close()
+	}
+}
+
+// searchOnlyKind checks that every read of the requests of kind k for
+// "lead", by a caller who sees all and by one who is asked about each
+// item, finds requests of that kind alone.
+func searchOnlyKind(t *testing.T, name string, x *Index, k ext.Kind) {
+	t.Helper()
+	first, end := x.Items(k)
+	sees := func(ord int) bool {
+		if ord < 0 || ord >= end-first {
+			t.Errorf("%s: %s search asked about item %d of %d", name, k, ord, end-first)
+		}
+		return true
+	}
+	for _, seen := range []func(int) bool{nil, sees} {
+		ms, err := x.Best(context.Background(), k, terms("lead"), seen, 0)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, m := range ms {
+			if m.Pos < first || m.Pos >= end || x.Item(m.Request) != m.Pos {
+				t.Errorf("%s: %s search matched %+v, of another kind", name, k, m)
+			}
+			x.Explain(k, terms("lead"), seen, 0, m.Request)
+			x.Covered(k, m.Request, terms("lead"), seen)
+		}
+		if n := x.ItemsHolding(k, "lead", seen); n > end-first {
+			t.Errorf("%s: %d %s items hold lead, of %d", name, n, k, end-first)
+		}
+	}
+}
+
+// u32s is the little-endian encoding of vs.
+func u32s(vs ...uint32) []byte {
+	var out []byte
+	for _, v := range vs {
+		out = binary.LittleEndian.AppendUint32(out, v)
+	}
+	return out
 }
 
 // TestWriteRefuses: kinds out of order and document numbers of another
