@@ -3,8 +3,6 @@ package index
 import (
 	"context"
 	"math"
-	"reflect"
-	"slices"
 	"testing"
 
 	"github.com/blevesearch/bleve/v2"
@@ -12,9 +10,6 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/bm25"
-	"github.com/mcpsearch/mcpsearch/index/internal/rank"
-	"github.com/mcpsearch/mcpsearch/index/internal/retrieval"
-	"github.com/mcpsearch/mcpsearch/index/internal/schema"
 )
 
 // bm25Queries cover the query shapes: short and long (more than ten words,
@@ -65,7 +60,7 @@ func compareWithBleve(t *testing.T, x *Index, q ext.Query, access ext.Access, n 
 		return
 	}
 	bq := pipeline.Query
-	bq.Scope, bq.MaxPostings = nil, 0 // what bleve's engine does not do: idf over what the caller sees, the postings bound
+	bq.Scope, bq.MaxPostings, bq.Bonus = nil, 0, nil // what bleve's engine does not do: idf over what the caller sees, the postings bound, the written requests
 	ours, err := bm25Top(context.Background(), x, q.Kind, bq, n)
 	if err != nil {
 		t.Fatalf("%q: %v", q.Text, err)
@@ -124,70 +119,4 @@ func BenchmarkBM25(b *testing.B) {
 			}
 		}
 	})
-}
-
-// TestGroupedMatchesFiltered: the best items of a server that the one
-// grouped pass returns are those a second search restricted to the server
-// finds, with the same scores, and the overall best are Top's.
-func TestGroupedMatchesFiltered(t *testing.T) {
-	x := defaultIndex(t)
-	ctx := context.Background()
-	servers := []string{"mcp-github", "mcp-slack", "gitlab-zereight", "no-such-server"}
-	for _, words := range []string{"create an issue", "send a message to the channel", "list open merge requests", "pipeline"} {
-		bq := ranked(t, x, ext.Query{Kind: ext.KindTool, Text: words}, ext.Access{All: true}).Query
-		top, byServer, err := bm25TopGrouped(ctx, x, bq, 20, servers, 3)
-		if err != nil {
-			t.Fatal(err)
-		}
-		alone, err := bm25Top(ctx, x, ext.KindTool, bq, 20)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(top, alone) {
-			t.Errorf("%q: grouped top %v, Top %v", words, top, alone)
-		}
-		for i, s := range servers {
-			filtered := bm25.Query{Text: bq.Text, Filters: append(slices.Clone(bq.Filters), []bm25.Leaf{filterTerm(schema.Server, s)})}
-			want, err := bm25Top(ctx, x, ext.KindTool, filtered, 3)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(byServer[i], want) {
-				t.Errorf("%q, %s: grouped %v, filtered search %v", words, s, byServer[i], want)
-			}
-		}
-		if len(byServer[0]) == 0 && words == "create an issue" {
-			t.Errorf("%q: no item of mcp-github", words)
-		}
-	}
-}
-
-// bm25TopGrouped is bm25Top of tools, and the k best items of each of
-// servers from the same pass (bm25.TopGrouped).
-func bm25TopGrouped(ctx context.Context, x *Index, bq bm25.Query, n int, servers []string, k int) ([]rank.Candidate, [][]rank.Candidate, error) {
-	r, err := x.reader()
-	if err != nil {
-		return nil, nil, err
-	}
-	defer r.Close()
-	docs, err := r.DocCount()
-	if err != nil {
-		return nil, nil, err
-	}
-	groups := make([]bm25.Leaf, len(servers))
-	for i, s := range servers {
-		groups[i] = filterTerm(schema.Server, s)
-	}
-	top, byGroup, err := bm25.TopGrouped(ctx, r, int(docs), x.bm25[ext.KindTool], bq, n, x.docOrder, groups, k)
-	if err != nil {
-		return nil, nil, err
-	}
-	cands, err := retrieval.CandidatesOf(r, top)
-	byServer := make([][]rank.Candidate, len(byGroup))
-	for i, g := range byGroup {
-		if err == nil {
-			byServer[i], err = retrieval.CandidatesOf(r, g)
-		}
-	}
-	return cands, byServer, err
 }

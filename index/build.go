@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/index/internal/requests"
 	"github.com/mcpsearch/mcpsearch/index/internal/schema"
 	"github.com/mcpsearch/mcpsearch/index/internal/store"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
@@ -86,7 +87,11 @@ func writeBundle(cat *catalog.Catalog, dir string, opts *BuildOptions) (*Manifes
 	if err != nil {
 		return nil, err
 	}
-	if err := writeDocOrder(filepath.Join(dir, "bleve"), dir, kindBases(itemCounts(cat)), len(cat.Items)); err != nil {
+	positions, err := writeDocOrder(filepath.Join(dir, "bleve"), dir, kindBases(itemCounts(cat)), len(cat.Items))
+	if err != nil {
+		return nil, err
+	}
+	if err := requests.Write(dir, cat.Items, documentsOf(positions)); err != nil {
 		return nil, err
 	}
 	if err := writeStores(cat, dir); err != nil {

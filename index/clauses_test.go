@@ -2,18 +2,41 @@ package index
 
 import (
 	"context"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/catalog"
 )
 
 // TestLongTaskFindsEachStep: a task of two steps, each served by a tool of
 // its own server, finds both at the head of the ranking (one vector of the
 // whole text found the Slack tool and a GitHub repository search first).
+//
+// Over the default catalog without its written requests: with them,
+// GitHub's list_commits, whose requests never name GitHub, falls behind
+// GitHub tools whose requests do (16th), and the clause lift no longer puts
+// it in the first three — a loss the closing note of the written-requests
+// issue reports. This test keeps the clauses' own contract.
 func TestLongTaskFindsEachStep(t *testing.T) {
-	x := defaultIndex(t)
+	cat, err := catalog.LoadDir(defaultCatalog, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range cat.Items {
+		cat.Items[i].Requests = nil
+	}
+	dir := filepath.Join(t.TempDir(), "bundle")
+	if _, err := Build(cat, dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	x, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
 	q := "Look up the latest commits in my GitHub repository, summarise what changed, and then post the summary to the team channel on Slack so everyone knows."
 	page, err := x.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: q, Limit: 3})
 	if err != nil {

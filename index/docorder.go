@@ -15,12 +15,22 @@ import (
 // for the bleve index at blevePath, whose documents are the count items of
 // the catalog: bleve numbers them in an order of its own (see package
 // store).
-func writeDocOrder(blevePath, dir string, base map[ext.Kind]int, count int) error {
+func writeDocOrder(blevePath, dir string, base map[ext.Kind]int, count int) ([]uint32, error) {
 	positions, err := docPositions(blevePath, base, count)
 	if err != nil {
-		return fmt.Errorf("%s: %w", store.DocOrderFile, err)
+		return nil, fmt.Errorf("%s: %w", store.DocOrderFile, err)
 	}
-	return store.WriteDocOrder(dir, positions)
+	return positions, store.WriteDocOrder(dir, positions)
+}
+
+// documentsOf inverts positions (the catalog position of each document):
+// the document number of each catalog position.
+func documentsOf(positions []uint32) []uint32 {
+	docs := make([]uint32, len(positions))
+	for doc, pos := range positions {
+		docs[pos] = uint32(doc)
+	}
+	return docs
 }
 
 // docPositions returns the catalog position of each document of the bleve

@@ -6,6 +6,7 @@ import (
 	"math"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -50,8 +51,14 @@ func TestExplain(t *testing.T) {
 		checkExplanation(t, i, e, h.Score)
 	}
 	top := explained.Items[0].Explain.(*Explanation)
-	if !strings.Contains(string(explained.Items[0].Object), "browser_take_screenshot") {
-		t.Fatalf("top hit %s, want browser_take_screenshot", explained.Items[0].Object)
+	if !strings.Contains(string(explained.Items[0].Object), "take_screenshot") {
+		t.Fatalf("top hit %s, want a take_screenshot tool", explained.Items[0].Object)
+	}
+	// the default catalog's items carry written requests: the top item's
+	// best one is shown, its terms a field of their own
+	if top.Request == nil || top.Request.Text == "" || top.Request.Share <= 0 || !hasTerm(top, "written request", "screenshot") ||
+		!strings.Contains(top.Summary, "written request "+strconv.Quote(top.Request.Text)+": ") {
+		t.Errorf("top explanation %q (request %+v): want its best written request shown, matching screenshot", top.Summary, top.Request)
 	}
 	if !hasTerm(top, "description", "screenshot") || !hasTerm(top, "name", "screenshot") {
 		t.Errorf("top explanation %q: want screenshot matched in description and name", top.Summary)

@@ -138,3 +138,27 @@ func BenchmarkFilterNames(b *testing.B) {
 		}
 	}
 }
+
+// TestOnlyAFilterReadsFilterNames: a search reads the servers' item tables
+// (filterNames), which a cold start at 100,000 tools paid 10 ms for on its
+// first search (bench coldstart), only for a filter that needs them; a
+// query that names a server in its words does not (the named-servers rule
+// that read them for it is retired).
+func TestOnlyAFilterReadsFilterNames(t *testing.T) {
+	x := defaultIndex(t) // opened afresh: no search has read anything yet
+	for _, text := range []string{"take a screenshot of the page", "send a slack message"} {
+		if _, err := x.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: text, Limit: 5}); err != nil {
+			t.Fatal(err)
+		}
+		if x.filterNames.servers != nil {
+			t.Fatalf("%q, without a filter, read the filter's server tables", text)
+		}
+	}
+	q := ext.Query{Kind: ext.KindTool, Text: "send a message", Limit: 5, Filter: ext.Filter{Servers: []string{"mcp-slack"}}}
+	if _, err := x.Search(context.Background(), q); err != nil {
+		t.Fatal(err)
+	}
+	if x.filterNames.servers == nil {
+		t.Error("a filter on mcp-slack did not read the server tables it needs")
+	}
+}

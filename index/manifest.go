@@ -49,7 +49,9 @@ import (
 //	   serverInfo.description, for the directory of servers.
 //	14: the servers out of the manifest, in servers.json, read on first
 //	   use (serverlist.go).
-const FormatVersion = 14
+//	15: requests.bin: the items' written requests, one document each
+//	   (package requests), matched per request.
+const FormatVersion = 15
 
 // BleveVersion is the bleve release that writes and reads bundles; go.mod
 // pins it (a test checks), and manifests record it.

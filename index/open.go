@@ -12,6 +12,7 @@ import (
 	bindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/requests"
 	"github.com/mcpsearch/mcpsearch/index/internal/store"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 	"github.com/mcpsearch/mcpsearch/index/internal/vectors"
@@ -28,11 +29,11 @@ type Index struct {
 	uris           uriTable                    // resource URIs and templates, read on first use (lookup.go)
 	visibility     *visibilityIndex            // nil: every item is public
 	vectors        *vectors.Vectors            // item vectors for the dense score
+	requests       *requests.Index             // the items' written requests, matched one by one
 	docOrder       store.DocOrder              // catalog position of each document, BM25's tie-break
 	filterNames    filterNames                 // servers and annotation names, read on first use (filter.go)
 	directory      directory                   // servers by visibility set and their topics, read on first use (directory.go)
 	serverList     serverList                  // the catalog's servers (servers.json), read on first use (serverlist.go)
-	serverNames    serverNames                 // servers by the words of their names, on first use (servers.go)
 	visibleSets    ext.Memo[[]*roaring.Bitmap] // the documents each kind of caller sees, on first use (sight.go)
 	off            atomic.Uint64               // the retrieval rules switched off, a rules.Set (rules.go)
 }
@@ -85,6 +86,10 @@ func Open(dir string) (x *Index, err error) {
 		x.Close()
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
+	if x.requests, err = requests.Open(dir, x.docCount()); err != nil {
+		x.Close()
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
 	return x, nil
 }
 
@@ -122,6 +127,9 @@ func (x *Index) Close() error {
 	}
 	if x.vectors != nil {
 		errs = append(errs, x.vectors.Close())
+	}
+	if x.requests != nil {
+		errs = append(errs, x.requests.Close())
 	}
 	if x.bleve != nil {
 		errs = append(errs, x.bleve.Close())

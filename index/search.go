@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
+	"github.com/mcpsearch/mcpsearch/index/internal/requests"
 	"github.com/mcpsearch/mcpsearch/index/internal/retrieval"
 	"github.com/mcpsearch/mcpsearch/index/internal/store"
 	"github.com/mcpsearch/mcpsearch/index/internal/vectors"
@@ -121,20 +122,13 @@ func (s source) DocOrder() store.DocOrder            { return s.x.docOrder }
 func (s source) Metas(ids []string) ([]store.Meta, error) {
 	return s.x.metasOf(ids)
 }
-func (s source) Vectors() *vectors.Vectors                   { return s.x.vectors }
-func (s source) Separator() string                           { return s.x.manifest.Separator }
-func (s source) ServersByWord() (map[string][]string, error) { return s.x.serverWords() }
-func (s source) SeesAll() bool                               { return s.w.all() }
-func (s source) Sees(k ext.Kind, ord int) bool               { return s.w.sees(k, ord) }
-func (s source) Count(k ext.Kind) int                        { return s.w.count(k, s.x.manifest.Counts[k]) }
-func (s source) Visible() ([]*roaring.Bitmap, error)         { return s.x.visibleDocs(s.w) }
-func (s source) SeesServer(k ext.Kind, server string) (bool, error) {
-	names, err := s.x.names()
-	if err != nil {
-		return false, err
-	}
-	return s.w.seesAny(names.servers[k][server]), nil
-}
+func (s source) Vectors() *vectors.Vectors           { return s.x.vectors }
+func (s source) Requests() *requests.Index           { return s.x.requests }
+func (s source) Separator() string                   { return s.x.manifest.Separator }
+func (s source) SeesAll() bool                       { return s.w.all() }
+func (s source) Sees(k ext.Kind, ord int) bool       { return s.w.sees(k, ord) }
+func (s source) Count(k ext.Kind) int                { return s.w.count(k, s.x.manifest.Counts[k]) }
+func (s source) Visible() ([]*roaring.Bitmap, error) { return s.x.visibleDocs(s.w) }
 
 // RetrievalSource is the index as a caller with access a sees it, as the
 // retrieval pipeline reads it: for the pipeline's own tests and tools,

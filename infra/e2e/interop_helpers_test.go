@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -117,4 +118,58 @@ func postJSON(t *testing.T, url, body string) []byte {
 	var buf bytes.Buffer
 	buf.ReadFrom(resp.Body)
 	return buf.Bytes()
+}
+
+// screenshotQuery is the query the interop clients search tools with.
+const screenshotQuery = "take a screenshot of the page"
+
+// searchPage is one tools/search page as the server answers a plain
+// JSON-RPC POST: the reference a client's view of the same search is
+// checked against, so that the tests check what they are about (the
+// client gets the server's ranking, its scores and its pages) and not
+// which tool the ranking puts first, which the index's own tests judge.
+type searchPage struct {
+	Names      []string
+	NextCursor string
+}
+
+// toolsSearch posts tools/search for query (limit items, after cursor)
+// to the server and returns the page it answered.
+func (s *catalogServer) toolsSearch(t *testing.T, query string, limit int, cursor string) searchPage {
+	t.Helper()
+	params := map[string]any{"query": query, "limit": limit}
+	if cursor != "" {
+		params["cursor"] = cursor
+	}
+	body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/search", "params": params})
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer := postJSON(t, s.url, string(body))
+	var got struct {
+		Result *struct {
+			Tools      []struct{ Name string } `json:"tools"`
+			NextCursor string                  `json:"nextCursor"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(answer, &got); err != nil || got.Result == nil || len(got.Result.Tools) == 0 {
+		t.Fatalf("tools/search %q: got %s, want a page of tools", query, tail(string(answer)))
+	}
+	page := searchPage{NextCursor: got.Result.NextCursor}
+	for _, tool := range got.Result.Tools {
+		page.Names = append(page.Names, tool.Name)
+	}
+	return page
+}
+
+// screenshotSearch is the server's first page of limit tools for
+// screenshotQuery, whose first tool must be a screenshot tool (whichever
+// server's): a client that shows this page shows a search that works.
+func (s *catalogServer) screenshotSearch(t *testing.T, limit int) searchPage {
+	t.Helper()
+	page := s.toolsSearch(t, screenshotQuery, limit, "")
+	if !strings.Contains(page.Names[0], "screenshot") {
+		t.Fatalf("tools/search %q: got %v, want a screenshot tool first", screenshotQuery, page.Names)
+	}
+	return page
 }

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -66,13 +67,15 @@ func testTypeScriptSDK(t *testing.T, srv *catalogServer) {
 	}
 	for _, method := range ext.SearchMethods {
 		s := got.Search[method]
-		if len(s.Names) == 0 || len(s.Scores) != len(s.Names) || s.Scores[0] <= 0 {
-			t.Errorf("%s: got %+v, want ranked items with scores", method, s)
+		if len(s.Names) == 0 || len(s.Scores) != len(s.Names) || s.Scores[0] <= 0 || !bestFirst(s.Scores) {
+			t.Errorf("%s: got %+v, want ranked items with scores, best first", method, s)
 		}
 	}
 	tools := got.Search["tools/search"]
-	if len(tools.Names) == 0 || tools.Names[0] != "playwright__browser_take_screenshot" || len(tools.SecondPage) == 0 || tools.SecondPage[0] == tools.Names[0] {
-		t.Errorf("tools/search: got %+v, want playwright__browser_take_screenshot first and a second page by nextCursor", tools)
+	first := srv.screenshotSearch(t, 2)
+	second := srv.toolsSearch(t, screenshotQuery, 2, first.NextCursor)
+	if !slices.Equal(tools.Names, first.Names) || !slices.Equal(tools.SecondPage, second.Names) {
+		t.Errorf("tools/search: got %+v, want the server's first page %v and, by nextCursor, its second %v", tools, first.Names, second.Names)
 	}
 	want := srv.counts[ext.KindTool]
 	if l := got.ListTools; l.Count != want || l.Distinct != want || l.Pages != (want+ext.DefaultPageSize-1)/ext.DefaultPageSize {
@@ -178,13 +181,14 @@ func testMCPGo(t *testing.T, srv *catalogServer, version string) {
 		}
 	}
 	sc := searchclient.New(mc, "mcpsearch", nil)
+	want := srv.screenshotSearch(t, 5).Names
 	n := 0
-	for page, err := range sc.Search(ctx, ext.KindTool, "take a screenshot of the page", &searchclient.SearchOptions{Limit: 5}) {
+	for page, err := range sc.Search(ctx, ext.KindTool, screenshotQuery, &searchclient.SearchOptions{Limit: 5}) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n == 0 && (page.Fallback || len(page.Items) != 5 || page.Items[0].Name != "playwright__browser_take_screenshot") {
-			t.Errorf("first search page: got %+v, want 5 items from tools/search, playwright__browser_take_screenshot first", page)
+		if n == 0 && (page.Fallback || !slices.Equal(itemNames(page.Items), want)) {
+			t.Errorf("first search page: got %+v, want the 5 items tools/search answers, %v", page, want)
 		}
 		if n++; n == 3 {
 			break
@@ -216,7 +220,7 @@ func testSearchClientFallback(t *testing.T, srv *catalogServer) {
 	}
 	defer c.Close()
 	start := time.Now()
-	for page, err := range c.Search(ctx, ext.KindTool, "take a screenshot of the page", nil) {
+	for page, err := range c.Search(ctx, ext.KindTool, screenshotQuery, nil) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -263,13 +267,14 @@ func testMCPRemote(t *testing.T, srv *catalogServer) {
 	}
 	call := mcp.CallToolRequest{}
 	call.Params.Name = "search_tools"
-	call.Params.Arguments = map[string]any{"query": "take a screenshot of the page"}
+	call.Params.Arguments = map[string]any{"query": screenshotQuery}
 	res, err := mc.CallTool(ctx, call)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if text, _ := res.Content[0].(mcp.TextContent); res.IsError || !strings.Contains(text.Text, `"playwright__browser_take_screenshot"`) {
-		t.Errorf("search_tools through mcp-remote: got %+v", res)
+	best := srv.screenshotSearch(t, 1).Names[0]
+	if text, _ := res.Content[0].(mcp.TextContent); res.IsError || !strings.Contains(text.Text, `"`+best+`"`) {
+		t.Errorf("search_tools through mcp-remote: got %+v, want %s, which tools/search answers first, among the tools", res, best)
 	}
 }
 
@@ -323,7 +328,39 @@ func testReadmeSnippets(t *testing.T, srv *catalogServer) {
 	nodeTool(t, "node_modules/@modelcontextprotocol/sdk/package.json")
 	js := strings.ReplaceAll(fenced(t, section, "js"), "http://127.0.0.1:8080/mcp", srv.url)
 	out := runNode(t, interopDir, "node", "--input-type=module", "-e", js)
-	if !strings.HasPrefix(string(out), "playwright__browser_take_screenshot ") || strings.Count(string(out), "\n") != 5 {
-		t.Errorf("ext/README.md TypeScript snippet printed:\n%s\nwant 5 tools, playwright__browser_take_screenshot first", out)
+	if want := srv.screenshotSearch(t, 5).Names; !slices.Equal(printedNames(string(out)), want) {
+		t.Errorf("ext/README.md TypeScript snippet printed:\n%s\nwant the 5 tools tools/search answers, %v, each with a score", out, want)
 	}
+}
+
+// printedNames are the names of lines "NAME SCORE" (a positive score),
+// as the TypeScript snippet prints them; nil when a line is not one.
+func printedNames(out string) []string {
+	var names []string
+	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		name, score, ok := strings.Cut(line, " ")
+		if f, err := strconv.ParseFloat(score, 64); !ok || err != nil || f <= 0 {
+			return nil
+		}
+		names = append(names, name)
+	}
+	return names
+}
+
+func itemNames(items []searchclient.Item) []string {
+	names := make([]string, len(items))
+	for i, it := range items {
+		names[i] = it.Name
+	}
+	return names
+}
+
+// bestFirst says whether scores never rise.
+func bestFirst(scores []float64) bool {
+	for i := 1; i < len(scores); i++ {
+		if scores[i] > scores[i-1] {
+			return false
+		}
+	}
+	return true
 }

@@ -25,16 +25,17 @@ const chromiumPath = "/usr/bin/chromium"
 
 // playgroundSeen is what drive.mjs saw on the page.
 type playgroundSeen struct {
-	Errors         []string          `json:"errors"`
-	Index          map[string]string `json:"index"`
-	Results        []seenHit         `json:"results"`
-	Explained      []seenHit         `json:"explained"`
-	ExplainFields  []string          `json:"explainFields"`
-	ExplainSignals string            `json:"explainSignals"`
-	More           []string          `json:"more"`
-	Filtered       []seenHit         `json:"filtered"`
-	Prompts        []seenHit         `json:"prompts"`
-	Markup         struct {
+	Errors          []string          `json:"errors"`
+	Index           map[string]string `json:"index"`
+	Results         []seenHit         `json:"results"`
+	Explained       []seenHit         `json:"explained"`
+	ExplainFields   []string          `json:"explainFields"`
+	ExplainSignals  string            `json:"explainSignals"`
+	ExplainRequests []string          `json:"explainRequests"`
+	More            []string          `json:"more"`
+	Filtered        []seenHit         `json:"filtered"`
+	Prompts         []seenHit         `json:"prompts"`
+	Markup          struct {
 		Text     string `json:"text"`
 		Elements int    `json:"elements"`
 	} `json:"markup"`
@@ -49,13 +50,15 @@ type seenHit struct {
 
 // TestPlayground runs the search function's binary on the bundled default
 // catalog and drives its playground page in headless Chromium: a query,
-// its ranked results, the explain toggle, the server and kind filters and
-// the index panel. The screenshot it takes is kept in
-// $MCPSEARCH_TEST_ARTIFACTS (default: a temporary directory).
+// its ranked results, the explain toggle (with the written requests that
+// matched), the server and kind filters and the index panel. The
+// screenshot it takes is kept in $MCPSEARCH_TEST_ARTIFACTS (default: a
+// temporary directory).
 func TestPlayground(t *testing.T) {
 	t.Parallel()
 	driver := playgroundDriver(t)
 	url := startSearchBinary(t, filepath.Join(repoRoot, "functions", "search", "catalog"))
+	best := explainedBest(t, url+"mcp", screenshotQuery)
 	shot := filepath.Join(artifactsDir(t), "playground.png")
 	out := runNode(t, playgroundDir, "node", driver, url, shot)
 	var seen playgroundSeen
@@ -65,17 +68,20 @@ func TestPlayground(t *testing.T) {
 	if len(seen.Errors) > 0 {
 		t.Errorf("the page had errors: %q", seen.Errors)
 	}
-	checkPlaygroundResults(t, &seen)
+	checkPlaygroundResults(t, &seen, best)
+	checkPlaygroundRequests(t, seen.ExplainRequests, best)
 	checkPlaygroundIndex(t, seen.Index)
 	checkScreenshot(t, shot)
 }
 
-func checkPlaygroundResults(t *testing.T, seen *playgroundSeen) {
+// checkPlaygroundResults: the page shows the server's ranking (best, the
+// first tool tools/search answers), and each control does its part.
+func checkPlaygroundResults(t *testing.T, seen *playgroundSeen, best explainedHit) {
 	t.Helper()
-	const want = "playwright__browser_take_screenshot"
-	if len(seen.Results) == 0 || seen.Results[0].Name != want || seen.Results[0].Server != "playwright" ||
+	want := best.Name
+	if len(seen.Results) == 0 || seen.Results[0].Name != want || seen.Results[0].Server != best.Server ||
 		!strings.HasPrefix(seen.Results[0].Score, "score ") || !slices.Contains(seen.Results[0].Params, "fullPage") {
-		t.Errorf("results %+v: want %s first, from playwright, with a score and its parameters", seen.Results, want)
+		t.Errorf("results %+v: want %s first, from %s, with a score and its parameters", seen.Results, want, best.Server)
 	}
 	if len(seen.Explained) == 0 || seen.Explained[0].Name != want {
 		t.Errorf("explained results %+v: want %s first, the ranking unchanged", seen.Explained, want)
@@ -90,8 +96,8 @@ func checkPlaygroundResults(t *testing.T, seen *playgroundSeen) {
 	if len(seen.More) != 2*len(seen.Explained) || !distinct(seen.More) {
 		t.Errorf("after More results: %q, want %d distinct tools", seen.More, 2*len(seen.Explained))
 	}
-	if len(seen.Filtered) == 0 || seen.Filtered[0].Name != "chrome-devtools__take_screenshot" {
-		t.Errorf("filtered by chrome-devtools: got %+v, want chrome-devtools__take_screenshot first", seen.Filtered)
+	if len(seen.Filtered) == 0 || seen.Filtered[0].Name != "playwright__browser_take_screenshot" || seen.Filtered[0].Name == want {
+		t.Errorf("filtered by playwright: got %+v, want playwright__browser_take_screenshot first, which is not first unfiltered (%s)", seen.Filtered, want)
 	}
 	if !strings.Contains(seen.Markup.Text, "all <script> tags are removed") || seen.Markup.Elements != 0 {
 		t.Errorf("a description naming <script> tags: shown as %q with %d elements, want the text as written and no elements",
@@ -102,6 +108,66 @@ func checkPlaygroundResults(t *testing.T, seen *playgroundSeen) {
 	}
 	if !strings.Contains(seen.URL, "q=take+a+screenshot+of+the+page") || !strings.Contains(seen.URL, "explain=1") {
 		t.Errorf("page URL %q: want the query and explain in it, to share the search", seen.URL)
+	}
+}
+
+// explainedHit is the first tool tools/search answers, with explain on:
+// its name and server, and the written requests its explanation shows.
+type explainedHit struct {
+	Name, Server           string
+	Request, ServerRequest string
+}
+
+// explainedBest asks the server at mcpURL for the first tool for query,
+// explained; it must be a screenshot tool that a written request matched,
+// so that the page's requests have something to show.
+func explainedBest(t *testing.T, mcpURL, query string) explainedHit {
+	t.Helper()
+	q, _ := json.Marshal(query)
+	answer := postJSON(t, mcpURL, `{"jsonrpc":"2.0","id":1,"method":"tools/search","params":{"query":`+string(q)+`,"limit":1,"_meta":{"io.github.mcpsearch/explain":true}}}`)
+	var got struct {
+		Result struct {
+			Tools []struct {
+				Name string
+				Meta struct {
+					Server  string `json:"io.github.mcpsearch/server"`
+					Explain struct {
+						Request       *struct{ Text string } `json:"request"`
+						ServerRequest *struct{ Text string } `json:"serverRequest"`
+					} `json:"io.github.mcpsearch/explain"`
+				} `json:"_meta"`
+			} `json:"tools"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(answer, &got); err != nil || len(got.Result.Tools) == 0 {
+		t.Fatalf("tools/search %q: got %s, want a tool", query, tail(string(answer)))
+	}
+	tool := got.Result.Tools[0]
+	if !strings.Contains(tool.Name, "screenshot") || tool.Meta.Explain.Request == nil {
+		t.Fatalf("tools/search %q: got %s, want a screenshot tool first, explained with its matched written request", query, tail(string(answer)))
+	}
+	hit := explainedHit{Name: tool.Name, Server: tool.Meta.Server, Request: tool.Meta.Explain.Request.Text}
+	if r := tool.Meta.Explain.ServerRequest; r != nil {
+		hit.ServerRequest = r.Text
+	}
+	return hit
+}
+
+// checkPlaygroundRequests: the first explained result shows its matched
+// written request and, when its server was lifted, the server's request,
+// each with its share of the query's weight.
+func checkPlaygroundRequests(t *testing.T, shown []string, best explainedHit) {
+	t.Helper()
+	want := []string{"matched request: " + best.Request}
+	if best.ServerRequest != "" {
+		want = append(want, "server's request: "+best.ServerRequest)
+	}
+	ok := len(shown) == len(want)
+	for i := 0; ok && i < len(want); i++ {
+		ok = strings.HasPrefix(shown[i], want[i]+" ") && strings.HasSuffix(shown[i], " of the query's weight")
+	}
+	if !ok {
+		t.Errorf("explained requests of %s: got %q, want %q, each with its share of the query's weight", best.Name, shown, want)
 	}
 }
 

@@ -34,6 +34,18 @@ type Query struct {
 	// hold them; never the last term (0: no bound). The postings counted
 	// are those of every document, whatever Scope.
 	MaxPostings int
+	// Bonus adds scores to documents' BM25 scores, after the outer
+	// disjunction's share of clauses: evidence scored outside the postings
+	// (an item's best-matching written request). A document with a bonus
+	// that the filters let through is found though no leaf matches it.
+	// Top adds it; Contributions and Bleve leave it out.
+	Bonus []Bonus
+}
+
+// Bonus is a score added to one document's.
+type Bonus struct {
+	Doc   uint32
+	Score float64
 }
 
 // Scope is what a caller may see of a kind: Count documents, and DocFreq

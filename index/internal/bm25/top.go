@@ -18,6 +18,7 @@ type bm25Scratch struct {
 	fieldHits  []uint16  // leaves of the current field clause matched
 	textSum    []float64 // sum of the field clauses' scores
 	clauseHits []uint16  // field clauses matched
+	bonus      []float64 // Query.Bonus
 	allowed    Set       // filters: the documents they let through
 	touched    []uint32  // documents with a field clause matched
 	inField    []uint32  // documents matched in the current field clause
@@ -31,7 +32,7 @@ func getScratch(docs int) *bm25Scratch {
 	}
 	return &bm25Scratch{
 		fieldSum: make([]float64, docs), fieldHits: make([]uint16, docs),
-		textSum: make([]float64, docs), clauseHits: make([]uint16, docs),
+		textSum: make([]float64, docs), clauseHits: make([]uint16, docs), bonus: make([]float64, docs),
 	}
 }
 
@@ -43,39 +44,27 @@ const ctxCheckEvery = 4096
 // documents. stats are those of the kind searched: its document count and
 // the total length of each field.
 func Top(ctx context.Context, r bindex.IndexReader, docs int, stats *search.BM25Stats, q Query, n int, order store.DocOrder) ([]Doc, error) {
-	top, _, err := TopGrouped(ctx, r, docs, stats, q, n, order, nil, 0)
-	return top, err
-}
-
-// TopGrouped is Top, and also, for each of groups (a leaf each: the items
-// of one server), the k best documents q finds that the leaf holds: what
-// Top returns for q with that leaf as one more filter clause, from the
-// same scoring pass (a filter gates documents but changes no score).
-func TopGrouped(ctx context.Context, r bindex.IndexReader, docs int, stats *search.BM25Stats, q Query, n int, order store.DocOrder, groups []Leaf, k int) ([]Doc, [][]Doc, error) {
 	leaves, err := openLeaves(r, stats, q)
 	defer closeLeaves(leaves)
 	if err != nil {
-		return nil, nil, err
-	}
-	sets := make([]Set, len(groups))
-	for i, g := range groups {
-		if sets[i], err = Allowed(r, [][]Leaf{{g}}, docs); err != nil {
-			return nil, nil, err
-		}
+		return nil, err
 	}
 	s := getScratch(docs)
 	defer scratchPool.Put(s)
 	if err := s.filter(r, q.Filters, docs); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	for _, clause := range leaves {
 		if err := s.scoreClause(ctx, clause); err != nil {
 			s.reset()
-			return nil, nil, err
+			return nil, err
 		}
 	}
-	top, byGroup := s.top(len(leaves), n, order, sets, k)
-	return top, byGroup, nil
+	if err := s.addBonus(q.Bonus); err != nil {
+		s.reset()
+		return nil, err
+	}
+	return s.top(len(leaves), n, order), nil
 }
 
 // filter sets the documents every filter clause lets through; with no
@@ -132,13 +121,31 @@ func (s *bm25Scratch) scoreClause(ctx context.Context, clause []scoredLeaf) erro
 	return nil
 }
 
+// addBonus adds each bonus the filters let through to its document.
+func (s *bm25Scratch) addBonus(bonus []Bonus) error {
+	for _, b := range bonus {
+		doc := uint64(b.Doc)
+		if doc >= uint64(len(s.textSum)) {
+			return fmt.Errorf("a bonus of document %d, past the %d documents", doc, len(s.textSum))
+		}
+		if !s.lets(doc) || b.Score <= 0 {
+			continue
+		}
+		if s.clauseHits[doc] == 0 && s.bonus[doc] == 0 {
+			s.touched = append(s.touched, b.Doc)
+		}
+		s.bonus[doc] += b.Score
+	}
+	return nil
+}
+
 // reset zeroes what a search left in the accumulators.
 func (s *bm25Scratch) reset() {
 	for _, doc := range s.inField {
 		s.fieldSum[doc], s.fieldHits[doc] = 0, 0
 	}
 	for _, doc := range s.touched {
-		s.textSum[doc], s.clauseHits[doc] = 0, 0
+		s.textSum[doc], s.clauseHits[doc], s.bonus[doc] = 0, 0, 0
 	}
 	s.inField, s.touched = s.inField[:0], s.touched[:0]
 }
@@ -156,26 +163,18 @@ func (a Doc) before(b Doc) bool {
 }
 
 // top applies the outer disjunction's share of clauses matched, keeps the
-// n best documents, and the k best of each of groups (a group: the
-// documents its set holds), and resets the accumulators.
-func (s *bm25Scratch) top(clauses, n int, order store.DocOrder, groups []Set, k int) ([]Doc, [][]Doc) {
+// n best documents, and resets the accumulators.
+func (s *bm25Scratch) top(clauses, n int, order store.DocOrder) []Doc {
 	h := make(docHeap, 0, min(n, len(s.touched)))
-	gh := make([]docHeap, len(groups))
 	for _, doc := range s.touched {
-		d := Doc{Num: doc, Rank: order.Rank(doc), Score: s.textSum[doc] * (float64(s.clauseHits[doc]) / float64(clauses))}
-		h.offer(d, n)
-		for i, g := range groups {
-			if len(g) > 0 && g.Has(uint64(doc)) {
-				gh[i].offer(d, k)
-			}
+		text := 0.0
+		if s.clauseHits[doc] > 0 {
+			text = s.textSum[doc] * (float64(s.clauseHits[doc]) / float64(clauses))
 		}
+		h.offer(Doc{Num: doc, Rank: order.Rank(doc), Score: text + s.bonus[doc]}, n)
 	}
 	s.reset()
-	byGroup := make([][]Doc, len(groups))
-	for i := range gh {
-		byGroup[i] = gh[i].sorted()
-	}
-	return h.sorted(), byGroup
+	return h.sorted()
 }
 
 // docHeap keeps the n best documents offered: a heap with the worst on top.

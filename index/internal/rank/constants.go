@@ -20,6 +20,49 @@ const (
 	BoostGloss       = 0.5 // log: "Chinese glosses … (weight 0.5)"; 0.3 to 1.5 all within .005
 )
 
+// Written requests (index/internal/requests), tuned on the dev halves of
+// the everyday and fresh sets over the default catalog (log: "written
+// requests as evidence"):
+const (
+	// RequestWeight weighs an item's best-matching written request: the
+	// share of the query's weight the request holds, times RequestWeight,
+	// adds to the item's BM25 score (written-requests). 0.15 to 0.5 are
+	// within .01 of each other on everyday dev nDCG; 1 and more lower
+	// fresh dev R@1 (.743 at 0.25, .716 at 1, .676 at 4).
+	RequestWeight = 0.25
+	// RequestVectorWeight weighs the mean of an item's written requests'
+	// vectors beside its own text's in its vector, both at unit length
+	// (as Tool2Vec): everyday dev nDCG .835 at 0, .859 at 0.5, .871 at 1,
+	// .864 at 2.
+	RequestVectorWeight = 1.0
+	// RequestFitShare is the share of a short query's weight an item's
+	// best request must hold for the words of that request to count as
+	// held by the item in the no-match test (request-fit): at 0.4 the
+	// off-catalog requests kept items more often (dev no-match .547 →
+	// .453); from 0.8 none did, and the everyday requests emptied fell
+	// .021 → .007.
+	RequestFitShare = 0.8
+	// RequestFitCovered is the share of the request's own weight the
+	// query must hold too (requests.Index.Covered), so that a request
+	// whose words hold the query's but that asks for something else is
+	// no fit ("dig up the receipts I got for the flight to Lisbon" for
+	// "book a flight to Lisbon"): everyday dev emptied .007 at 0 and 0.4,
+	// .014 at 0.5 (one request), .021 at 0.6; no-match unchanged.
+	RequestFitCovered = 0.5
+)
+
+// Servers lifted by their items' requests (server-requests), tuned on the
+// dev halves with written-requests on (log: "servers described by what
+// people ask of them"): fresh dev nDCG .897 at weight 0, .909 at 0.1,
+// .923 at 0.15, .918 at 0.2 (everyday dev R@5 .936 → .914 there); a
+// lower share (0.3) let weak fits lift whole servers (everyday dev nDCG
+// .878 → .856); one server lifted lost fresh dev R@1 .838 → .770.
+const (
+	ServerRequestWeight = 0.15
+	MinServerShare      = 0.5
+	LiftedServers       = 3
+)
+
 // ExactNameBoost lifts, in retrieval, an item whose own name is the whole
 // query far above any BM25 score, so it enters the re-ranking window.
 const ExactNameBoost = 20
@@ -185,15 +228,3 @@ const (
 // WeightServerNamed is what a candidate gains when the query names its
 // server (server.go).
 const WeightServerNamed = 0.4
-
-// Named servers in retrieval (retrieval servers.go): in a command, the best
-// NamedServerCandidates items of each server the query names, by BM25 on
-// the query restricted to that server, join the re-ranking window; at
-// most MaxNamedServers servers a query (one more BM25 search each: p50 at
-// 10k tools 0.80 → 0.99 ms). Log: "the named server's best items join the
-// window" (everyday dev R@5 .793 → .800; 1 or 2 items no better on dev; in
-// long tasks too, livemcpbench nDCG .463 → .461).
-const (
-	NamedServerCandidates = 3
-	MaxNamedServers       = 3
-)

@@ -9,7 +9,6 @@ import (
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/bm25"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
-	"github.com/mcpsearch/mcpsearch/index/internal/schema"
 )
 
 // maxPostings bounds the postings a search of kind walks
@@ -20,18 +19,16 @@ func (x searcher) maxPostings(kind ext.Kind) int {
 }
 
 // candidates runs the BM25 query for the best n items (package bm25) and
-// reads the meta records of the re-ranking window; in the same pass, the
-// best rank.NamedServerCandidates items of each of servers (see
-// addNamedServers).
-func (x searcher) candidates(ctx context.Context, kind ext.Kind, bq bm25.Query, n int, servers []string) ([]rank.Candidate, [][]rank.Candidate, error) {
-	cands, byServer, err := x.bm25TopGrouped(ctx, kind, bq, n, servers, rank.NamedServerCandidates)
+// reads the meta records of the re-ranking window.
+func (x searcher) candidates(ctx context.Context, kind ext.Kind, bq bm25.Query, n int) ([]rank.Candidate, error) {
+	cands, err := x.bm25Top(ctx, kind, bq, n)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", x.Name(), err)
+		return nil, fmt.Errorf("%s: %w", x.Name(), err)
 	}
 	if err := x.nameCandidates(cands[:min(len(cands), rank.RerankWindow)]); err != nil { // only re-ranking reads names
-		return nil, nil, err
+		return nil, err
 	}
-	return cands, byServer, nil
+	return cands, nil
 }
 
 // nameCandidates reads the label, server and name words of cands.
@@ -50,34 +47,19 @@ func (x searcher) nameCandidates(cands []rank.Candidate) error {
 	return nil
 }
 
-// bm25TopGrouped returns the n best items of kind for q by BM25, best
-// first, ties in catalog order, and the k best items of each of servers
-// that q finds, from the same pass (bm25.TopGrouped).
-func (x searcher) bm25TopGrouped(ctx context.Context, kind ext.Kind, q bm25.Query, n int, servers []string, k int) ([]rank.Candidate, [][]rank.Candidate, error) {
+// bm25Top returns the n best items of kind for q by BM25, best first,
+// ties in catalog order (bm25.Top).
+func (x searcher) bm25Top(ctx context.Context, kind ext.Kind, q bm25.Query, n int) ([]rank.Candidate, error) {
 	r, docs, err := x.readerOfDocs()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	defer r.Close()
-	groups := make([]bm25.Leaf, len(servers))
-	for i, s := range servers {
-		groups[i] = bm25.Leaf{Field: schema.Server, Term: s} // a filter: no boost
-	}
-	top, byGroup, err := bm25.TopGrouped(ctx, r, docs, x.Stats(kind), q, n, x.DocOrder(), groups, k)
+	top, err := bm25.Top(ctx, r, docs, x.Stats(kind), q, n, x.DocOrder())
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	cands, err := CandidatesOf(r, top)
-	if err != nil {
-		return nil, nil, err
-	}
-	byServer := make([][]rank.Candidate, len(byGroup))
-	for i, g := range byGroup {
-		if byServer[i], err = CandidatesOf(r, g); err != nil {
-			return nil, nil, err
-		}
-	}
-	return cands, byServer, nil
+	return CandidatesOf(r, top)
 }
 
 // candidatesOf names the documents of top.

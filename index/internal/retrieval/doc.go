@@ -14,11 +14,12 @@
 //     caller sees. The Request remembers what it read and what correcting
 //     cost.
 //   - Rank retrieves and ranks: BM25 over the text fields (package bm25),
-//     the best items of a server a short command names, the items nearest
-//     the query's vectors, then the re-ranking of the window (package
-//     rank), then the no-match test, which may empty the page and says why
-//     in a hint.
-//   - Explain says why each item of a page ranks where it does.
+//     to which each item's best-matching written request and its server's
+//     add (package requests), and the items nearest the query's vectors,
+//     then the re-ranking of the window (package rank), then the no-match
+//     test, which may empty the page and says why in a hint.
+//   - Explain says why each item of a page ranks where it does, the
+//     matched written request included.
 //
 // Every rule of the pipeline is registered by name in package rules and
 // asked for before it applies: a Request carries the rules switched off,

@@ -24,6 +24,14 @@ type Explanation struct {
 	// BM25 is the retrieval score; the field scores add up to it.
 	BM25   float64      `json:"bm25"`
 	Fields []FieldMatch `json:"fields"`
+	// Request is the item's best-matching written request, when one
+	// matched (written-requests): its part of the BM25 score is the
+	// field "written request".
+	Request *RequestMatch `json:"request,omitempty"`
+	// ServerRequest is the written request, of an item of the same
+	// server, that lifted the item's server (server-requests): its part
+	// of the BM25 score is the field "server's requests".
+	ServerRequest *RequestMatch `json:"serverRequest,omitempty"`
 	// Rerank is nil for an item past the re-ranking window, whose score is
 	// its BM25 score.
 	Rerank *RerankSignals `json:"rerank,omitempty"`
@@ -97,6 +105,12 @@ func Explain(ctx context.Context, src Source, kind ext.Kind, res *Result, cands 
 	out := make([]*Explanation, len(cands))
 	for i, c := range cands {
 		e := &Explanation{BM25: round3(c.BM25), Fields: fields[i], Score: round3(c.Score)}
+		if m, ok := res.matchOf(src, c.ID); ok {
+			e.addRequest(RequestField, m)
+		}
+		if m, ok := res.serverMatchOf(src, c.ID); ok {
+			e.addRequest(ServerRequestField, m)
+		}
 		if c.Signals != nil {
 			e.Rerank = rerankSignals(c.Signals)
 		}
@@ -216,7 +230,14 @@ func (e *Explanation) summary() string {
 		for j, t := range f.Terms {
 			terms[j] = fmt.Sprintf("%s (%.3f)", t.Term, t.Score)
 		}
-		parts[i] = f.Field + ": " + strings.Join(terms, ", ")
+		label := f.Field
+		if f.Field == RequestField && e.Request != nil {
+			label = fmt.Sprintf("%s %q", f.Field, e.Request.Text)
+		}
+		if f.Field == ServerRequestField && e.ServerRequest != nil {
+			label = fmt.Sprintf("%s %q", f.Field, e.ServerRequest.Text)
+		}
+		parts[i] = label + ": " + strings.Join(terms, ", ")
 	}
 	s := strings.Join(parts, "; ")
 	if e.Rerank != nil {

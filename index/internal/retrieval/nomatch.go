@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
+	"github.com/mcpsearch/mcpsearch/index/internal/requests"
 	"github.com/mcpsearch/mcpsearch/index/internal/rules"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
@@ -55,12 +56,15 @@ type fit struct {
 // judgeFit applies the no-match test to the best of cands (see above),
 // weighing the concepts of r (Request.Concepts) over the items the caller
 // sees.
-func (x searcher) judgeFit(r *Request, cands []rank.Candidate) (fit, error) {
+func (x searcher) judgeFit(r *Request, cands []rank.Candidate, asked map[string]requests.Match) (fit, error) {
 	kind, off := r.Query.Kind, r.Off
 	if len(cands) == 0 {
 		return fit{empty: true, hint: NoWordMatches}, nil
 	}
 	concepts := r.Concepts
+	if !off.On(rules.RequestFit) {
+		asked = nil
+	}
 	var alternatives []Term
 	for _, c := range concepts {
 		alternatives = append(alternatives, c.Alternatives...)
@@ -69,6 +73,8 @@ func (x searcher) judgeFit(r *Request, cands []rank.Candidate) (fit, error) {
 	if err != nil {
 		return fit{}, err
 	}
+	rterms := requestTerms(r)
+	x.addRequestTerms(kind, rterms, held, asked, cands[0].ID, alternatives)
 	docs := x.Count(kind)
 	if off.On(rules.UnreadCJK) && r.ChineseOrJapanese && weighsNothing(concepts, docs) {
 		return fit{empty: true, hint: NoWordRead}, nil
@@ -77,7 +83,7 @@ func (x searcher) judgeFit(r *Request, cands []rank.Candidate) (fit, error) {
 		if cov, missing := coverage(concepts, held, docs); cov < rank.MinCoverage {
 			best := 0.0
 			if off.On(rules.FitWindow) {
-				if best, err = x.bestCoverage(kind, concepts, alternatives, cands, docs); err != nil {
+				if best, err = x.bestCoverage(kind, concepts, alternatives, cands, docs, asked, rterms); err != nil {
 					return fit{}, err
 				}
 			}
@@ -340,13 +346,14 @@ func idf(df, docs int) float64 {
 // bestCoverage is the largest coverage of the query's weight by one of the
 // first rank.FitWindow candidates after the first (whose coverage the
 // caller has, below rank.MinCoverage).
-func (x searcher) bestCoverage(kind ext.Kind, concepts []Concept, alternatives []Term, cands []rank.Candidate, docs int) (float64, error) {
+func (x searcher) bestCoverage(kind ext.Kind, concepts []Concept, alternatives []Term, cands []rank.Candidate, docs int, asked map[string]requests.Match, rterms []requests.Term) (float64, error) {
 	best := 0.0
 	for _, c := range cands[1:min(len(cands), rank.FitWindow)] {
 		held, err := x.heldTerms(kind, c.ID, alternatives)
 		if err != nil {
 			return 0, err
 		}
+		x.addRequestTerms(kind, rterms, held, asked, c.ID, alternatives)
 		cov, _ := coverage(concepts, held, docs)
 		best = max(best, cov)
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/index/internal/bm25"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
+	"github.com/mcpsearch/mcpsearch/index/internal/requests"
 )
 
 // Result is what the pipeline answers a request.
@@ -17,14 +18,17 @@ type Result struct {
 	Empty bool
 	// Hint is the no-match test's word on the best item, if any.
 	Hint string
-	// NamedServers are the servers the request names whose best items
-	// joined the re-ranking window (named-servers).
-	NamedServers []string
 	// Query is the BM25 query searched (explanations read it); it holds
 	// what Close releases.
 	Query bm25.Query
 	// Request is the request ranked.
 	Request *Request
+	// Requests are the best written request of each item a written
+	// request matches, by document id (written-requests).
+	Requests map[string]requests.Match
+	// Servers are the servers lifted by their items' requests, by
+	// server (server-requests).
+	Servers map[int]LiftedServer
 	done    func()
 }
 
@@ -53,11 +57,17 @@ func Rank(ctx context.Context, src Source, r *Request, filters [][]bm25.Leaf) (*
 		Scope:       scope,
 		MaxPostings: x.maxPostings(q.Kind),
 	}}
-	if res.Candidates, res.NamedServers, err = x.ranked(ctx, r, res.Query); err != nil {
+	if res.Requests, err = x.requestMatches(ctx, r); err != nil {
 		res.Close()
 		return nil, err
 	}
-	fit, err := x.judgeFit(r, res.Candidates)
+	res.Servers = x.liftedServers(res.Requests, r.Off)
+	res.Query.Bonus = append(requestBonus(res.Requests), x.serverBonus(q.Kind, res.Servers)...)
+	if res.Candidates, err = x.ranked(ctx, r, res.Query); err != nil {
+		res.Close()
+		return nil, err
+	}
+	fit, err := x.judgeFit(r, res.Candidates, res.Requests)
 	if err != nil {
 		res.Close()
 		return nil, err
@@ -67,28 +77,20 @@ func Rank(ctx context.Context, src Source, r *Request, filters [][]bm25.Leaf) (*
 }
 
 // ranked returns the candidates of bq, the query of r's terms: BM25's
-// best, the best items of the servers a command names and the nearest by
-// vectors, the first rank.RerankWindow of them re-ranked.
-func (x searcher) ranked(ctx context.Context, r *Request, bq bm25.Query) ([]rank.Candidate, []string, error) {
+// best and the nearest by vectors, the first rank.RerankWindow of them
+// re-ranked.
+func (x searcher) ranked(ctx context.Context, r *Request, bq bm25.Query) ([]rank.Candidate, error) {
 	q, terms := r.Query, r.TermStrings()
-	named, err := x.commandNames(r)
+	cands, err := x.candidates(ctx, q.Kind, bq, max(rank.RerankWindow, q.Offset+q.Limit+1))
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	cands, byServer, err := x.candidates(ctx, q.Kind, bq, max(rank.RerankWindow, q.Offset+q.Limit+1), named)
+	cands, window, err := x.addDense(q.Kind, r.Searched, bq.Filters, cands, min(len(cands), rank.RerankWindow), r.Off)
 	if err != nil {
-		return nil, nil, err
-	}
-	cands, window, err := x.addNamedServers(cands, byServer, min(len(cands), rank.RerankWindow))
-	if err != nil {
-		return nil, nil, err
-	}
-	cands, window, err = x.addDense(q.Kind, r.Searched, bq.Filters, cands, window, r.Off)
-	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	rank.Rerank(rank.NewQuery(r.Grammar, terms, r.Off), cands, window)
-	return cands, named, nil
+	return cands, nil
 }
 
 // searcher runs the pipeline's steps over a source.

@@ -6,6 +6,7 @@ import (
 	bindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/requests"
 	"github.com/mcpsearch/mcpsearch/index/internal/store"
 	"github.com/mcpsearch/mcpsearch/index/internal/vectors"
 )
@@ -37,12 +38,11 @@ type Bundle interface {
 	Metas(ids []string) ([]store.Meta, error)
 	// Vectors are the items' vectors (nil: the bundle has none).
 	Vectors() *vectors.Vectors
+	// Requests are the items' written requests.
+	Requests() *requests.Index
 	// Separator joins a server's name and an item's own name in its
 	// canonical name.
 	Separator() string
-	// ServersByWord maps each word of a server's name (rank.ServerWords)
-	// to the servers whose name holds it.
-	ServersByWord() (map[string][]string, error)
 }
 
 // Sight is what one caller may see of a bundle. A caller who may not see
@@ -57,9 +57,6 @@ type Sight interface {
 	Sees(k ext.Kind, ord int) bool
 	// Count is the number of items of kind k the caller sees.
 	Count(k ext.Kind) int
-	// SeesServer reports whether the caller sees an item of kind k of the
-	// server.
-	SeesServer(k ext.Kind, server string) (bool, error)
 	// Visible returns the documents the caller sees, a bitmap per segment
 	// of the bundle (read only); nil when it sees every one.
 	Visible() ([]*roaring.Bitmap, error)

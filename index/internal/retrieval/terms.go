@@ -50,8 +50,9 @@ func (x searcher) resolveTermsCost(kind ext.Kind, terms []string, words *queryWo
 		short = words.short
 	}
 	c := newCorrector(d, short, off)
+	asked := x.requestWords(kind, off)
 	for _, t := range terms {
-		resolved, err := x.resolveTerm(c, t, words)
+		resolved, err := x.resolveTerm(c, t, words, asked)
 		if err != nil {
 			return nil, cost, err
 		}
@@ -73,13 +74,32 @@ func firstTerms(terms []Term) []Term {
 	return terms[:min(len(terms), rank.MaxSearchTerms)]
 }
 
+// requestWords counts the items the caller sees of kind whose written
+// requests hold a term: a word of the requests only is a known word, not
+// a typo (none when written-requests is off).
+func (x searcher) requestWords(kind ext.Kind, off rules.Set) func(term string) int {
+	idx := x.Requests()
+	if !off.On(rules.WrittenRequests) || idx == nil {
+		return func(string) int { return 0 }
+	}
+	sees := x.seesOf(kind)
+	return func(term string) int { return idx.ItemsHolding(kind, term, sees) }
+}
+
 // resolveTerm returns term with its document frequency, or its
-// correction, or the halves of a word run together.
-func (x searcher) resolveTerm(c *corrector, t string, words *queryWords) ([]Term, error) {
+// correction, or the halves of a word run together. A term that only the
+// written requests hold (asked) is known, and counts the items holding it.
+func (x searcher) resolveTerm(c *corrector, t string, words *queryWords, asked func(string) int) ([]Term, error) {
 	qt := Term{Term: t}
 	var err error
 	if qt.DocFreq, err = c.dicts.docFreq(t); err != nil {
 		return nil, err
+	}
+	if qt.DocFreq == 0 {
+		if n := asked(t); n > 0 {
+			qt.DocFreq = n
+			return []Term{qt}, nil
+		}
 	}
 	fix, err := c.nearestOf(t, words)
 	if err != nil {

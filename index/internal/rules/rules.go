@@ -36,7 +36,8 @@ const (
 	RelatedField
 	GlossField
 	ExactNameRetrieval
-	NamedServers
+	WrittenRequests
+	ServerRequests
 	DenseCandidates
 	Clauses
 	// re-ranking
@@ -53,6 +54,7 @@ const (
 	// no-match and hints
 	NoMatch
 	FitWindow
+	RequestFit
 	NearMissHint
 	UnreadCJK
 	TimeWords
@@ -78,7 +80,8 @@ var registry = [count]info{
 	RelatedField:       {"related-field", "retrieval", "WordNet's related words of an item are searched, weight 0.3"},
 	GlossField:         {"gloss-field", "retrieval", "the English glosses of an item's Chinese words are searched"},
 	ExactNameRetrieval: {"exact-name-retrieval", "retrieval", "an item whose name is the whole query enters the re-ranking window"},
-	NamedServers:       {"named-servers", "retrieval", "the best items of a server a command names join the window"},
+	WrittenRequests:    {"written-requests", "retrieval", "an item's best-matching written request adds to its score"},
+	ServerRequests:     {"server-requests", "retrieval", "the items of the servers whose items' written requests fit best are lifted"},
 	DenseCandidates:    {"dense-candidates", "retrieval", "the items nearest the query's word vector join the window"},
 	Clauses:            {"clauses", "retrieval", "each clause of a long task has a vector; its nearest items join the window and are lifted"},
 	NameCoverage:       {"name-coverage", "rerank", "the share of an item's name words the query holds"},
@@ -93,6 +96,7 @@ var registry = [count]info{
 	ServerNamed:        {"server-named", "rerank", "the items of a server the query names are lifted"},
 	NoMatch:            {"no-match", "no-match", "a short query whose best items hold little of its weight gets no items"},
 	FitWindow:          {"fit-window", "no-match", "a fitting item among the first 10 keeps a short query's items"},
+	RequestFit:         {"request-fit", "no-match", "an item whose best written request and a short query hold most of each other's weight fits it"},
 	NearMissHint:       {"near-miss-hint", "no-match", "a hint names the heavy words the best item lacks"},
 	UnreadCJK:          {"unread-cjk", "no-match", "a Chinese or Japanese query of no known word gets no items"},
 	TimeWords:          {"time-words", "no-match", "a day or a time of day weighs nothing in the no-match test"},

@@ -25,9 +25,39 @@ func itemVector(w *text.WordVectors, it *catalog.Item) []float64 {
 		n += addText(w, sum, p.Name+" "+p.Description, rank.ParamVectorWeight)
 	}
 	if n == 0 || !normalise(sum) {
+		sum = make([]float64, text.WordDims)
+	}
+	if asked := requestsVector(w, it.Requests); asked != nil {
+		for d, x := range asked {
+			sum[d] += rank.RequestVectorWeight * x
+		}
+	}
+	if !normalise(sum) {
 		return nil
 	}
 	return sum
+}
+
+// requestsVector is the mean of the vectors of an item's written requests,
+// each at unit length, as Tool2Vec represents a tool by the requests made
+// of it; nil when none has a vector.
+func requestsVector(w *text.WordVectors, requests []string) []float64 {
+	mean := make([]float64, text.WordDims)
+	n := 0
+	for _, r := range requests {
+		v := make([]float64, text.WordDims)
+		if addText(w, v, r, 1) == 0 || !normalise(v) {
+			continue
+		}
+		for d, x := range v {
+			mean[d] += x
+		}
+		n++
+	}
+	if n == 0 || !normalise(mean) {
+		return nil
+	}
+	return mean
 }
 
 // Write writes the vectors file of items, a catalog's items in catalog

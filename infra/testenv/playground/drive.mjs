@@ -12,7 +12,7 @@ if (!url || !screenshot) {
   process.exit(2);
 }
 const QUERY = 'take a screenshot of the page';
-const FILTER_SERVER = 'chrome-devtools';
+const FILTER_SERVER = 'playwright';
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
@@ -42,6 +42,7 @@ try {
   seen.explained = await results(page, (r) => r.length > 0 && r[0].explained);
   seen.explainFields = await page.$$eval('#results .hit:first-child .explain td.field', (tds) => tds.map((td) => td.textContent));
   seen.explainSignals = await page.$eval('#results .hit:first-child .signals', (e) => e.textContent);
+  seen.explainRequests = await page.$$eval('#results .hit:first-child .explain .request', (ps) => ps.map((p) => p.textContent));
 
   // More results: the next page, by the result's nextCursor.
   await page.click('#more');

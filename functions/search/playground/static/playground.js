@@ -211,10 +211,13 @@ function renderDetails(item, kind) {
   return p;
 }
 
-// renderExplanation shows which fields and terms matched, with their share
-// of the BM25 score, and the re-ranking signals added to it.
+// renderExplanation shows the written requests that matched, which fields
+// and terms matched, with their share of the BM25 score, and the
+// re-ranking signals added to it.
 function renderExplanation(e) {
   const box = el('div', 'explain');
+  renderRequest(box, 'matched request', e.request);
+  renderRequest(box, "server's request", e.serverRequest);
   const table = el('table');
   for (const f of e.fields || []) {
     const row = el('tr');
@@ -233,6 +236,16 @@ function renderExplanation(e) {
   box.append(renderSignals(e));
   box.title = e.summary || '';
   return box;
+}
+
+// renderRequest shows a written request of the explanation: the item's
+// best-matching one (request) or the one that lifted its server
+// (serverRequest), with the share of the query's weight it holds.
+function renderRequest(box, label, r) {
+  if (!r) return;
+  const p = el('p', 'request');
+  p.append(el('span', 'label', `${label}: `), el('q', null, r.text), el('span', 'share', ` ${r.share.toFixed(3)} of the query's weight`));
+  box.append(p);
 }
 
 function renderSignals(e) {

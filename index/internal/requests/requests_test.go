@@ -1,0 +1,361 @@
+package requests
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/index/internal/text"
+)
+
+// items are a small catalog in catalog order: three tools, one without
+// requests, then a prompt.
+func items() []catalog.Item {
+	return []catalog.Item{
+		{Kind: ext.KindTool, Name: "crm__add_lead", Requests: []string{
+			"add a new lead to the pipeline", "new prospect from the trade fair", "neuen Lead anlegen"}},
+		{Kind: ext.KindTool, Name: "crm__list_leads"},
+		{Kind: ext.KindTool, Name: "notes__jot", Requests: []string{
+			// one request repeating a word: a bag of requests would count it
+			// three times, a request counts it as BM25 does
+			"lead lead lead", "remember this for later"}},
+		{Kind: ext.KindPrompt, Name: "crm__lead_summary", Requests: []string{"summarise a lead"}},
+	}
+}
+
+// build writes the requests file of items into a temporary bundle and
+// opens it; document numbers are the positions reversed, as a bleve build
+// may number them.
+func build(t *testing.T, its []catalog.Item) *Index {
+	t.Helper()
+	dir := t.TempDir()
+	docs := make([]uint32, len(its))
+	for pos := range docs {
+		docs[pos] = uint32(len(its) - 1 - pos)
+	}
+	if err := Write(dir, its, docs); err != nil {
+		t.Fatal(err)
+	}
+	x, err := Open(dir, len(its))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { x.Close() })
+	return x
+}
+
+func terms(words ...string) []Term {
+	var out []Term
+	for _, w := range words {
+		for _, a := range text.Analyze(w) {
+			out = append(out, Term{Text: a, Weight: 1})
+		}
+	}
+	return out
+}
+
+// TestBestRequestPerItem: an item counts its best request, not all its
+// requests as one bag; matches come in catalog order with the item's
+// document number, ordinal and request text.
+func TestBestRequestPerItem(t *testing.T) {
+	x := build(t, items())
+	ms, err := x.Best(context.Background(), ext.KindTool, terms("add a new lead"), nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ms) != 2 || ms[0].Pos != 0 || ms[1].Pos != 2 {
+		t.Fatalf("matches %+v, want the items at positions 0 and 2", ms)
+	}
+	if got := x.Text(ms[0].Request); got != "add a new lead to the pipeline" {
+		t.Errorf("best request of add_lead %q", got)
+	}
+	if ms[0].Doc != 3 || ms[1].Doc != 1 || ms[1].Ord != 2 {
+		t.Errorf("document numbers %d, %d and ordinal %d, want 3, 1 and 2", ms[0].Doc, ms[1].Doc, ms[1].Ord)
+	}
+	if !(ms[0].Score > ms[1].Score) {
+		t.Errorf("add_lead %.3f not above jot %.3f, whose request repeats lead", ms[0].Score, ms[1].Score)
+	}
+	if ms[0].Share <= 0 || ms[0].Share > 2 || ms[1].Share >= ms[0].Share {
+		t.Errorf("shares %.3f and %.3f", ms[0].Share, ms[1].Share)
+	}
+	// best, not summed: the score of add_lead is that of its best request
+	// alone, whatever its other requests hold
+	alone := build(t, []catalog.Item{{Kind: ext.KindTool, Name: "a", Requests: []string{"add a new lead to the pipeline"}},
+		{Kind: ext.KindTool, Name: "b"}, {Kind: ext.KindTool, Name: "c", Requests: []string{"lead lead lead", "remember this for later"}},
+		{Kind: ext.KindPrompt, Name: "d", Requests: []string{"summarise a lead"}}})
+	if _, err := alone.Best(context.Background(), ext.KindTool, terms("add a new lead"), nil, 0); err != nil {
+		t.Fatal(err)
+	}
+	// another language is matched as written
+	de, _ := x.Best(context.Background(), ext.KindTool, terms("Lead anlegen"), nil, 0)
+	if len(de) == 0 || x.Text(de[0].Request) != "neuen Lead anlegen" {
+		t.Errorf("German request not matched: %+v", de)
+	}
+	// kinds are apart
+	ps, _ := x.Best(context.Background(), ext.KindPrompt, terms("lead"), nil, 0)
+	if len(ps) != 1 || ps[0].Pos != 3 || ps[0].Ord != 0 {
+		t.Errorf("prompt matches %+v", ps)
+	}
+}
+
+// TestBestIsNotABag: an item's many requests holding a word do not lift it
+// above an item with one request holding it as well.
+func TestBestIsNotABag(t *testing.T) {
+	its := []catalog.Item{
+		{Kind: ext.KindTool, Name: "many", Requests: []string{"rotate the key", "rotate a key now", "please rotate key", "key rotation"}},
+		{Kind: ext.KindTool, Name: "one", Requests: []string{"rotate the key"}},
+		{Kind: ext.KindTool, Name: "other", Requests: []string{"open a door", "water the plants"}},
+	}
+	x := build(t, its)
+	ms, err := x.Best(context.Background(), ext.KindTool, terms("rotate the key"), nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ms) != 2 || math.Abs(ms[0].Score-ms[1].Score) > 1e-9 {
+		t.Fatalf("matches %+v: want many and one equal, by their one request \"rotate the key\"", ms)
+	}
+}
+
+// TestBestCountsWhatTheCallerSees: a term's idf counts the requests of the
+// items the caller sees, and an unseen item is never matched, so a word
+// only hidden items' requests hold weighs as a word none holds.
+func TestBestCountsWhatTheCallerSees(t *testing.T) {
+	its := []catalog.Item{
+		{Kind: ext.KindTool, Name: "seen", Requests: []string{"rotate the vault key"}},
+		{Kind: ext.KindTool, Name: "hidden1", Requests: []string{"vault audit"}},
+		{Kind: ext.KindTool, Name: "hidden2", Requests: []string{"vault snapshot"}},
+	}
+	x := build(t, its)
+	onlyFirst := func(ord int) bool { return ord == 0 }
+	ms, err := x.Best(context.Background(), ext.KindTool, terms("vault"), onlyFirst, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ms) != 1 || ms[0].Pos != 0 {
+		t.Fatalf("matches %+v, want the seen item only", ms)
+	}
+	// the same catalog but for the hidden items' word (the fields' average
+	// lengths count every request, as BM25's do in package bm25)
+	without := build(t, []catalog.Item{its[0],
+		{Kind: ext.KindTool, Name: "hidden1", Requests: []string{"xyzzy audit"}},
+		{Kind: ext.KindTool, Name: "hidden2", Requests: []string{"xyzzy snapshot"}}})
+	want, _ := without.Best(context.Background(), ext.KindTool, terms("vault"), onlyFirst, 0)
+	if math.Abs(ms[0].Score-want[0].Score) > 1e-9 {
+		t.Errorf("score %.4f with hidden items holding the word, %.4f with hidden items not holding it", ms[0].Score, want[0].Score)
+	}
+	all, _ := x.Best(context.Background(), ext.KindTool, terms("vault"), nil, 0)
+	if all[0].Score >= ms[0].Score {
+		t.Errorf("seeing every item, vault's idf is no lower: %.4f, %.4f", all[0].Score, ms[0].Score)
+	}
+	if n := x.ItemsHolding(ext.KindTool, "audit", onlyFirst); n != 0 {
+		t.Errorf("a hidden item's word is held by %d items the caller sees", n)
+	}
+	if n := x.ItemsHolding(ext.KindTool, "vault", nil); n != 3 {
+		t.Errorf("vault held by %d items, want 3", n)
+	}
+}
+
+// TestBestBoundsPostings: past maxPostings the terms of most postings are
+// left out, never the last.
+func TestBestBoundsPostings(t *testing.T) {
+	var its []catalog.Item
+	for i := range 50 {
+		r := []string{"common word here"}
+		if i == 7 {
+			r = append(r, "rare zebra")
+		}
+		its = append(its, catalog.Item{Kind: ext.KindTool, Name: "t" + strings.Repeat("x", i), Requests: r})
+	}
+	x := build(t, its)
+	ms, _ := x.Best(context.Background(), ext.KindTool, terms("common zebra"), nil, 10)
+	if len(ms) != 1 || ms[0].Pos != 7 {
+		t.Errorf("bounded to 10 postings: %d matches, want the zebra alone", len(ms))
+	}
+	ms, _ = x.Best(context.Background(), ext.KindTool, terms("common"), nil, 10)
+	if len(ms) != 50 {
+		t.Errorf("the last term is never left out: %d matches, want 50", len(ms))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	big := make([]catalog.Item, 5000)
+	for i := range big {
+		big[i] = catalog.Item{Kind: ext.KindTool, Name: "n", Requests: []string{"same words"}}
+	}
+	if _, err := build(t, big).Best(ctx, ext.KindTool, terms("same words"), nil, 0); !errors.Is(err, context.Canceled) {
+		t.Errorf("a cancelled search: %v, want context.Canceled", err)
+	}
+}
+
+// TestOfAndText: an item's requests read back as written.
+func TestOfAndText(t *testing.T) {
+	its := items()
+	x := build(t, its)
+	for pos, it := range its {
+		if got := x.Of(pos); !slices.Equal(got, it.Requests) {
+			t.Errorf("requests of %s %q, want %q", it.Name, got, it.Requests)
+		}
+	}
+	if x.Of(-1) != nil || x.Of(len(its)) != nil {
+		t.Error("requests of an item past the catalog")
+	}
+	if x.Count(ext.KindTool) != 5 || x.Count(ext.KindPrompt) != 1 || x.Count(ext.KindResource) != 0 {
+		t.Errorf("counts %d %d %d", x.Count(ext.KindTool), x.Count(ext.KindPrompt), x.Count(ext.KindResource))
+	}
+}
+
+// TestDamagedFile: a file of another catalog, truncated, overlong or not a
+// requests file is refused with an error naming it, never read past its
+// end.
+func TestDamagedFile(t *testing.T) {
+	its := items()
+	dir := t.TempDir()
+	if err := Write(dir, its, []uint32{0, 1, 2, 3}); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, File))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(dir, 5); err == nil || !strings.Contains(err.Error(), File) {
+		t.Errorf("another catalog's count: %v", err)
+	}
+	for name, bad := range map[string][]byte{
+		"empty":     {},
+		"magic":     append([]byte("MCPSXX1\n"), data[8:]...),
+		"truncated": data[:len(data)-1],
+		"head only": data[:20],
+		"overlong":  append(slices.Clone(data), 0),
+	} {
+		if err := os.WriteFile(filepath.Join(dir, File), bad, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if x, err := Open(dir, len(its)); err == nil || !strings.Contains(err.Error(), File) {
+			t.Errorf("%s: %v, want an error naming %s", name, err, File)
+			if x != nil {
+				x.Close()
+			}
+		}
+	}
+}
+
+// TestDamagedRequests: Open does not check what is written once a
+// request or once a posting; a damaged file whose postings name a request
+// out of range, or out of order so that a kind's range holds another
+// kind's request, or whose requests name an item out of range or of
+// another kind, or whose texts' offsets point past the texts, is read
+// without a panic, and a search of a kind matches only that kind's
+// requests (or Open refuses the file, naming it).
+func TestDamagedRequests(t *testing.T) {
+	its := items()
+	dir := t.TempDir()
+	if err := Write(dir, its, []uint32{0, 1, 2, 3}); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, File))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := build(t, its)
+	textOff := u32s(0, uint32(len(its[0].Requests[0])))
+	for _, c := range []struct {
+		name       string
+		sound, bad []byte
+	}{
+		// the postings of "lead": requests 0, 2 and 3 of the tools, 5 of the prompt
+		{"a posting's request out of range", u32s(0, 2, 3, 5), u32s(0, math.MaxUint32, 3, 5)},
+		{"another kind's request out of order", u32s(0, 2, 3, 5), u32s(0, 2, 5, 0)},
+		// the items of the six requests
+		{"a request's item out of range", u32s(0, 0, 0, 2, 2, 3), u32s(0, 0, 0, math.MaxUint32, 2, 3)},
+		{"a request's item of another kind", u32s(0, 0, 0, 2, 2, 3), u32s(0, 0, 0, 3, 2, 3)},
+		{"a request's text past the texts", textOff, u32s(0, math.MaxUint32)},
+	} {
+		at := bytes.Index(data, c.sound)
+		if at < 0 || bytes.Count(data, c.sound) != 1 {
+			t.Fatalf("%s: what to damage is not in the file once", c.name)
+		}
+		bad := slices.Clone(data)
+		copy(bad[at:], c.bad)
+		if err := os.WriteFile(filepath.Join(dir, File), bad, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		damaged, err := Open(dir, len(its))
+		if err != nil {
+			if !strings.Contains(err.Error(), File) {
+				t.Errorf("%s: %v, want an error naming %s", c.name, err, File)
+			}
+			continue
+		}
+		for _, k := range []ext.Kind{ext.KindTool, ext.KindPrompt} {
+			searchOnlyKind(t, c.name, damaged, k)
+		}
+		for pos := range its {
+			for _, r := range damaged.Of(pos) {
+				if !slices.Contains(x.Of(pos), r) && r != "" {
+					t.Errorf("%s: item %d has request %q, not its own", c.name, pos, r)
+				}
+			}
+		}
+		damaged.Close()
+	}
+}
+
+// searchOnlyKind checks that every read of the requests of kind k for
+// "lead", by a caller who sees all and by one who is asked about each
+// item, finds requests of that kind alone.
+func searchOnlyKind(t *testing.T, name string, x *Index, k ext.Kind) {
+	t.Helper()
+	first, end := x.Items(k)
+	sees := func(ord int) bool {
+		if ord < 0 || ord >= end-first {
+			t.Errorf("%s: %s search asked about item %d of %d", name, k, ord, end-first)
+		}
+		return true
+	}
+	for _, seen := range []func(int) bool{nil, sees} {
+		ms, err := x.Best(context.Background(), k, terms("lead"), seen, 0)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, m := range ms {
+			if m.Pos < first || m.Pos >= end || x.Item(m.Request) != m.Pos {
+				t.Errorf("%s: %s search matched %+v, of another kind", name, k, m)
+			}
+			x.Explain(k, terms("lead"), seen, 0, m.Request)
+			x.Covered(k, m.Request, terms("lead"), seen)
+		}
+		if n := x.ItemsHolding(k, "lead", seen); n > end-first {
+			t.Errorf("%s: %d %s items hold lead, of %d", name, n, k, end-first)
+		}
+	}
+}
+
+// u32s is the little-endian encoding of vs.
+func u32s(vs ...uint32) []byte {
+	var out []byte
+	for _, v := range vs {
+		out = binary.LittleEndian.AppendUint32(out, v)
+	}
+	return out
+}
+
+// TestWriteRefuses: kinds out of order and document numbers of another
+// catalog are refused.
+func TestWriteRefuses(t *testing.T) {
+	its := items()
+	if err := Write(t.TempDir(), its, []uint32{0}); err == nil {
+		t.Error("document numbers of another catalog accepted")
+	}
+	mixed := []catalog.Item{its[0], its[3], its[1]}
+	if err := Write(t.TempDir(), mixed, []uint32{0, 1, 2}); err == nil || !strings.Contains(err.Error(), "together") {
+		t.Errorf("kinds mixed: %v", err)
+	}
+}

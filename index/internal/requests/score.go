@@ -1,0 +1,337 @@
+package requests
+
+import (
+	"cmp"
+	"context"
+	"encoding/binary"
+	"math"
+	"slices"
+	"sync"
+
+	"github.com/blevesearch/bleve/v2/search"
+
+	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/text"
+)
+
+// Term is a term of a query and its weight (rank.TermWeight).
+type Term struct {
+	Text   string
+	Weight float64
+}
+
+// Match is an item's best request for a query.
+type Match struct {
+	Pos     int     // the item's catalog position
+	Ord     int     // its place among the items of its kind
+	Doc     uint32  // its document number
+	Request uint32  // its best request
+	Score   float64 // that request's BM25 score
+	// Share is Score over the query's full weight: the sum, over the
+	// query's terms, of weight × idf, what a request of average length
+	// holding each term once would score. 1 is every word matched.
+	Share float64
+}
+
+// ctxCheckEvery is how many postings pass between checks of the deadline.
+const ctxCheckEvery = 4096
+
+// termPostings are the postings of one query term among a kind's
+// requests.
+type termPostings struct {
+	Term
+	from, to int    // its postings, indices into postReq and postTF
+	lo, hi   uint32 // the requests of the kind searched
+	idf      float64
+}
+
+// Best returns, for each item of kind k that the caller sees (sees(ord),
+// ord the item's place among the items of k; nil sees all) and of which
+// a request holds a term of terms, its best request: the one of highest
+// BM25 score. It walks at most maxPostings postings (0: no bound): past
+// that, the terms with the most postings are left out, most first, never
+// the last; they still count in the query's full weight. Matches come in
+// catalog order.
+func (x *Index) Best(ctx context.Context, k ext.Kind, terms []Term, sees func(ord int) bool, maxPostings int) ([]Match, error) {
+	head := x.kinds[kindIndex(k)]
+	if head.requests == 0 || len(terms) == 0 {
+		return nil, nil
+	}
+	reqLo, reqHi := u32At(x.itemFirst, int(head.first)), u32At(x.itemFirst, int(head.first+head.items))
+	n := x.visibleRequests(head, sees)
+	postings, full := x.lookUp(terms, reqLo, reqHi, n, head, sees)
+	postings = bounded(postings, maxPostings)
+	acc := getScratch(int(reqHi - reqLo))
+	defer putScratch(acc)
+	avgLen := float64(head.length) / float64(head.requests)
+	if err := x.accumulate(ctx, acc, postings, reqLo, avgLen, head, sees); err != nil {
+		return nil, err
+	}
+	return x.bestOfItems(acc, reqLo, int(head.first), full), nil
+}
+
+// TermScore is the part of a request's score one query term gave.
+type TermScore struct {
+	Term  string
+	Score float64
+}
+
+// Explain splits the score of request req (of an item of kind k) for
+// terms, as Best computes it, by term, each divided by the query's full
+// weight: the parts add up to the request's Share.
+func (x *Index) Explain(k ext.Kind, terms []Term, sees func(ord int) bool, maxPostings int, req uint32) []TermScore {
+	head := x.kinds[kindIndex(k)]
+	if head.requests == 0 || int(req) >= len(x.reqLen)/2 {
+		return nil
+	}
+	reqLo, reqHi := u32At(x.itemFirst, int(head.first)), u32At(x.itemFirst, int(head.first+head.items))
+	postings, full := x.lookUp(terms, reqLo, reqHi, x.visibleRequests(head, sees), head, sees)
+	postings = bounded(postings, maxPostings)
+	avgLen := float64(head.length) / float64(head.requests)
+	var out []TermScore
+	for _, tp := range postings {
+		i := tp.from + searchReq(x.postReq[4*tp.from:4*tp.to], req)
+		if i < tp.to && u32At(x.postReq, i) == req {
+			out = append(out, TermScore{Term: tp.Text, Score: x.score(tp, req, i, avgLen) / full})
+		}
+	}
+	return out
+}
+
+// score is the BM25 score of the term of tp in request req, of posting p.
+func (x *Index) score(tp termPostings, req uint32, p int, avgLen float64) float64 {
+	tf := float64(x.postTF[p])
+	length := float64(binary.LittleEndian.Uint16(x.reqLen[2*req:]))
+	return tp.Weight * tp.idf * tf * (search.BM25_k1 + 1) /
+		(tf + search.BM25_k1*(1-search.BM25_b+search.BM25_b*length/avgLen))
+}
+
+// Covered is the share of request req's own weight (the idf, among the
+// requests of kind k the caller sees, of each of its distinct terms) that
+// terms hold: 1 when the query says all the request says. A request
+// holding the query's words may still be about something else ("the
+// receipts of my flight to Lisbon" holds "a flight to Lisbon").
+func (x *Index) Covered(k ext.Kind, req uint32, terms []Term, sees func(ord int) bool) float64 {
+	head := x.kinds[kindIndex(k)]
+	if head.requests == 0 || int(req) >= len(x.reqLen)/2 {
+		return 0
+	}
+	reqLo, reqHi := u32At(x.itemFirst, int(head.first)), u32At(x.itemFirst, int(head.first+head.items))
+	own := make([]Term, 0, 16)
+	for _, t := range text.Analyze(text.Normalize(x.Text(req), math.MaxInt)) {
+		own = append(own, Term{Text: t, Weight: 1})
+	}
+	ps, all := x.lookUp(own, reqLo, reqHi, x.visibleRequests(head, sees), head, sees)
+	asked := map[string]bool{}
+	for _, t := range terms {
+		asked[t.Text] = true
+	}
+	held := 0.0
+	for _, p := range ps {
+		if asked[p.Text] {
+			held += p.idf
+		}
+	}
+	if all == 0 {
+		return 0
+	}
+	return held / all
+}
+
+// ItemsHolding counts the items of kind k that the caller sees (sees; nil
+// sees all) of which a request holds term.
+func (x *Index) ItemsHolding(k ext.Kind, term string, sees func(ord int) bool) int {
+	head := x.kinds[kindIndex(k)]
+	i, ok := x.term(term)
+	if !ok || head.requests == 0 {
+		return 0
+	}
+	reqLo, reqHi := u32At(x.itemFirst, int(head.first)), u32At(x.itemFirst, int(head.first+head.items))
+	from, to := int(u32At(x.postOff, i)), int(u32At(x.postOff, i+1))
+	tp := termPostings{from: from + searchReq(x.postReq[4*from:4*to], reqLo), to: from + searchReq(x.postReq[4*from:4*to], reqHi), lo: reqLo, hi: reqHi}
+	n, last := 0, -1
+	for p := tp.from; p < tp.to; p++ {
+		req, ok := x.request(tp, p)
+		if !ok {
+			continue
+		}
+		pos := x.Item(req)
+		if pos != last && (sees == nil || sees(pos-int(head.first))) {
+			n++
+			last = pos
+		}
+	}
+	return n
+}
+
+// visibleRequests counts the requests of the items of head that the
+// caller sees.
+func (x *Index) visibleRequests(head kindHead, sees func(int) bool) int {
+	if sees == nil {
+		return int(head.requests)
+	}
+	n := 0
+	for ord := range int(head.items) {
+		if sees(ord) {
+			pos := int(head.first) + ord
+			n += int(u32At(x.itemFirst, pos+1) - u32At(x.itemFirst, pos))
+		}
+	}
+	return n
+}
+
+// lookUp finds each term's postings among the requests [reqLo, reqHi)
+// and its idf among the n requests the caller sees, and returns them with
+// the query's full weight.
+func (x *Index) lookUp(terms []Term, reqLo, reqHi uint32, n int, head kindHead, sees func(int) bool) ([]termPostings, float64) {
+	out := make([]termPostings, 0, len(terms))
+	full := 0.0
+	for _, t := range terms {
+		tp := termPostings{Term: t, lo: reqLo, hi: reqHi}
+		if i, ok := x.term(t.Text); ok {
+			from, to := int(u32At(x.postOff, i)), int(u32At(x.postOff, i+1))
+			tp.from = from + searchReq(x.postReq[4*from:4*to], reqLo)
+			tp.to = from + searchReq(x.postReq[4*from:4*to], reqHi)
+		}
+		df := x.visiblePostings(tp, head, sees)
+		tp.idf = math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
+		full += t.Weight * tp.idf
+		if df > 0 {
+			out = append(out, tp)
+		}
+	}
+	return out, full
+}
+
+// visiblePostings counts the postings of tp whose item the caller sees.
+func (x *Index) visiblePostings(tp termPostings, head kindHead, sees func(int) bool) int {
+	if sees == nil {
+		return tp.to - tp.from
+	}
+	df := 0
+	for p := tp.from; p < tp.to; p++ {
+		if req, ok := x.request(tp, p); ok && sees(x.Item(req)-int(head.first)) {
+			df++
+		}
+	}
+	return df
+}
+
+// request is the request of posting p of tp, if it is one of the kind's.
+// Open does not check the request of every posting (4.7 million at
+// 100,000 tools; see check), so a damaged file's posting that names a
+// request outside the kind's, or out of order, is skipped here: no request
+// number read from a posting indexes past what the file holds or into
+// another kind's requests.
+func (x *Index) request(tp termPostings, p int) (uint32, bool) {
+	req := u32At(x.postReq, p)
+	return req, req >= tp.lo && req < tp.hi
+}
+
+// searchReq is the first place in postReq (ascending request numbers) of
+// a request ≥ req.
+func searchReq(postReq []byte, req uint32) int {
+	n := len(postReq) / 4
+	lo, hi := 0, n
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if binary.LittleEndian.Uint32(postReq[4*mid:]) < req {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo
+}
+
+// bounded leaves out the terms with the most postings, most first, until
+// the rest fit maxPostings (0: no bound); never the last term.
+func bounded(ps []termPostings, maxPostings int) []termPostings {
+	total := 0
+	for _, p := range ps {
+		total += p.to - p.from
+	}
+	if maxPostings <= 0 || total <= maxPostings {
+		return ps
+	}
+	byCount := slices.Clone(ps)
+	slices.SortStableFunc(byCount, func(a, b termPostings) int { return cmp.Compare(b.to-b.from, a.to-a.from) })
+	left := map[string]bool{}
+	for _, p := range byCount[:len(byCount)-1] {
+		if total <= maxPostings {
+			break
+		}
+		left[p.Text] = true
+		total -= p.to - p.from
+	}
+	return slices.DeleteFunc(ps, func(p termPostings) bool { return left[p.Text] })
+}
+
+// accumulate adds each posting's BM25 score to its request's.
+func (x *Index) accumulate(ctx context.Context, acc *scratch, ps []termPostings, reqLo uint32, avgLen float64, head kindHead, sees func(int) bool) error {
+	walked := 0
+	for _, tp := range ps {
+		for p := tp.from; p < tp.to; p++ {
+			if walked++; walked%ctxCheckEvery == 0 && ctx.Err() != nil {
+				return ctx.Err()
+			}
+			req, ok := x.request(tp, p)
+			if !ok || sees != nil && !sees(x.Item(req)-int(head.first)) {
+				continue
+			}
+			score := x.score(tp, req, p, avgLen)
+			at := req - reqLo
+			if acc.sum[at] == 0 {
+				acc.touched = append(acc.touched, at)
+			}
+			acc.sum[at] += score
+		}
+	}
+	return nil
+}
+
+// bestOfItems keeps each item's best request, in catalog order.
+func (x *Index) bestOfItems(acc *scratch, reqLo uint32, first int, full float64) []Match {
+	slices.Sort(acc.touched)
+	var out []Match
+	for _, at := range acc.touched {
+		req := reqLo + at
+		pos := x.Item(req)
+		score := acc.sum[at]
+		if len(out) > 0 && out[len(out)-1].Pos == pos {
+			if m := &out[len(out)-1]; score > m.Score {
+				m.Request, m.Score = req, score
+			}
+			continue
+		}
+		out = append(out, Match{Pos: pos, Ord: pos - first, Doc: u32At(x.itemDoc, pos), Request: req, Score: score})
+	}
+	for i := range out {
+		out[i].Share = out[i].Score / full
+	}
+	return out
+}
+
+// scratch holds one search's accumulators, one a request of the kind.
+type scratch struct {
+	sum     []float64
+	touched []uint32
+}
+
+var scratchPool sync.Pool
+
+func getScratch(n int) *scratch {
+	if s, ok := scratchPool.Get().(*scratch); ok && len(s.sum) >= n {
+		return s
+	}
+	return &scratch{sum: make([]float64, n)}
+}
+
+// putScratch zeroes what a search left and pools the accumulators.
+func putScratch(s *scratch) {
+	for _, at := range s.touched {
+		s.sum[at] = 0
+	}
+	s.touched = s.touched[:0]
+	scratchPool.Put(s)
+}

@@ -1,0 +1,183 @@
+package requests
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/index/internal/text"
+)
+
+const (
+	// File is the requests index of a bundle.
+	File  = "requests.bin"
+	magic = "MCPSRQ1\n"
+)
+
+// maxTF is the largest count of a term in one request the file keeps.
+const maxTF = math.MaxUint8
+
+// builder gathers the requests of a catalog, in catalog order.
+type builder struct {
+	itemFirst []uint32
+	servers   []string
+	serverOf  map[string]uint32
+	itemSrv   []uint32
+	reqItem   []uint32
+	reqLen    []uint16
+	texts     []string
+	postings  map[string][]posting
+	kinds     []kindHead
+}
+
+type posting struct {
+	req uint32
+	tf  uint8
+}
+
+// kindHead is what the file says of one kind: its items' positions and
+// its requests' count and total length.
+type kindHead struct {
+	first, items, requests, length uint32
+}
+
+// Write writes File into dir for items, in catalog order (the items of a
+// kind together, kinds in the order of ext.Kinds); docOf[p] is the
+// document number of the item at catalog position p. Requests are read in
+// the compatibility form queries are read in and analysed by the text
+// analyser, as the items' own fields are.
+func Write(dir string, items []catalog.Item, docOf []uint32) error {
+	if len(docOf) != len(items) {
+		return fmt.Errorf("%s: %d document numbers for %d items", File, len(docOf), len(items))
+	}
+	b := &builder{postings: map[string][]posting{}, kinds: make([]kindHead, len(ext.Kinds)), serverOf: map[string]uint32{}}
+	for pos := range items {
+		if err := b.add(uint32(pos), &items[pos]); err != nil {
+			return fmt.Errorf("%s: %w", File, err)
+		}
+	}
+	b.itemFirst = append(b.itemFirst, uint32(len(b.reqItem)))
+	return os.WriteFile(filepath.Join(dir, File), b.encode(docOf), 0o644)
+}
+
+// add adds the requests of the item at catalog position pos.
+func (b *builder) add(pos uint32, it *catalog.Item) error {
+	k := slices.Index(ext.Kinds, it.Kind)
+	if k < 0 {
+		return fmt.Errorf("%s %q: unknown kind", it.Kind, it.Name)
+	}
+	head := &b.kinds[k]
+	if head.items == 0 {
+		head.first = pos
+	} else if head.first+head.items != pos {
+		return fmt.Errorf("%s %q: the items of a kind are not together", it.Kind, it.Name)
+	}
+	head.items++
+	b.itemFirst = append(b.itemFirst, uint32(len(b.reqItem)))
+	srv, ok := b.serverOf[it.Server]
+	if !ok {
+		srv = uint32(len(b.servers))
+		b.serverOf[it.Server] = srv
+		b.servers = append(b.servers, it.Server)
+	}
+	b.itemSrv = append(b.itemSrv, srv)
+	for _, r := range it.Requests {
+		req := uint32(len(b.reqItem))
+		counts := map[string]int{}
+		var order []string
+		n := 0
+		for _, tok := range text.Tokens(text.Normalize(r, math.MaxInt)) {
+			t := string(tok.Term)
+			if counts[t] == 0 {
+				order = append(order, t)
+			}
+			counts[t]++
+			n++
+		}
+		for _, t := range order {
+			b.postings[t] = append(b.postings[t], posting{req: req, tf: uint8(min(counts[t], maxTF))})
+		}
+		b.reqItem = append(b.reqItem, pos)
+		b.reqLen = append(b.reqLen, uint16(min(n, math.MaxUint16)))
+		b.texts = append(b.texts, r)
+		head.requests++
+		head.length += uint32(n)
+	}
+	return nil
+}
+
+// encode lays the file out as the package documentation says.
+func (b *builder) encode(docOf []uint32) []byte {
+	terms := make([]string, 0, len(b.postings))
+	total := 0
+	for t, ps := range b.postings {
+		terms = append(terms, t)
+		total += len(ps)
+	}
+	slices.Sort(terms)
+	out := []byte(magic)
+	u32 := func(v uint32) { out = binary.LittleEndian.AppendUint32(out, v) }
+	offsets := func(n int, size func(i int) int) {
+		at := 0
+		for i := range n {
+			u32(uint32(at))
+			at += size(i)
+		}
+		u32(uint32(at))
+	}
+	u32(uint32(len(docOf)))
+	u32(uint32(len(b.reqItem)))
+	u32(uint32(len(terms)))
+	u32(uint32(total))
+	u32(uint32(len(b.servers)))
+	for _, h := range b.kinds {
+		u32(h.first)
+		u32(h.items)
+		u32(h.requests)
+		u32(h.length)
+	}
+	for _, v := range b.itemFirst {
+		u32(v)
+	}
+	for _, v := range docOf {
+		u32(v)
+	}
+	for _, v := range b.itemSrv {
+		u32(v)
+	}
+	offsets(len(b.servers), func(i int) int { return len(b.servers[i]) })
+	for _, v := range b.reqItem {
+		u32(v)
+	}
+	for _, v := range b.reqLen {
+		out = binary.LittleEndian.AppendUint16(out, v)
+	}
+	offsets(len(b.texts), func(i int) int { return len(b.texts[i]) })
+	offsets(len(terms), func(i int) int { return len(terms[i]) })
+	offsets(len(terms), func(i int) int { return len(b.postings[terms[i]]) })
+	for _, t := range terms {
+		for _, p := range b.postings[t] {
+			u32(p.req)
+		}
+	}
+	for _, t := range terms {
+		for _, p := range b.postings[t] {
+			out = append(out, p.tf)
+		}
+	}
+	for _, t := range terms {
+		out = append(out, t...)
+	}
+	for _, s := range b.texts {
+		out = append(out, s...)
+	}
+	for _, s := range b.servers {
+		out = append(out, s...)
+	}
+	return out
+}
