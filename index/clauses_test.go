@@ -1,13 +1,11 @@
 package index
 
 import (
-	"context"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/catalog"
 )
 
@@ -38,16 +36,7 @@ func TestLongTaskFindsEachStep(t *testing.T) {
 	}
 	defer x.Close()
 	q := "Look up the latest commits in my GitHub repository, summarise what changed, and then post the summary to the team channel on Slack so everyone knows."
-	page, err := x.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: q, Limit: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, h := range page.Items {
-		var obj hitInfo
-		decode(t, h.Object, &obj)
-		got = append(got, obj.Name)
-	}
+	got := searchNames(t, x, q, 3)
 	for _, step := range []struct{ about, server, word string }{
 		{"the commits", "mcp-github__", "commits"},
 		{"the Slack post", "mcp-slack__", "post"},

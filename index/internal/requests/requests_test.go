@@ -212,19 +212,32 @@ func TestOfAndText(t *testing.T) {
 	}
 }
 
-// TestDamagedFile: a file of another catalog, truncated, overlong or not a
-// requests file is refused with an error naming it, never read past its
-// end.
-func TestDamagedFile(t *testing.T) {
-	its := items()
+// writtenFile writes the requests file of its (document numbers in
+// catalog order) into a temporary directory, and returns the directory
+// and the file's bytes.
+func writtenFile(t *testing.T, its []catalog.Item) (string, []byte) {
+	t.Helper()
 	dir := t.TempDir()
-	if err := Write(dir, its, []uint32{0, 1, 2, 3}); err != nil {
+	docs := make([]uint32, len(its))
+	for i := range docs {
+		docs[i] = uint32(i)
+	}
+	if err := Write(dir, its, docs); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(filepath.Join(dir, File))
 	if err != nil {
 		t.Fatal(err)
 	}
+	return dir, data
+}
+
+// TestDamagedFile: a file of another catalog, truncated, overlong or not a
+// requests file is refused with an error naming it, never read past its
+// end.
+func TestDamagedFile(t *testing.T) {
+	its := items()
+	dir, data := writtenFile(t, its)
 	if _, err := Open(dir, 5); err == nil || !strings.Contains(err.Error(), File) {
 		t.Errorf("another catalog's count: %v", err)
 	}
@@ -256,14 +269,7 @@ func TestDamagedFile(t *testing.T) {
 // requests (or Open refuses the file, naming it).
 func TestDamagedRequests(t *testing.T) {
 	its := items()
-	dir := t.TempDir()
-	if err := Write(dir, its, []uint32{0, 1, 2, 3}); err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(filepath.Join(dir, File))
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, data := writtenFile(t, its)
 	x := build(t, its)
 	textOff := u32s(0, uint32(len(its[0].Requests[0])))
 	for _, c := range []struct {
