@@ -58,23 +58,34 @@ func (e *Explanation) addRequest(field string, m RequestMatch) {
 	slices.SortFunc(e.Fields, func(a, b FieldMatch) int { return byScore(a.Score, b.Score, a.Field, b.Field) })
 }
 
+// RequestMatches are the best written requests of the items of one kind
+// that a query's words match, in catalog order (requests.Index.Best).
+type RequestMatches []requests.Match
+
+// Of is the best request of the item of document id, if one matched: a
+// search of the matches, by the item's place among its kind's, which
+// needs no table of ids however many matched.
+func (ms RequestMatches) Of(id string) (requests.Match, bool) {
+	_, ord, ok := schema.ParseDocID(id)
+	if !ok {
+		return requests.Match{}, false
+	}
+	i, found := slices.BinarySearchFunc(ms, ord, func(m requests.Match, ord int) int { return cmp.Compare(m.Ord, ord) })
+	if !found {
+		return requests.Match{}, false
+	}
+	return ms[i], true
+}
+
 // requestMatches returns each item's best written request for r, among
-// the items the caller sees, by document id; none when the rule is off.
-func (x searcher) requestMatches(ctx context.Context, r *Request) (map[string]requests.Match, error) {
+// the items the caller sees; none when the rule is off.
+func (x searcher) requestMatches(ctx context.Context, r *Request) (RequestMatches, error) {
 	idx := x.Requests()
 	if !r.Off.On(rules.WrittenRequests) || idx == nil {
 		return nil, nil
 	}
 	kind := r.Query.Kind
-	ms, err := idx.Best(ctx, kind, requestTerms(r), x.seesOf(kind), x.maxPostings(kind))
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string]requests.Match, len(ms))
-	for _, m := range ms {
-		out[schema.DocID(kind, m.Ord)] = m
-	}
-	return out, nil
+	return idx.Best(ctx, kind, requestTerms(r), x.seesOf(kind), x.maxPostings(kind))
 }
 
 // requestTerms are the terms of r as the written requests weigh them.
@@ -95,7 +106,7 @@ func (x searcher) seesOf(k ext.Kind) func(ord int) bool {
 }
 
 // requestBonus is what the items' best requests add to their BM25 scores.
-func requestBonus(ms map[string]requests.Match) []bm25.Bonus {
+func requestBonus(ms RequestMatches) []bm25.Bonus {
 	out := make([]bm25.Bonus, 0, len(ms))
 	for _, m := range ms {
 		out = append(out, bm25.Bonus{Doc: m.Doc, Score: rank.RequestWeight * m.Share})
@@ -109,8 +120,8 @@ func requestBonus(ms map[string]requests.Match) []bm25.Bonus {
 // rank.RequestFitCovered of the request's (request-fit): the two say the
 // same thing, and for the no-match test and its hints the item holds what
 // its own text or that request holds.
-func (x searcher) addRequestTerms(kind ext.Kind, terms []requests.Term, held map[string]bool, asked map[string]requests.Match, id string, alternatives []Term) {
-	m, ok := asked[id]
+func (x searcher) addRequestTerms(kind ext.Kind, terms []requests.Term, held map[string]bool, asked RequestMatches, id string, alternatives []Term) {
+	m, ok := asked.Of(id)
 	if !ok || m.Share < rank.RequestFitShare || x.Requests().Covered(kind, m.Request, terms, x.seesOf(kind)) < rank.RequestFitCovered {
 		return
 	}
@@ -129,7 +140,7 @@ func (x searcher) addRequestTerms(kind ext.Kind, terms []requests.Term, held map
 // show it: its text, its share of the query's weight and what each term
 // of the query added through it.
 func (res *Result) matchOf(src Source, id string) (RequestMatch, bool) {
-	m, ok := res.Requests[id]
+	m, ok := res.Requests.Of(id)
 	if !ok || res.Request == nil {
 		return RequestMatch{}, false
 	}
@@ -179,7 +190,7 @@ type LiftedServer struct {
 // Airtable base") or only describes it lifts the product's other items
 // too, though their own requests do not say it. The shares are of the
 // items the caller sees (requests.Index.Best).
-func (x searcher) liftedServers(ms map[string]requests.Match, off rules.Set) map[int]LiftedServer {
+func (x searcher) liftedServers(ms RequestMatches, off rules.Set) map[int]LiftedServer {
 	idx := x.Requests()
 	if idx == nil || !off.On(rules.ServerRequests) || len(ms) == 0 {
 		return nil

@@ -56,7 +56,7 @@ type fit struct {
 // judgeFit applies the no-match test to the best of cands (see above),
 // weighing the concepts of r (Request.Concepts) over the items the caller
 // sees.
-func (x searcher) judgeFit(r *Request, cands []rank.Candidate, asked map[string]requests.Match) (fit, error) {
+func (x searcher) judgeFit(r *Request, cands []rank.Candidate, asked RequestMatches) (fit, error) {
 	kind, off := r.Query.Kind, r.Off
 	if len(cands) == 0 {
 		return fit{empty: true, hint: NoWordMatches}, nil
@@ -346,7 +346,7 @@ func idf(df, docs int) float64 {
 // bestCoverage is the largest coverage of the query's weight by one of the
 // first rank.FitWindow candidates after the first (whose coverage the
 // caller has, below rank.MinCoverage).
-func (x searcher) bestCoverage(kind ext.Kind, concepts []Concept, alternatives []Term, cands []rank.Candidate, docs int, asked map[string]requests.Match, rterms []requests.Term) (float64, error) {
+func (x searcher) bestCoverage(kind ext.Kind, concepts []Concept, alternatives []Term, cands []rank.Candidate, docs int, asked RequestMatches, rterms []requests.Term) (float64, error) {
 	best := 0.0
 	for _, c := range cands[1:min(len(cands), rank.FitWindow)] {
 		held, err := x.heldTerms(kind, c.ID, alternatives)

@@ -5,7 +5,6 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/index/internal/bm25"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
-	"github.com/mcpsearch/mcpsearch/index/internal/requests"
 )
 
 // Result is what the pipeline answers a request.
@@ -24,8 +23,8 @@ type Result struct {
 	// Request is the request ranked.
 	Request *Request
 	// Requests are the best written request of each item a written
-	// request matches, by document id (written-requests).
-	Requests map[string]requests.Match
+	// request matches (written-requests).
+	Requests RequestMatches
 	// Servers are the servers lifted by their items' requests, by
 	// server (server-requests).
 	Servers map[int]LiftedServer
