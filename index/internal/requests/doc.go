@@ -6,7 +6,7 @@
 // request of the kind searched, by BM25 (Okapi, with bleve's k1 and b),
 // and an item counts only its best-matching request: six requests of an
 // item do not add up their words as one bag would, and a long list of
-// requests does not make an item match everything. [Index.Best] returns,
+// requests does not make an item match everything. [Search.Best] returns,
 // for the items a caller sees, the share of the query's weight their best
 // request holds, and which request that was (explanations show it).
 //

@@ -68,7 +68,7 @@ func terms(words ...string) []Term {
 // document number, ordinal and request text.
 func TestBestRequestPerItem(t *testing.T) {
 	x := build(t, items())
-	ms, err := x.Best(context.Background(), ext.KindTool, terms("add a new lead"), nil, 0)
+	ms, err := x.Search(ext.KindTool, nil, 0).Best(context.Background(), terms("add a new lead"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,16 +92,16 @@ func TestBestRequestPerItem(t *testing.T) {
 	alone := build(t, []catalog.Item{{Kind: ext.KindTool, Name: "a", Requests: []string{"add a new lead to the pipeline"}},
 		{Kind: ext.KindTool, Name: "b"}, {Kind: ext.KindTool, Name: "c", Requests: []string{"lead lead lead", "remember this for later"}},
 		{Kind: ext.KindPrompt, Name: "d", Requests: []string{"summarise a lead"}}})
-	if _, err := alone.Best(context.Background(), ext.KindTool, terms("add a new lead"), nil, 0); err != nil {
+	if _, err := alone.Search(ext.KindTool, nil, 0).Best(context.Background(), terms("add a new lead")); err != nil {
 		t.Fatal(err)
 	}
 	// another language is matched as written
-	de, _ := x.Best(context.Background(), ext.KindTool, terms("Lead anlegen"), nil, 0)
+	de, _ := x.Search(ext.KindTool, nil, 0).Best(context.Background(), terms("Lead anlegen"))
 	if len(de) == 0 || x.Text(de[0].Request) != "neuen Lead anlegen" {
 		t.Errorf("German request not matched: %+v", de)
 	}
 	// kinds are apart
-	ps, _ := x.Best(context.Background(), ext.KindPrompt, terms("lead"), nil, 0)
+	ps, _ := x.Search(ext.KindPrompt, nil, 0).Best(context.Background(), terms("lead"))
 	if len(ps) != 1 || ps[0].Pos != 3 || ps[0].Ord != 0 {
 		t.Errorf("prompt matches %+v", ps)
 	}
@@ -116,7 +116,7 @@ func TestBestIsNotABag(t *testing.T) {
 		{Kind: ext.KindTool, Name: "other", Requests: []string{"open a door", "water the plants"}},
 	}
 	x := build(t, its)
-	ms, err := x.Best(context.Background(), ext.KindTool, terms("rotate the key"), nil, 0)
+	ms, err := x.Search(ext.KindTool, nil, 0).Best(context.Background(), terms("rotate the key"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestBestCountsWhatTheCallerSees(t *testing.T) {
 	}
 	x := build(t, its)
 	onlyFirst := func(ord int) bool { return ord == 0 }
-	ms, err := x.Best(context.Background(), ext.KindTool, terms("vault"), onlyFirst, 0)
+	ms, err := x.Search(ext.KindTool, onlyFirst, 0).Best(context.Background(), terms("vault"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,11 +148,11 @@ func TestBestCountsWhatTheCallerSees(t *testing.T) {
 	without := build(t, []catalog.Item{its[0],
 		{Kind: ext.KindTool, Name: "hidden1", Requests: []string{"xyzzy audit"}},
 		{Kind: ext.KindTool, Name: "hidden2", Requests: []string{"xyzzy snapshot"}}})
-	want, _ := without.Best(context.Background(), ext.KindTool, terms("vault"), onlyFirst, 0)
+	want, _ := without.Search(ext.KindTool, onlyFirst, 0).Best(context.Background(), terms("vault"))
 	if math.Abs(ms[0].Score-want[0].Score) > 1e-9 {
 		t.Errorf("score %.4f with hidden items holding the word, %.4f with hidden items not holding it", ms[0].Score, want[0].Score)
 	}
-	all, _ := x.Best(context.Background(), ext.KindTool, terms("vault"), nil, 0)
+	all, _ := x.Search(ext.KindTool, nil, 0).Best(context.Background(), terms("vault"))
 	if all[0].Score >= ms[0].Score {
 		t.Errorf("seeing every item, vault's idf is no lower: %.4f, %.4f", all[0].Score, ms[0].Score)
 	}
@@ -176,11 +176,11 @@ func TestBestBoundsPostings(t *testing.T) {
 		its = append(its, catalog.Item{Kind: ext.KindTool, Name: "t" + strings.Repeat("x", i), Requests: r})
 	}
 	x := build(t, its)
-	ms, _ := x.Best(context.Background(), ext.KindTool, terms("common zebra"), nil, 10)
+	ms, _ := x.Search(ext.KindTool, nil, 10).Best(context.Background(), terms("common zebra"))
 	if len(ms) != 1 || ms[0].Pos != 7 {
 		t.Errorf("bounded to 10 postings: %d matches, want the zebra alone", len(ms))
 	}
-	ms, _ = x.Best(context.Background(), ext.KindTool, terms("common"), nil, 10)
+	ms, _ = x.Search(ext.KindTool, nil, 10).Best(context.Background(), terms("common"))
 	if len(ms) != 50 {
 		t.Errorf("the last term is never left out: %d matches, want 50", len(ms))
 	}
@@ -190,7 +190,7 @@ func TestBestBoundsPostings(t *testing.T) {
 	for i := range big {
 		big[i] = catalog.Item{Kind: ext.KindTool, Name: "n", Requests: []string{"same words"}}
 	}
-	if _, err := build(t, big).Best(ctx, ext.KindTool, terms("same words"), nil, 0); !errors.Is(err, context.Canceled) {
+	if _, err := build(t, big).Search(ext.KindTool, nil, 0).Best(ctx, terms("same words")); !errors.Is(err, context.Canceled) {
 		t.Errorf("a cancelled search: %v, want context.Canceled", err)
 	}
 }
@@ -327,7 +327,7 @@ func searchOnlyKind(t *testing.T, name string, x *Index, k ext.Kind) {
 		return true
 	}
 	for _, seen := range []func(int) bool{nil, sees} {
-		ms, err := x.Best(context.Background(), k, terms("lead"), seen, 0)
+		ms, err := x.Search(k, seen, 0).Best(context.Background(), terms("lead"))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -335,8 +335,8 @@ func searchOnlyKind(t *testing.T, name string, x *Index, k ext.Kind) {
 			if m.Pos < first || m.Pos >= end || x.Item(m.Request) != m.Pos {
 				t.Errorf("%s: %s search matched %+v, of another kind", name, k, m)
 			}
-			x.Explain(k, terms("lead"), seen, 0, m.Request)
-			x.Covered(k, m.Request, terms("lead"), seen)
+			x.Search(k, seen, 0).Explain(terms("lead"), m.Request)
+			x.Search(k, seen, 0).Covered(m.Request, terms("lead"))
 		}
 		if n := x.ItemsHolding(k, "lead", seen); n > end-first {
 			t.Errorf("%s: %d %s items hold lead, of %d", name, n, k, end-first)
@@ -363,5 +363,42 @@ func TestWriteRefuses(t *testing.T) {
 	mixed := []catalog.Item{its[0], its[3], its[1]}
 	if err := Write(t.TempDir(), mixed, []uint32{0, 1, 2}); err == nil || !strings.Contains(err.Error(), "together") {
 		t.Errorf("kinds mixed: %v", err)
+	}
+}
+
+// TestSearchLooksUpOnce: a search counts what the caller sees once, and
+// looks each term up once, however many requests it then explains or
+// compares: for a caller who does not see every item each look-up walks
+// the term's postings, which a page of explanations would otherwise walk
+// again for every item.
+func TestSearchLooksUpOnce(t *testing.T) {
+	x := build(t, items())
+	calls := 0
+	sees := func(ord int) bool { calls++; return ord != 1 }
+	s := x.Search(ext.KindTool, sees, 0)
+	q := terms("add a new lead")
+	ms, err := s.Best(context.Background(), q)
+	if err != nil || len(ms) == 0 {
+		t.Fatalf("matches %v (%v)", ms, err)
+	}
+	after := calls
+	for range 20 {
+		for _, m := range ms {
+			s.Explain(q, m.Request)
+			s.Covered(m.Request, q)
+		}
+	}
+	covered := calls - after
+	for range 20 {
+		for _, m := range ms {
+			s.Explain(q, m.Request)
+			s.Covered(m.Request, q)
+		}
+	}
+	if calls-after != covered {
+		t.Errorf("explaining and comparing again asked the caller's sight %d more times", calls-after-covered)
+	}
+	if parts := s.Explain(q, ms[0].Request); len(parts) == 0 {
+		t.Error("no parts explained")
 	}
 }

@@ -45,29 +45,53 @@ type termPostings struct {
 	idf      float64
 }
 
-// Best returns, for each item of kind k that the caller sees (sees(ord),
-// ord the item's place among the items of k; nil sees all) and of which
-// a request holds a term of terms, its best request: the one of highest
-// BM25 score. It walks at most maxPostings postings (0: no bound): past
-// that, the terms with the most postings are left out, most first, never
-// the last; they still count in the query's full weight. Matches come in
-// catalog order.
-func (x *Index) Best(ctx context.Context, k ext.Kind, terms []Term, sees func(ord int) bool, maxPostings int) ([]Match, error) {
+// Search is one search's view of the requests of a kind: what the caller
+// sees of them, counted once, and each term's postings and idf among them,
+// looked up once however many requests the search scores, explains or
+// compares (Best, Explain, Covered). It is not safe for concurrent use.
+type Search struct {
+	x            *Index
+	head         kindHead
+	reqLo, reqHi uint32
+	sees         func(ord int) bool
+	visible      int // requests of the items the caller sees
+	maxPostings  int
+	avgLen       float64
+	terms        map[string]termPostings // looked up, weight 1
+}
+
+// Search starts a search of the requests of kind k for a caller who sees
+// the items sees(ord) of k (ord an item's place among the items of k; nil
+// sees all); the queries it scores walk at most maxPostings postings (0:
+// no bound).
+func (x *Index) Search(k ext.Kind, sees func(ord int) bool, maxPostings int) *Search {
 	head := x.kinds[kindIndex(k)]
-	if head.requests == 0 || len(terms) == 0 {
+	s := &Search{x: x, head: head, sees: sees, maxPostings: maxPostings, terms: map[string]termPostings{}}
+	s.reqLo, s.reqHi = u32At(x.itemFirst, int(head.first)), u32At(x.itemFirst, int(head.first+head.items))
+	if head.requests > 0 {
+		s.visible = x.visibleRequests(head, sees)
+		s.avgLen = float64(head.length) / float64(head.requests)
+	}
+	return s
+}
+
+// Best returns, for each item the caller sees of which a request holds a
+// term of terms, its best request: the one of highest BM25 score. It walks
+// at most the search's maxPostings postings: past that, the terms with the
+// most postings are left out, most first, never the last; they still
+// count in the query's full weight. Matches come in catalog order.
+func (s *Search) Best(ctx context.Context, terms []Term) ([]Match, error) {
+	if s.head.requests == 0 || len(terms) == 0 {
 		return nil, nil
 	}
-	reqLo, reqHi := u32At(x.itemFirst, int(head.first)), u32At(x.itemFirst, int(head.first+head.items))
-	n := x.visibleRequests(head, sees)
-	postings, full := x.lookUp(terms, reqLo, reqHi, n, head, sees)
-	postings = bounded(postings, maxPostings)
-	acc := getScratch(int(reqHi - reqLo))
+	postings, full := s.lookUp(terms)
+	postings = bounded(postings, s.maxPostings)
+	acc := getScratch(int(s.reqHi - s.reqLo))
 	defer putScratch(acc)
-	avgLen := float64(head.length) / float64(head.requests)
-	if err := x.accumulate(ctx, acc, postings, reqLo, avgLen, head, sees); err != nil {
+	if err := s.x.accumulate(ctx, acc, postings, s.reqLo, s.avgLen, s.head, s.sees); err != nil {
 		return nil, err
 	}
-	return x.bestOfItems(acc, reqLo, int(head.first), full), nil
+	return s.x.bestOfItems(acc, s.reqLo, int(s.head.first), full), nil
 }
 
 // TermScore is the part of a request's score one query term gave.
@@ -76,23 +100,21 @@ type TermScore struct {
 	Score float64
 }
 
-// Explain splits the score of request req (of an item of kind k) for
-// terms, as Best computes it, by term, each divided by the query's full
-// weight: the parts add up to the request's Share.
-func (x *Index) Explain(k ext.Kind, terms []Term, sees func(ord int) bool, maxPostings int, req uint32) []TermScore {
-	head := x.kinds[kindIndex(k)]
-	if head.requests == 0 || int(req) >= len(x.reqLen)/2 {
+// Explain splits the score of request req for terms, as Best computes it,
+// by term, each divided by the query's full weight: the parts add up to
+// the request's Share.
+func (s *Search) Explain(terms []Term, req uint32) []TermScore {
+	if s.head.requests == 0 || req < s.reqLo || req >= s.reqHi {
 		return nil
 	}
-	reqLo, reqHi := u32At(x.itemFirst, int(head.first)), u32At(x.itemFirst, int(head.first+head.items))
-	postings, full := x.lookUp(terms, reqLo, reqHi, x.visibleRequests(head, sees), head, sees)
-	postings = bounded(postings, maxPostings)
-	avgLen := float64(head.length) / float64(head.requests)
+	postings, full := s.lookUp(terms)
+	postings = bounded(postings, s.maxPostings)
+	x := s.x
 	var out []TermScore
 	for _, tp := range postings {
 		i := tp.from + searchReq(x.postReq[4*tp.from:4*tp.to], req)
 		if i < tp.to && u32At(x.postReq, i) == req {
-			out = append(out, TermScore{Term: tp.Text, Score: x.score(tp, req, i, avgLen) / full})
+			out = append(out, TermScore{Term: tp.Text, Score: x.score(tp, req, i, s.avgLen) / full})
 		}
 	}
 	return out
@@ -106,22 +128,26 @@ func (x *Index) score(tp termPostings, req uint32, p int, avgLen float64) float6
 		(tf + search.BM25_k1*(1-search.BM25_b+search.BM25_b*length/avgLen))
 }
 
+// maxCoveredTerms bounds the distinct terms of a request that Covered
+// weighs (a request is at most 1 KiB: about 150 words).
+const maxCoveredTerms = 64
+
 // Covered is the share of request req's own weight (the idf, among the
-// requests of kind k the caller sees, of each of its distinct terms) that
-// terms hold: 1 when the query says all the request says. A request
-// holding the query's words may still be about something else ("the
-// receipts of my flight to Lisbon" holds "a flight to Lisbon").
-func (x *Index) Covered(k ext.Kind, req uint32, terms []Term, sees func(ord int) bool) float64 {
-	head := x.kinds[kindIndex(k)]
-	if head.requests == 0 || int(req) >= len(x.reqLen)/2 {
+// requests the caller sees, of each of its distinct terms, its first
+// maxCoveredTerms) that terms hold: 1 when the query says all the request
+// says. A request holding the query's words may still be about something
+// else ("the receipts of my flight to Lisbon" holds "a flight to Lisbon").
+func (s *Search) Covered(req uint32, terms []Term) float64 {
+	if s.head.requests == 0 || req < s.reqLo || req >= s.reqHi {
 		return 0
 	}
-	reqLo, reqHi := u32At(x.itemFirst, int(head.first)), u32At(x.itemFirst, int(head.first+head.items))
 	own := make([]Term, 0, 16)
-	for _, t := range text.Analyze(text.Normalize(x.Text(req), math.MaxInt)) {
-		own = append(own, Term{Text: t, Weight: 1})
+	for _, t := range text.Analyze(text.Normalize(s.x.Text(req), math.MaxInt)) {
+		if own = append(own, Term{Text: t, Weight: 1}); len(own) == maxCoveredTerms {
+			break
+		}
 	}
-	ps, all := x.lookUp(own, reqLo, reqHi, x.visibleRequests(head, sees), head, sees)
+	ps, all := s.lookUp(own)
 	asked := map[string]bool{}
 	for _, t := range terms {
 		asked[t.Text] = true
@@ -180,27 +206,45 @@ func (x *Index) visibleRequests(head kindHead, sees func(int) bool) int {
 	return n
 }
 
-// lookUp finds each term's postings among the requests [reqLo, reqHi)
-// and its idf among the n requests the caller sees, and returns them with
-// the query's full weight.
-func (x *Index) lookUp(terms []Term, reqLo, reqHi uint32, n int, head kindHead, sees func(int) bool) ([]termPostings, float64) {
+// lookUp finds each term's postings among the kind's requests and its idf
+// among the requests the caller sees (each term once a search), and
+// returns those a request holds with the query's full weight (the sum of
+// weight × idf over every term).
+func (s *Search) lookUp(terms []Term) ([]termPostings, float64) {
 	out := make([]termPostings, 0, len(terms))
 	full := 0.0
 	for _, t := range terms {
-		tp := termPostings{Term: t, lo: reqLo, hi: reqHi}
-		if i, ok := x.term(t.Text); ok {
-			from, to := int(u32At(x.postOff, i)), int(u32At(x.postOff, i+1))
-			tp.from = from + searchReq(x.postReq[4*from:4*to], reqLo)
-			tp.to = from + searchReq(x.postReq[4*from:4*to], reqHi)
+		tp, ok := s.terms[t.Text]
+		if !ok {
+			tp = s.term(t.Text)
+			s.terms[t.Text] = tp
 		}
-		df := x.visiblePostings(tp, head, sees)
-		tp.idf = math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
+		tp.Weight = t.Weight
 		full += t.Weight * tp.idf
-		if df > 0 {
+		if tp.to > tp.from {
 			out = append(out, tp)
 		}
 	}
 	return out, full
+}
+
+// term looks term up: its postings among the kind's requests, and its idf
+// among the requests the caller sees (0 postings when the caller sees no
+// request holding it).
+func (s *Search) term(term string) termPostings {
+	x := s.x
+	tp := termPostings{Term: Term{Text: term, Weight: 1}, lo: s.reqLo, hi: s.reqHi}
+	if i, ok := x.term(term); ok {
+		from, to := int(u32At(x.postOff, i)), int(u32At(x.postOff, i+1))
+		tp.from = from + searchReq(x.postReq[4*from:4*to], s.reqLo)
+		tp.to = from + searchReq(x.postReq[4*from:4*to], s.reqHi)
+	}
+	df := x.visiblePostings(tp, s.head, s.sees)
+	tp.idf = math.Log(1 + (float64(s.visible)-float64(df)+0.5)/(float64(df)+0.5))
+	if df == 0 {
+		tp.to = tp.from
+	}
+	return tp
 }
 
 // visiblePostings counts the postings of tp whose item the caller sees.

@@ -59,8 +59,13 @@ func (e *Explanation) addRequest(field string, m RequestMatch) {
 }
 
 // RequestMatches are the best written requests of the items of one kind
-// that a query's words match, in catalog order (requests.Index.Best).
-type RequestMatches []requests.Match
+// that a query's words match, in catalog order, and the search of the
+// requests that found them (what the caller sees of them, each term
+// looked up once), which explanations and the no-match test read again.
+type RequestMatches struct {
+	list   []requests.Match
+	search *requests.Search
+}
 
 // Of is the best request of the item of document id, if one matched: a
 // search of the matches, by the item's place among its kind's, which
@@ -70,11 +75,11 @@ func (ms RequestMatches) Of(id string) (requests.Match, bool) {
 	if !ok {
 		return requests.Match{}, false
 	}
-	i, found := slices.BinarySearchFunc(ms, ord, func(m requests.Match, ord int) int { return cmp.Compare(m.Ord, ord) })
+	i, found := slices.BinarySearchFunc(ms.list, ord, func(m requests.Match, ord int) int { return cmp.Compare(m.Ord, ord) })
 	if !found {
 		return requests.Match{}, false
 	}
-	return ms[i], true
+	return ms.list[i], true
 }
 
 // requestMatches returns each item's best written request for r, among
@@ -82,10 +87,12 @@ func (ms RequestMatches) Of(id string) (requests.Match, bool) {
 func (x searcher) requestMatches(ctx context.Context, r *Request) (RequestMatches, error) {
 	idx := x.Requests()
 	if !r.Off.On(rules.WrittenRequests) || idx == nil {
-		return nil, nil
+		return RequestMatches{}, nil
 	}
 	kind := r.Query.Kind
-	return idx.Best(ctx, kind, requestTerms(r), x.seesOf(kind), x.maxPostings(kind))
+	s := idx.Search(kind, x.seesOf(kind), x.maxPostings(kind))
+	list, err := s.Best(ctx, requestTerms(r))
+	return RequestMatches{list: list, search: s}, err
 }
 
 // requestTerms are the terms of r as the written requests weigh them.
@@ -107,8 +114,8 @@ func (x searcher) seesOf(k ext.Kind) func(ord int) bool {
 
 // requestBonus is what the items' best requests add to their BM25 scores.
 func requestBonus(ms RequestMatches) []bm25.Bonus {
-	out := make([]bm25.Bonus, 0, len(ms))
-	for _, m := range ms {
+	out := make([]bm25.Bonus, 0, len(ms.list))
+	for _, m := range ms.list {
 		out = append(out, bm25.Bonus{Doc: m.Doc, Score: rank.RequestWeight * m.Share})
 	}
 	return out
@@ -122,7 +129,7 @@ func requestBonus(ms RequestMatches) []bm25.Bonus {
 // its own text or that request holds.
 func (x searcher) addRequestTerms(kind ext.Kind, terms []requests.Term, held map[string]bool, asked RequestMatches, id string, alternatives []Term) {
 	m, ok := asked.Of(id)
-	if !ok || m.Share < rank.RequestFitShare || x.Requests().Covered(kind, m.Request, terms, x.seesOf(kind)) < rank.RequestFitCovered {
+	if !ok || m.Share < rank.RequestFitShare || asked.search.Covered(m.Request, terms) < rank.RequestFitCovered {
 		return
 	}
 	words := map[string]bool{}
@@ -165,9 +172,8 @@ func (res *Result) serverMatchOf(src Source, id string) (RequestMatch, bool) {
 // explainRequest is request req, of share share, weighed by weight, with
 // what each term of the query added through it.
 func (res *Result) explainRequest(src Source, req uint32, share, weight float64) RequestMatch {
-	x, kind := searcher{src}, res.Request.Query.Kind
 	out := RequestMatch{Text: src.Requests().Text(req), Share: share}
-	for _, ts := range src.Requests().Explain(kind, requestTerms(res.Request), x.seesOf(kind), x.maxPostings(kind), req) {
+	for _, ts := range res.Requests.search.Explain(requestTerms(res.Request), req) {
 		out.Terms = append(out.Terms, TermMatch{Term: ts.Term, Score: weight * ts.Score})
 	}
 	return out
@@ -189,14 +195,14 @@ type LiftedServer struct {
 // rank.MinServerShare or more. A request that names a product ("in our
 // Airtable base") or only describes it lifts the product's other items
 // too, though their own requests do not say it. The shares are of the
-// items the caller sees (requests.Index.Best).
+// items the caller sees (requests.Search.Best).
 func (x searcher) liftedServers(ms RequestMatches, off rules.Set) map[int]LiftedServer {
 	idx := x.Requests()
-	if idx == nil || !off.On(rules.ServerRequests) || len(ms) == 0 {
+	if idx == nil || !off.On(rules.ServerRequests) || len(ms.list) == 0 {
 		return nil
 	}
 	best := map[int]requests.Match{}
-	for _, m := range ms {
+	for _, m := range ms.list {
 		s := idx.ServerOf(m.Pos)
 		if b, ok := best[s]; !ok || m.Share > b.Share || m.Share == b.Share && m.Pos < b.Pos {
 			best[s] = m

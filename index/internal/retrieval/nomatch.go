@@ -63,7 +63,7 @@ func (x searcher) judgeFit(r *Request, cands []rank.Candidate, asked RequestMatc
 	}
 	concepts := r.Concepts
 	if !off.On(rules.RequestFit) {
-		asked = nil
+		asked = RequestMatches{}
 	}
 	var alternatives []Term
 	for _, c := range concepts {
