@@ -360,6 +360,10 @@ func TestWriteRefuses(t *testing.T) {
 	if err := Write(t.TempDir(), its, []uint32{0}); err == nil {
 		t.Error("document numbers of another catalog accepted")
 	}
+	split := []catalog.Item{{Kind: ext.KindTool, Server: "a", Name: "a1"}, {Kind: ext.KindTool, Server: "b", Name: "b1"}, {Kind: ext.KindTool, Server: "a", Name: "a2"}}
+	if err := Write(t.TempDir(), split, []uint32{0, 1, 2}); err == nil || !strings.Contains(err.Error(), "a server of a kind") {
+		t.Errorf("a server's items apart: %v", err)
+	}
 	mixed := []catalog.Item{its[0], its[3], its[1]}
 	if err := Write(t.TempDir(), mixed, []uint32{0, 1, 2}); err == nil || !strings.Contains(err.Error(), "together") {
 		t.Errorf("kinds mixed: %v", err)

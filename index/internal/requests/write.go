@@ -28,11 +28,21 @@ type builder struct {
 	servers   []string
 	serverOf  map[string]uint32
 	itemSrv   []uint32
-	reqItem   []uint32
-	reqLen    []uint16
-	texts     []string
-	postings  map[string][]posting
-	kinds     []kindHead
+	// run is the server and kind of the last item; ended, those of the
+	// runs before it: a server's items of a kind are one run (retrieval
+	// lifts a server's items by walking its run).
+	run      serverRun
+	ended    map[serverRun]bool
+	reqItem  []uint32
+	reqLen   []uint16
+	texts    []string
+	postings map[string][]posting
+	kinds    []kindHead
+}
+
+type serverRun struct {
+	kind   ext.Kind
+	server string
 }
 
 type posting struct {
@@ -55,7 +65,7 @@ func Write(dir string, items []catalog.Item, docOf []uint32) error {
 	if len(docOf) != len(items) {
 		return fmt.Errorf("%s: %d document numbers for %d items", File, len(docOf), len(items))
 	}
-	b := &builder{postings: map[string][]posting{}, kinds: make([]kindHead, len(ext.Kinds)), serverOf: map[string]uint32{}}
+	b := &builder{postings: map[string][]posting{}, kinds: make([]kindHead, len(ext.Kinds)), serverOf: map[string]uint32{}, ended: map[serverRun]bool{}}
 	for pos := range items {
 		if err := b.add(uint32(pos), &items[pos]); err != nil {
 			return fmt.Errorf("%s: %w", File, err)
@@ -79,6 +89,13 @@ func (b *builder) add(pos uint32, it *catalog.Item) error {
 	}
 	head.items++
 	b.itemFirst = append(b.itemFirst, uint32(len(b.reqItem)))
+	run := serverRun{it.Kind, it.Server}
+	if run != b.run {
+		if b.ended[run] {
+			return fmt.Errorf("%s %q: the items of a server of a kind are not together", it.Kind, it.Name)
+		}
+		b.ended[b.run], b.run = true, run
+	}
 	srv, ok := b.serverOf[it.Server]
 	if !ok {
 		srv = uint32(len(b.servers))

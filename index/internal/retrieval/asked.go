@@ -186,6 +186,7 @@ type LiftedServer struct {
 	Share float64
 	// Request is the request, of one of its items, that gave the share.
 	Request uint32
+	pos     int // the catalog position of that item
 }
 
 // liftedServers returns the servers whose items' requests fit the query
@@ -222,13 +223,15 @@ func (x searcher) liftedServers(ms RequestMatches, off rules.Set) map[int]Lifted
 	})
 	out := map[int]LiftedServer{}
 	for _, s := range top[:min(len(top), rank.LiftedServers)] {
-		out[s] = LiftedServer{Share: best[s].Share, Request: best[s].Request}
+		out[s] = LiftedServer{Share: best[s].Share, Request: best[s].Request, pos: best[s].Pos}
 	}
 	return out
 }
 
 // serverBonus is the lift of the items the caller sees of the lifted
-// servers.
+// servers. A catalog holds the items of a kind by server, so each
+// server's are the run around the item that lifted it: the walk costs the
+// server's items, not the kind's.
 func (x searcher) serverBonus(kind ext.Kind, lifted map[int]LiftedServer) []bm25.Bonus {
 	if len(lifted) == 0 {
 		return nil
@@ -237,10 +240,18 @@ func (x searcher) serverBonus(kind ext.Kind, lifted map[int]LiftedServer) []bm25
 	first, end := idx.Items(kind)
 	sees := x.seesOf(kind)
 	var out []bm25.Bonus
-	for pos := first; pos < end; pos++ {
-		s, ok := lifted[idx.ServerOf(pos)]
-		if ok && (sees == nil || sees(pos-first)) {
-			out = append(out, bm25.Bonus{Doc: idx.DocOf(pos), Score: rank.ServerRequestWeight * s.Share})
+	for server, s := range lifted {
+		from, to := s.pos, s.pos+1
+		for from > first && idx.ServerOf(from-1) == server {
+			from--
+		}
+		for to < end && idx.ServerOf(to) == server {
+			to++
+		}
+		for pos := from; pos < to; pos++ {
+			if sees == nil || sees(pos-first) {
+				out = append(out, bm25.Bonus{Doc: idx.DocOf(pos), Score: rank.ServerRequestWeight * s.Share})
+			}
 		}
 	}
 	return out
