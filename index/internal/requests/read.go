@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"sync"
 
 	"github.com/blevesearch/mmap-go"
 
@@ -22,6 +23,8 @@ type Index struct {
 	data     mmap.MMap
 	items    int
 	nServers int
+	asked    sync.Once
+	withReqs []int // by kind of ext.Kinds: its items with a request, counted on first use
 	kinds    []kindHead
 	// sections of data, as the package documentation lays them out
 	itemFirst, itemDoc, itemServer, serverOff, reqItem, reqLen, textOff, termOff, postOff, postReq, postTF, terms, texts, servers []byte
@@ -269,3 +272,22 @@ func (x *Index) Items(k ext.Kind) (first, end int) {
 
 // DocOf is the document number of the item at catalog position pos.
 func (x *Index) DocOf(pos int) uint32 { return u32At(x.itemDoc, pos) }
+
+// ItemsWithRequests counts the items of kind k that carry a written
+// request (counted once, on first use).
+func (x *Index) ItemsWithRequests(k ext.Kind) int {
+	x.asked.Do(func() {
+		x.withReqs = make([]int, len(x.kinds))
+		for i, h := range x.kinds {
+			for pos := int(h.first); pos < int(h.first+h.items); pos++ {
+				if u32At(x.itemFirst, pos+1) > u32At(x.itemFirst, pos) {
+					x.withReqs[i]++
+				}
+			}
+		}
+	})
+	return x.withReqs[kindIndex(k)]
+}
+
+// Items of kind k.
+func (x *Index) ItemCount(k ext.Kind) int { return int(x.kinds[kindIndex(k)].items) }

