@@ -109,3 +109,13 @@ func TestEmbeddedModelReadsErrands(t *testing.T) {
 		}
 	}
 }
+
+// TestExp: the training's own e^x agrees with math.Exp to a few ulps.
+func TestExp(t *testing.T) {
+	for _, x := range []float64{-700, -30, -2.5, -1, -1e-9, 0, 0.3, 1, 2.5, 30, 700} {
+		got, want := exp(x), math.Exp(x)
+		if math.Abs(got-want) > 1e-13*math.Abs(want) {
+			t.Errorf("exp(%g) = %g, math.Exp %g", x, got, want)
+		}
+	}
+}

@@ -42,14 +42,40 @@ func Train(software, errands []string, seed uint64) ([]float64, float64) {
 			for _, f := range e.features {
 				z += w[f]
 			}
-			g := (1/(1+math.Exp(-z)) - e.label) * e.weight * step
+			g := float64(float64(sigmoid(z)-e.label)*e.weight) * step
 			for _, f := range e.features {
-				w[f] -= g + l2*w[f]
+				w[f] -= g + float64(l2*w[f])
 			}
 			b -= g
 		}
 	}
 	return w, b
+}
+
+// sigmoid is 1/(1+e^-z), computed the same way on every machine: Go may
+// fuse a multiplication and an addition where the processor can (arm64,
+// not amd64), and math.Exp is written in assembly for some processors, so
+// the training computes e^x itself, each product rounded by a conversion
+// (which the language forbids fusing), and trains the same bytes
+// everywhere (TestErrandModelIsTheTrainedOne).
+func sigmoid(z float64) float64 {
+	return 1 / (1 + exp(-z))
+}
+
+// exp is e^x by range reduction (x = k ln 2 + r, |r| ≤ ln 2 / 2) and the
+// Taylor series of e^r to its 14th term: within a few ulps of math.Exp,
+// and bit for bit the same on every machine.
+func exp(x float64) float64 {
+	x = max(-700, min(700, x))
+	const ln2 = 0.6931471805599453
+	k := math.Round(x / ln2)
+	r := x - float64(k*ln2)
+	sum, term := 1.0, 1.0
+	for n := 1; n <= 14; n++ {
+		term = float64(term*r) / float64(n)
+		sum += term
+	}
+	return math.Ldexp(sum, int(k))
 }
 
 // Float is an unquantised model, what Train returns, for comparing with
