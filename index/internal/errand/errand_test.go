@@ -119,3 +119,24 @@ func TestExp(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDecode is what the first search that asks the model pays once:
+// go test ./index/internal/errand -run - -bench Decode.
+func BenchmarkDecode(b *testing.B) {
+	for b.Loop() {
+		if _, err := Decode(embedded); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkScore is what asking the model costs a search.
+func BenchmarkScore(b *testing.B) {
+	m, err := Default()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		m.Score("my knee hurts after running, should I ice it or use heat tonight")
+	}
+}
