@@ -46,6 +46,13 @@ type Query struct {
 	// Domain is what the request is about ("calendar", "kubernetes" …),
 	// the stratum its split was drawn in.
 	Domain string `json:"domain,omitempty"`
+	// Kind is what sort of request a negative is: "errand", "near-miss"
+	// (the right action on a product the catalog does not hold) or
+	// "long-chat"; empty when the set does not say.
+	Kind string `json:"kind,omitempty"`
+	// Missing is, for a near miss, the word of the query a hint should
+	// name: the product the catalog does not hold.
+	Missing string `json:"missing,omitempty"`
 }
 
 // readJSONL decodes every non-empty line of path into a T, naming the line

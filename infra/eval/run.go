@@ -157,6 +157,7 @@ func writeCatalog(tools []Tool, dir string) (map[string]string, error) {
 type Result struct {
 	Query   Query
 	Ranked  []string // tool ids, best first
+	Hint    string   // the page's hint, if any
 	Latency time.Duration
 }
 
@@ -171,7 +172,7 @@ func (s *Set) Search(ctx context.Context, q Query, depth int) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("query %s: %w", q.QID, err)
 	}
-	r := Result{Query: q, Latency: elapsed}
+	r := Result{Query: q, Hint: page.Hint, Latency: elapsed}
 	for _, h := range page.Items {
 		var obj struct{ Name string }
 		if err := json.Unmarshal(h.Object, &obj); err != nil {

@@ -131,8 +131,11 @@ type report struct {
 
 // negativeSet holds the figures of the queries no tool answers.
 type negativeSet struct {
-	all           eval.Metrics
-	splits, langs map[string]eval.Metrics
+	all                  eval.Metrics
+	splits, langs, kinds map[string]eval.Metrics
+	// named counts the near misses (queries with a Missing word) whose
+	// hint names it, of missing of them.
+	named, missing int
 }
 
 func evaluate(b benchmark, ks []int, every, offset int) (*report, error) {
@@ -181,7 +184,28 @@ func evaluateNegatives(set *eval.Set, path string, ks []int, depth int) (negativ
 	if err != nil {
 		return negativeSet{}, nil, err
 	}
-	return negativeSet{all: eval.Score(results, ks), splits: scoreBy(results, ks, splitOf), langs: scoreBy(results, ks, langOf)}, latencies, nil
+	out := negativeSet{all: eval.Score(results, ks), splits: scoreBy(results, ks, splitOf), langs: scoreBy(results, ks, langOf),
+		kinds: scoreBy(results, ks, kindOf)}
+	out.named, out.missing = namedMissing(results)
+	return out, latencies, nil
+}
+
+func kindOf(q eval.Query) string { return q.Kind }
+
+// namedMissing counts the results whose query names a missing word
+// (a near miss) and, of those, the ones whose hint names it, as the
+// caller wrote it or in another case.
+func namedMissing(results []eval.Result) (named, missing int) {
+	for _, r := range results {
+		if r.Query.Missing == "" {
+			continue
+		}
+		missing++
+		if strings.Contains(strings.ToLower(r.Hint), strings.ToLower(r.Query.Missing)) {
+			named++
+		}
+	}
+	return named, missing
 }
 
 func splitOf(q eval.Query) string {
@@ -257,7 +281,10 @@ func (r *report) jsonObject(ks []int) map[string]any {
 	if m, ok := r.typo["typo"]; ok {
 		obj["typo"] = answeredFigures(m, ks)
 	}
-	for name, subsets := range map[string]map[string]eval.Metrics{"negative_splits": r.negs.splits, "negative_langs": r.negs.langs} {
+	if r.negs.missing > 0 {
+		obj["missing_named_rate"] = round4(float64(r.negs.named) / float64(r.negs.missing))
+	}
+	for name, subsets := range map[string]map[string]eval.Metrics{"negative_splits": r.negs.splits, "negative_langs": r.negs.langs, "negative_kinds": r.negs.kinds} {
 		if len(subsets) > 0 {
 			obj[name] = subsetFigures(subsets, negativeFigures)
 		}
@@ -302,8 +329,11 @@ func (r *report) print(w io.Writer, ks []int) error {
 		return err
 	}
 	if r.negs.all.Queries > 0 {
-		fmt.Fprintf(w, "negatives: %d, no-match rate %.3f%s%s\n", r.negs.all.Queries, r.negs.all.Empty,
-			noMatchBy(r.negs.splits, ""), noMatchBy(r.negs.langs, "lang "))
+		fmt.Fprintf(w, "negatives: %d, no-match rate %.3f%s%s%s\n", r.negs.all.Queries, r.negs.all.Empty,
+			noMatchBy(r.negs.splits, ""), noMatchBy(r.negs.kinds, "kind "), noMatchBy(r.negs.langs, "lang "))
+		if r.negs.missing > 0 {
+			fmt.Fprintf(w, "near misses: the hint names the missing product for %d of %d\n", r.negs.named, r.negs.missing)
+		}
 	}
 	_, err := fmt.Fprintf(w, "%d tools; search latency p50 %.2f ms, p99 %.2f ms\n", r.tools, ms(r.p50), ms(r.p99))
 	return err

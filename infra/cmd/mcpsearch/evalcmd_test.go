@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -47,6 +48,48 @@ func TestEvalCatalog(t *testing.T) {
 		if code != 0 || !strings.Contains(out, row) {
 			t.Errorf("table: exit %d, no %q in\n%s", code, row, out)
 		}
+	}
+}
+
+// TestEvalNearMisses: negatives that say their kind are counted by kind,
+// and near misses by whether the hint names the product they miss.
+func TestEvalNearMisses(t *testing.T) {
+	dir := t.TempDir()
+	queries := filepath.Join(dir, "queries.jsonl")
+	writeFile(t, queries, `{"qid":"q1","query":"weather forecast for Paris","relevant_groups":[["weather__get_forecast"]],"split":"dev"}
+`)
+	negatives := filepath.Join(dir, "negatives.jsonl")
+	// the test catalog's notes and weather: "notes in Evernote" keeps the
+	// notes tool with a hint naming Evernote; the rest get no items
+	writeFile(t, negatives, `{"qid":"n1","query":"bake a chocolate cake","split":"dev","kind":"errand"}
+{"qid":"n2","query":"create a note in Evernote","split":"test","kind":"near-miss","missing":"Evernote"}
+{"qid":"n3","query":"list my Zorblax boards","split":"test","kind":"near-miss","missing":"Zorblax"}
+`)
+	code, out, errOut := runCLI("eval", "--catalog", testCatalog, "--queries", queries, "--negatives", negatives, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s%s", code, out, errOut)
+	}
+	var got map[string]any
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"negative_kinds.errand.no_match_rate", "negative_kinds.near-miss.no_match_rate", "missing_named_rate"} {
+		if _, ok := figure(got, key); !ok {
+			t.Errorf("no figure %s in %s", key, out)
+		}
+	}
+	rate, _ := figure(got, "missing_named_rate")
+	if kinds, _ := figure(got, "negative_kinds.near-miss.negatives"); kinds != 2 {
+		t.Errorf("near misses counted %v, want 2", kinds)
+	}
+	_, table, _ := runCLI("eval", "--catalog", testCatalog, "--queries", queries, "--negatives", negatives)
+	var named, of int
+	line := table[strings.Index(table, "near misses:"):]
+	if _, err := fmt.Sscanf(line, "near misses: the hint names the missing product for %d of %d", &named, &of); err != nil || of != 2 {
+		t.Fatalf("table line %q (%v): want the near misses counted, 2", line, err)
+	}
+	if rate != float64(named)/2 || !strings.Contains(table, "kind near-miss") {
+		t.Errorf("JSON rate %v, table %d of 2:\n%s", rate, named, table)
 	}
 }
 
