@@ -68,3 +68,28 @@ func TestErrandsGetNoItems(t *testing.T) {
 		t.Errorf("a catalog without written requests: %d items, hint %q; the errand model was asked", len(page.Items), page.Hint)
 	}
 }
+
+// TestUnknownWordIsNamed: a near miss — the right action on a product the
+// catalog does not hold — keeps its items and its hint names the product,
+// a word no item holds; with unknown-words-hint off the hint does not.
+func TestUnknownWordIsNamed(t *testing.T) {
+	x := mustBuild(t, defaultCatalog)
+	const q = "list the open issues of the payments repo on Zorblax"
+	page, err := x.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: q, Limit: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Items) == 0 || !strings.Contains(page.Hint, "Zorblax") {
+		t.Errorf("%q: %d items, hint %q, want items kept and Zorblax named", q, len(page.Items), page.Hint)
+	}
+	if err := x.SetRulesOff("unknown-words-hint"); err != nil {
+		t.Fatal(err)
+	}
+	page, err = x.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: q, Limit: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Items) == 0 || strings.Contains(page.Hint, "Zorblax") {
+		t.Errorf("with the rule off: %d items, hint %q; want the items and no Zorblax", len(page.Items), page.Hint)
+	}
+}

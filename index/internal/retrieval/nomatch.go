@@ -132,7 +132,9 @@ func weighsNothing(concepts []Concept, docs int) bool {
 
 // lackedSubjects returns the labels of the concepts the best item lacks
 // (have: the terms it holds) that weigh at least rank.LackWeightRatio
-// times the heaviest Concept it holds, heaviest first, at most
+// times the heaviest Concept it holds, or that no item the caller sees
+// holds at all, nor its requests (unknown-words-hint: a product the
+// catalog lacks, "a Trello card"), heaviest first, at most
 // rank.MaxLackedInHint. Product codes of letters and digits (s3, ec2)
 // count here, though the coverage leaves them out: they often name the
 // very system asked for.
@@ -143,20 +145,21 @@ func lackedSubjects(concepts []Concept, have map[string]bool, docs int) []string
 		w, held := c.weigh(have, docs, true)
 		heaviestHeld = max(heaviestHeld, held)
 		if w > 0 && held == 0 {
-			lacked = append(lacked, weighedLabel{c.Label, w})
+			lacked = append(lacked, weighedLabel{c.Label, w, c.off.On(rules.UnknownWordsHint) && c.unknown()})
 		}
 	}
 	if heaviestHeld == 0 {
 		return nil // nothing held to compare with: coverage judges such a query
 	}
-	lacked = slices.DeleteFunc(lacked, func(l weighedLabel) bool { return l.w < rank.LackWeightRatio*heaviestHeld })
+	lacked = slices.DeleteFunc(lacked, func(l weighedLabel) bool { return !l.unknown && l.w < rank.LackWeightRatio*heaviestHeld })
 	return heaviestLabels(lacked, rank.MaxLackedInHint)
 }
 
 // weighedLabel is the label of a Concept an item lacks, with its weight.
 type weighedLabel struct {
-	label string
-	w     float64
+	label   string
+	w       float64
+	unknown bool
 }
 
 // heaviestLabels returns the labels of ls, heaviest first, each once (two
@@ -170,6 +173,17 @@ func heaviestLabels(ls []weighedLabel, most int) []string {
 		}
 	}
 	return labels
+}
+
+// unknown reports whether no item the caller sees, nor its requests, holds
+// any of c's words, and none was corrected.
+func (c Concept) unknown() bool {
+	for _, t := range c.Alternatives {
+		if t.DocFreq > 0 || t.Corrected != "" {
+			return false
+		}
+	}
+	return len(c.Alternatives) > 0
 }
 
 // isProductCode reports whether t is a short code of letters and digits
@@ -335,7 +349,7 @@ func coverage(concepts []Concept, have map[string]bool, docs int) (float64, []st
 		all += w
 		covered += held
 		if held == 0 {
-			missing = append(missing, weighedLabel{c.Label, w})
+			missing = append(missing, weighedLabel{label: c.Label, w: w})
 		}
 	}
 	if all == 0 {

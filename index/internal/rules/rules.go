@@ -57,6 +57,7 @@ const (
 	FitWindow
 	RequestFit
 	NearMissHint
+	UnknownWordsHint
 	UnreadCJK
 	TimeWords
 	count
@@ -100,6 +101,7 @@ var registry = [count]info{
 	FitWindow:          {"fit-window", "no-match", "a fitting item among the first 10 keeps a short query's items"},
 	RequestFit:         {"request-fit", "no-match", "an item whose best written request and a short query hold most of each other's weight fits it"},
 	NearMissHint:       {"near-miss-hint", "no-match", "a hint names the heavy words the best item lacks"},
+	UnknownWordsHint:   {"unknown-words-hint", "no-match", "a word no item the caller sees holds, nor its requests, is named in the hint"},
 	UnreadCJK:          {"unread-cjk", "no-match", "a Chinese or Japanese query of no known word gets no items"},
 	TimeWords:          {"time-words", "no-match", "a day or a time of day weighs nothing in the no-match test"},
 }
