@@ -23,6 +23,7 @@ import (
 // excluded by the query itself, before ranking and the cut.
 func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error) {
 	defer recoverDamage(x.dir, &err)
+	written := q.Text
 	q.Text = retrieval.ReadText(q.Text)
 	access := ext.AccessFrom(ctx)
 	w := x.visibility.viewer(access)
@@ -31,6 +32,7 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 	if err != nil {
 		return nil, fmt.Errorf("index %s: %w", x.dir, err)
 	}
+	req.Written = written
 	if err := x.checkAnnotations(q, w); err != nil {
 		return nil, err
 	}

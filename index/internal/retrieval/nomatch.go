@@ -89,10 +89,11 @@ func (x searcher) judgeFit(r *Request, cands []rank.Candidate, asked RequestMatc
 	if err != nil {
 		return fit{}, err
 	}
+	written := cmp.Or(r.Written, r.Query.Text)
 	if errand {
 		hint := ErrandHint
-		if _, missing := coverage(concepts, held, docs); len(missing) > 0 {
-			hint += "; the best match lacks " + strings.Join(missing, ", ")
+		if _, missing := coverage(concepts, held, docs); len(writtenOnly(missing, written)) > 0 {
+			hint += "; the best match lacks " + strings.Join(writtenOnly(missing, written), ", ")
 		}
 		return fit{empty: true, hint: hint}, nil
 	}
@@ -105,17 +106,45 @@ func (x searcher) judgeFit(r *Request, cands []rank.Candidate, asked RequestMatc
 				}
 			}
 			if best < rank.FitCoverage {
-				return fit{empty: true, hint: "no item fits this query well: the best match lacks " + strings.Join(missing, ", ")}, nil
+				return fit{empty: true, hint: lacksHint(writtenOnly(missing, written))}, nil
 			}
 		}
 	}
 	if !off.On(rules.NearMissHint) {
 		return fit{}, nil
 	}
-	if lacking := lackedSubjects(concepts, held, docs); len(lacking) > 0 {
+	if lacking := writtenOnly(lackedSubjects(concepts, held, docs, written), written); len(lacking) > 0 {
 		return fit{hint: "the best match lacks " + strings.Join(lacking, ", ")}, nil
 	}
 	return fit{}, nil
+}
+
+// NoFit is the hint of a query no item fits, when none of the words its
+// best match lacks can be named as the caller wrote them.
+const NoFit = "no item fits this query well"
+
+// lacksHint is the hint of an emptied page: what the best match lacks,
+// in the caller's words.
+func lacksHint(missing []string) string {
+	if len(missing) == 0 {
+		return NoFit
+	}
+	return NoFit + ": the best match lacks " + strings.Join(missing, ", ")
+}
+
+// writtenOnly keeps the labels written as they are in the caller's text,
+// or in it with its file paths read as "file" (text.FilesAsWord): a word
+// read in compatibility form ("ˤAA" as "ʕAA") is not the caller's, and a
+// hint names only the caller's words.
+func writtenOnly(labels []string, written string) []string {
+	var out []string
+	files := text.FilesAsWord(written)
+	for _, l := range labels {
+		if strings.Contains(written, l) || strings.Contains(files, l) {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // weighsNothing reports whether no Concept weighs anything in the
@@ -133,19 +162,19 @@ func weighsNothing(concepts []Concept, docs int) bool {
 // lackedSubjects returns the labels of the concepts the best item lacks
 // (have: the terms it holds) that weigh at least rank.LackWeightRatio
 // times the heaviest Concept it holds, or that no item the caller sees
-// holds at all, nor its requests (unknown-words-hint: a product the
-// catalog lacks, "a Trello card"), heaviest first, at most
-// rank.MaxLackedInHint. Product codes of letters and digits (s3, ec2)
+// holds at all, nor its requests, written as it is in the caller's text
+// (written; unknown-words-hint: a product the catalog lacks, "a Trello
+// card"), heaviest first, at most rank.MaxLackedInHint. Product codes of letters and digits (s3, ec2)
 // count here, though the coverage leaves them out: they often name the
 // very system asked for.
-func lackedSubjects(concepts []Concept, have map[string]bool, docs int) []string {
+func lackedSubjects(concepts []Concept, have map[string]bool, docs int, written string) []string {
 	var lacked []weighedLabel
 	heaviestHeld := 0.0
 	for _, c := range concepts {
 		w, held := c.weigh(have, docs, true)
 		heaviestHeld = max(heaviestHeld, held)
 		if w > 0 && held == 0 {
-			lacked = append(lacked, weighedLabel{c.Label, w, c.off.On(rules.UnknownWordsHint) && c.unknown()})
+			lacked = append(lacked, weighedLabel{c.Label, w, c.off.On(rules.UnknownWordsHint) && c.unknown() && strings.Contains(written, c.Label)})
 		}
 	}
 	if heaviestHeld == 0 {

@@ -36,6 +36,11 @@ type Request struct {
 	Names []string
 	// Off are the rules switched off.
 	Off rules.Set
+	// Written is the caller's text as it came, before ReadText read it in
+	// compatibility form, when the caller of Read sets it: a hint names
+	// a word no item holds only when it is written there
+	// (unknown-words-hint). Nothing else reads it.
+	Written string
 	// Cost is what correcting its words took.
 	Cost TypoCost
 }
