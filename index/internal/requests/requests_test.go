@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -404,5 +405,35 @@ func TestSearchLooksUpOnce(t *testing.T) {
 	}
 	if parts := s.Explain(q, ms[0].Request); len(parts) == 0 {
 		t.Error("no parts explained")
+	}
+}
+
+// TestSearchBoundsItsSight: for a caller who does not see every item, the
+// postings a search walks to count what it sees stay within its bound,
+// however many terms it looks up.
+func TestSearchBoundsItsSight(t *testing.T) {
+	var its []catalog.Item
+	for i := range 200 {
+		its = append(its, catalog.Item{Kind: ext.KindTool, Name: fmt.Sprint("t", i), Requests: []string{"alpha beta gamma delta epsilon zeta"}})
+	}
+	x := build(t, its)
+	calls := 0
+	sees := func(ord int) bool { calls++; return ord%2 == 0 }
+	const bound = 300
+	s := x.Search(ext.KindTool, sees, bound)
+	afterCount := calls // the items counted once
+	ms, err := s.Best(context.Background(), terms("alpha beta gamma delta epsilon zeta"))
+	if err != nil || len(ms) != 100 {
+		t.Fatalf("%d matches (%v), want the 100 items seen", len(ms), err)
+	}
+	// counting what it sees walks at most bound postings; scoring at most
+	// bound more (the terms left out past it)
+	if walked := calls - afterCount; walked > 2*bound {
+		t.Errorf("the search asked the caller's sight %d times, want at most %d", walked, 2*bound)
+	}
+	for _, m := range ms {
+		if m.Ord%2 != 0 {
+			t.Fatalf("an item the caller does not see matched: %+v", m)
+		}
 	}
 }

@@ -58,6 +58,7 @@ type Search struct {
 	maxPostings  int
 	avgLen       float64
 	terms        map[string]termPostings // looked up, weight 1
+	walked       int                     // postings walked to count what the caller sees
 }
 
 // Search starts a search of the requests of kind k for a caller who sees
@@ -239,12 +240,32 @@ func (s *Search) term(term string) termPostings {
 		tp.from = from + searchReq(x.postReq[4*from:4*to], s.reqLo)
 		tp.to = from + searchReq(x.postReq[4*from:4*to], s.reqHi)
 	}
-	df := x.visiblePostings(tp, s.head, s.sees)
+	df := s.visibleDocFreq(tp)
 	tp.idf = math.Log(1 + (float64(s.visible)-float64(df)+0.5)/(float64(df)+0.5))
 	if df == 0 {
 		tp.to = tp.from
 	}
 	return tp
+}
+
+// visibleDocFreq counts the requests holding tp's term among those the
+// caller sees. For a caller who does not see every item that walks the
+// term's postings, and a search walks at most its maxPostings of them for
+// all its terms together: past that budget a term's count is that of
+// every request (at most the requests the caller sees), so that the worst
+// query — 48 terms, then 64 of each request compared — costs no more than
+// the bound its scoring has; a word common enough to pass it tells
+// nothing of any one item.
+func (s *Search) visibleDocFreq(tp termPostings) int {
+	n := tp.to - tp.from
+	if s.sees == nil {
+		return n
+	}
+	if s.maxPostings > 0 && s.walked+n > s.maxPostings {
+		return min(n, s.visible)
+	}
+	s.walked += n
+	return s.x.visiblePostings(tp, s.head, s.sees)
 }
 
 // visiblePostings counts the postings of tp whose item the caller sees.
