@@ -1,6 +1,7 @@
 // Package eval measures retrieval quality on tool-retrieval benchmarks in the
 // shared format: tools.jsonl ({"id","name","description","input_schema",
-// "server","category"} a line), queries.jsonl ({"qid","query","relevant",
+// "server","category"} a line, optionally "requests" written for the tool),
+// queries.jsonl ({"qid","query","relevant",
 // "relevant_groups","split"}, optionally "lang", "typo" and "domain") and
 // optionally negatives.jsonl ({"qid","query"} that no tool answers, with the
 // same optional fields).
@@ -29,6 +30,10 @@ type Tool struct {
 	InputSchema json.RawMessage `json:"input_schema"`
 	Server      *string         `json:"server"`
 	Category    *string         `json:"category"`
+	// Requests are requests written for the tool, if any: they go into its
+	// catalog entry's _meta (catalog.MetaRequests), as evidence for the
+	// index, the way written requests reach a catalog.
+	Requests []string `json:"requests,omitempty"`
 }
 
 // Query is one line of queries.jsonl or negatives.jsonl.

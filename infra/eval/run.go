@@ -134,6 +134,9 @@ func writeCatalog(tools []Tool, dir string) (map[string]string, error) {
 		if t.Category != nil && *t.Category != "" {
 			obj["annotations"] = map[string]any{"category": *t.Category}
 		}
+		if len(t.Requests) > 0 {
+			obj["_meta"] = map[string]any{catalog.MetaRequests: t.Requests}
+		}
 		byServer[server] = append(byServer[server], obj)
 		canonical := server + catalog.DefaultSeparator + t.Name
 		if prev, dup := ids[canonical]; dup {

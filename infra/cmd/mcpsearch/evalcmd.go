@@ -36,6 +36,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	off := fs.String("off", "", "retrieval rules to switch off, comma-separated (see --ablate)")
 	markdown := fs.Bool("markdown", false, "with --ablate: print one Markdown table row a rule (the README's table)")
 	rounds := fs.Int("rounds", 2000, "with --ablate: resamples of the paired bootstrap")
+	against := fs.String("against", "", "a second tools.jsonl with the same tool ids (say, --tools with requests borrowed): evaluate both on the queries and print each figure side by side with the paired bootstrap's interval of the change")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -59,7 +60,16 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	rep, err := evaluate(benchmark{*tools, *catalog, *queries, *negatives, *off}, ks, every, offset)
+	base := benchmark{*tools, *catalog, *queries, *negatives, *off}
+	if *against != "" {
+		if *tools == "" || *asJSON || *floors != "" || *ceilings != "" {
+			return fmt.Errorf("%w: --against compares two tools files: give --tools, and no --json, --min or --max", errUsage)
+		}
+		alt := base
+		alt.tools = *against
+		return runCompare(base, alt, ks, every, offset, stdout)
+	}
+	rep, err := evaluate(base, ks, every, offset)
 	if err != nil {
 		return err
 	}
@@ -105,6 +115,14 @@ type benchmark struct {
 	off                                string // rules switched off, comma-separated
 }
 
+// source names the benchmark's tools: the tools file or the catalog.
+func (b benchmark) source() string {
+	if b.catalog != "" {
+		return b.catalog
+	}
+	return b.tools
+}
+
 // open builds the benchmark's tools.
 func (b benchmark) open() (*eval.Set, error) {
 	if b.catalog != "" {
@@ -133,6 +151,7 @@ type report struct {
 type negativeSet struct {
 	all                  eval.Metrics
 	splits, langs, kinds map[string]eval.Metrics
+	results              []eval.Result
 	// named counts the near misses (queries with a Missing word) whose
 	// hint names it, of missing of them.
 	named, missing int
@@ -185,7 +204,7 @@ func evaluateNegatives(set *eval.Set, path string, ks []int, depth int) (negativ
 		return negativeSet{}, nil, err
 	}
 	out := negativeSet{all: eval.Score(results, ks), splits: scoreBy(results, ks, splitOf), langs: scoreBy(results, ks, langOf),
-		kinds: scoreBy(results, ks, kindOf)}
+		kinds: scoreBy(results, ks, kindOf), results: results}
 	out.named, out.missing = namedMissing(results)
 	return out, latencies, nil
 }
