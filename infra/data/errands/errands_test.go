@@ -21,8 +21,8 @@ func TestFile(t *testing.T) {
 	if err := Check(set); err != nil {
 		t.Fatal(err)
 	}
-	if len(set) < 800 {
-		t.Errorf("got %d errands, want at least 800", len(set))
+	if len(set) < 1800 {
+		t.Errorf("got %d errands, want at least 1800", len(set))
 	}
 }
 
