@@ -35,7 +35,7 @@ func TestErrandModelIsTheTrainedOne(t *testing.T) {
 	if !bytes.Equal(trained, embedded) {
 		t.Errorf("%s is not what errandmodel trains today: run go run ./infra/cmd/mcpsearch errandmodel", index.ErrandModelFile)
 	}
-	if !strings.Contains(stdout.String(), "trained on 28557 requests and 800 errands") {
+	if !strings.Contains(stdout.String(), "trained on 28557 requests and 1800 errands") {
 		t.Errorf("output %q", stdout.String())
 	}
 }
