@@ -134,13 +134,13 @@ func (o Options) check() error {
 	case o.Backend == Bedrock && o.APIKey != "":
 		return errors.New("an API key is for an OpenAI-compatible endpoint: Bedrock calls are signed with AWS credentials")
 	}
-	return checkEndpoint(o.Endpoint)
+	return CheckEndpoint(o.Endpoint)
 }
 
-// checkEndpoint refuses a URL that is not plain http(s) or that could hold
-// a secret (a user, a password, a query): the endpoint is recorded in the
-// bundle.
-func checkEndpoint(endpoint string) error {
+// CheckEndpoint refuses a URL that is not plain http(s) or that could
+// hold a secret (a user, a password, a query): the endpoint is recorded in
+// the bundle. An empty one is no URL, and no error.
+func CheckEndpoint(endpoint string) error {
 	if endpoint == "" {
 		return nil
 	}

@@ -200,17 +200,26 @@ func (v *Vectors) Cosines(kind ext.Kind, q *Query, ords []int) ([]float32, error
 func (v *Vectors) cosine(q *Query, r int) float32 {
 	row := v.rows[r*v.rowBytes : (r+1)*v.rowBytes]
 	scale := math.Float32frombits(binary.LittleEndian.Uint32(row))
-	var s0, s1 int32
-	vec := row[4:]
+	return float32(dotInt8(q.q, row[4:])) * q.scale * scale
+}
+
+// dotInt8 is the dot product of a quantised query and an int8 row of the
+// same length.
+func dotInt8(q []int32, row []byte) int32 {
+	row = row[:len(q)]
+	var s0, s1, s2, s3 int32
 	i := 0
-	for ; i+2 <= len(vec); i += 2 {
-		s0 += q.q[i] * int32(int8(vec[i]))
-		s1 += q.q[i+1] * int32(int8(vec[i+1]))
+	for ; i+4 <= len(q); i += 4 {
+		qq, rr := q[i:i+4:i+4], row[i:i+4:i+4]
+		s0 += qq[0] * int32(int8(rr[0]))
+		s1 += qq[1] * int32(int8(rr[1]))
+		s2 += qq[2] * int32(int8(rr[2]))
+		s3 += qq[3] * int32(int8(rr[3]))
 	}
-	for ; i < len(vec); i++ {
-		s0 += q.q[i] * int32(int8(vec[i]))
+	for ; i < len(q); i++ {
+		s0 += q[i] * int32(int8(row[i]))
 	}
-	return float32(s0+s1) * q.scale * scale
+	return s0 + s1 + s2 + s3
 }
 
 // quantise brings v to int8 with its largest component ±127 and returns

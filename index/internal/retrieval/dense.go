@@ -16,7 +16,8 @@ import (
 )
 
 // Dense fusion: the cosine of the query's and each item's vector (package
-// vectors), times rank.DenseWeight, is added to the score of every
+// vectors; or a hosted model's, when the bundle has them and the query's
+// vector came in time: DenseQuery, densequery.go), times rank.DenseWeight, is added to the score of every
 // candidate of the re-ranking window, and the rank.DenseCandidates items
 // nearest the query join the window whether BM25 found them or not, so an
 // item that shares no word with the query can still be found.
