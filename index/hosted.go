@@ -191,22 +191,27 @@ func (x *Index) hostedQuery(ctx context.Context, text string) (retrieval.DenseQu
 	}
 	q, err := x.embedQuery(ctx, use.opts, text)
 	if err != nil {
-		reason := "error"
-		if errors.Is(err, context.DeadlineExceeded) {
-			reason = "timeout"
-			h.timeouts.Add(1)
-		} else {
-			h.errs.Add(1)
-		}
-		if use.opts.OnFallback != nil {
-			use.opts.OnFallback(reason, err)
-		}
-		return nil, fmt.Sprintf("word vectors (the hosted query's vector: %s)", map[string]string{
-			"timeout": "no answer within " + use.opts.Timeout.String(), "error": "the endpoint failed"}[reason])
+		return nil, x.fellBack(use.opts, err)
 	}
 	use.cache.put(key, q)
 	h.hosted.Add(1)
 	return hostedQuery{h.vectors, q}, "hosted " + h.vectors.Model().String()
+}
+
+// fellBack counts a query whose vector err kept from coming, tells
+// opts.OnFallback, and returns the explanation's note.
+func (x *Index) fellBack(opts HostedOptions, err error) string {
+	reason, note := "error", "the endpoint failed"
+	if errors.Is(err, context.DeadlineExceeded) {
+		reason, note = "timeout", "no answer within "+opts.Timeout.String()
+		x.hosted.timeouts.Add(1)
+	} else {
+		x.hosted.errs.Add(1)
+	}
+	if opts.OnFallback != nil {
+		opts.OnFallback(reason, err)
+	}
+	return "word vectors (the hosted query's vector: " + note + ")"
 }
 
 // embedQuery asks for the vector of text within opts.Timeout.
@@ -218,8 +223,8 @@ func (x *Index) embedQuery(ctx context.Context, opts HostedOptions, text string)
 		err = ctx.Err() // an embedder that answered past the deadline
 	}
 	if err != nil {
-		if ctx.Err() != nil && !errors.Is(err, context.DeadlineExceeded) {
-			err = fmt.Errorf("%w: %w", context.DeadlineExceeded, err)
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) && !errors.Is(err, context.DeadlineExceeded) {
+			err = fmt.Errorf("%w: %w", context.DeadlineExceeded, err) // an embedder that hides the deadline
 		}
 		return nil, err
 	}

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
 	"strings"
 	"time"
 
@@ -25,7 +24,7 @@ type bedrock struct {
 }
 
 // embed asks for the vector of texts[0] (Bedrock takes one text a call).
-func (b *bedrock) embed(ctx context.Context, texts []string) ([][]float32, error) {
+func (b *bedrock) embed(ctx context.Context, calls Calls, texts []string) ([][]float32, error) {
 	if len(texts) != 1 {
 		return nil, fmt.Errorf("one text a call to Bedrock, not %d", len(texts))
 	}
@@ -38,7 +37,7 @@ func (b *bedrock) embed(ctx context.Context, texts []string) ([][]float32, error
 		return nil, err
 	}
 	sum := sha256.Sum256(body)
-	answer, err := b.client.calls.post(ctx, call{
+	answer, err := calls.post(ctx, call{
 		url:       b.client.endpoint() + "/model/" + escapeLabel(b.client.model.Name) + "/invoke",
 		body:      body,
 		maxAnswer: b.client.maxAnswer(1),
@@ -69,18 +68,6 @@ func (b *bedrock) sign(r *http.Request, payloadHash string) error {
 		return fmt.Errorf("signing the call: %w", err)
 	}
 	return nil
-}
-
-// EnvCredentials reads the credentials Lambda sets (AWS_ACCESS_KEY_ID,
-// AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN) at each call, so that a
-// rotated session is used; an error when the first two are unset.
-func EnvCredentials(context.Context) (aws.Credentials, error) {
-	c := aws.Credentials{AccessKeyID: os.Getenv("AWS_ACCESS_KEY_ID"), SecretAccessKey: os.Getenv("AWS_SECRET_ACCESS_KEY"),
-		SessionToken: os.Getenv("AWS_SESSION_TOKEN"), Source: "environment"}
-	if c.AccessKeyID == "" || c.SecretAccessKey == "" {
-		return aws.Credentials{}, errors.New("AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are not set")
-	}
-	return c, nil
 }
 
 // escapeLabel escapes a path segment as the AWS SDKs escape a URI label:

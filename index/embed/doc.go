@@ -23,5 +23,6 @@
 //
 // The package imports neither package index (its interfaces take the
 // client's methods) nor the AWS SDK's credential chain: the caller hands
-// it credentials ([EnvCredentials] reads those Lambda sets).
+// it credentials (the function its role's, which Lambda sets in the
+// environment; mcpsearch build the chain's).
 package embed

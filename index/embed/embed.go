@@ -1,6 +1,7 @@
 package embed
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -83,7 +84,7 @@ type Client struct {
 	batch       int
 	concurrency int
 	calls       Calls
-	send        func(ctx context.Context, texts []string) ([][]float32, error)
+	send        func(ctx context.Context, calls Calls, texts []string) ([][]float32, error)
 	apiKey      string
 }
 
@@ -94,16 +95,10 @@ func New(o Options) (*Client, error) {
 	}
 	c := &Client{
 		model:       Model{Backend: o.Backend, Name: o.Model, Endpoint: strings.TrimRight(o.Endpoint, "/"), Region: o.Region, Dims: o.Dims},
-		batch:       max(1, o.Batch),
-		concurrency: o.Concurrency,
+		batch:       cmp.Or(o.Batch, DefaultBatch),
+		concurrency: max(1, cmp.Or(o.Concurrency, DefaultConcurrency)),
 		calls:       o.Calls.orDefaults(),
 		apiKey:      o.APIKey,
-	}
-	if o.Batch == 0 {
-		c.batch = DefaultBatch
-	}
-	if c.concurrency <= 0 {
-		c.concurrency = DefaultConcurrency
 	}
 	switch o.Backend {
 	case OpenAI:
@@ -182,23 +177,23 @@ func (c *Client) endpoint() string {
 // EmbedQuery returns the vector of one text (cut to MaxTextBytes), with
 // one call and no retry: a query's deadline is the caller's context.
 func (c *Client) EmbedQuery(ctx context.Context, text string) ([]float32, error) {
-	once := *c
-	once.calls.Retries = 0
-	vecs, err := once.embed(ctx, []string{text})
+	once := c.calls
+	once.Retries = 0
+	vecs, err := c.embed(ctx, once, []string{text})
 	if err != nil {
 		return nil, err
 	}
 	return vecs[0], nil
 }
 
-// embed is one call: the vectors of texts, checked, or an error naming the
-// endpoint (without the key).
-func (c *Client) embed(ctx context.Context, texts []string) ([][]float32, error) {
+// embed is one call, tried as calls say: the vectors of texts, checked,
+// or an error naming the endpoint (without the key).
+func (c *Client) embed(ctx context.Context, calls Calls, texts []string) ([][]float32, error) {
 	cut := make([]string, len(texts))
 	for i, t := range texts {
 		cut[i] = Cut(t)
 	}
-	vecs, err := c.send(ctx, cut)
+	vecs, err := c.send(ctx, calls, cut)
 	if err == nil {
 		err = c.checkVectors(vecs, len(texts))
 	}
@@ -270,7 +265,7 @@ func (c *Client) maxAnswer(n int) int64 {
 // openAI is one call to an OpenAI-compatible endpoint: POST
 // BASE/embeddings with the texts as input, the vectors in the order of
 // their index.
-func (c *Client) openAI(ctx context.Context, texts []string) ([][]float32, error) {
+func (c *Client) openAI(ctx context.Context, calls Calls, texts []string) ([][]float32, error) {
 	req := map[string]any{"model": c.model.Name, "input": texts, "encoding_format": "float"}
 	if c.model.Dims > 0 {
 		req["dimensions"] = c.model.Dims
@@ -279,7 +274,7 @@ func (c *Client) openAI(ctx context.Context, texts []string) ([][]float32, error
 	if err != nil {
 		return nil, err
 	}
-	answer, err := c.calls.post(ctx, call{url: c.model.Endpoint + "/embeddings", body: body, maxAnswer: c.maxAnswer(len(texts)),
+	answer, err := calls.post(ctx, call{url: c.model.Endpoint + "/embeddings", body: body, maxAnswer: c.maxAnswer(len(texts)),
 		prepare: func(r *http.Request) error {
 			if c.apiKey != "" {
 				r.Header.Set("Authorization", "Bearer "+c.apiKey)

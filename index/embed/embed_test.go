@@ -187,3 +187,13 @@ func TestConcurrentQueries(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestQueryNotRetried: a query's call is made once, whatever retries the
+// client's calls allow the items' (its deadline is short).
+func TestQueryNotRetried(t *testing.T) {
+	srv := embedtest.New(t, 16)
+	srv.Set(embedtest.Faults{Status: http.StatusServiceUnavailable})
+	if _, err := openAIClient(t, srv, 16).EmbedQuery(context.Background(), "weather"); err == nil || srv.Calls.Load() != 1 {
+		t.Errorf("got %v after %d calls, want the 503 after one", err, srv.Calls.Load())
+	}
+}

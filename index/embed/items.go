@@ -22,7 +22,7 @@ func (c *Client) EmbedItems(ctx context.Context, texts []string) ([][]float32, e
 		wg.Go(func() {
 			for start := range starts {
 				end := min(start+c.batch, len(texts))
-				vecs, err := c.embed(ctx, texts[start:end])
+				vecs, err := c.embed(ctx, c.calls, texts[start:end])
 				if err != nil {
 					once.Do(func() { first = fmt.Errorf("texts %d to %d of %d: %w", start+1, end, len(texts), err) })
 					cancel(err)

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"testing"
 	"time"
 	"unicode"
 
@@ -58,7 +59,7 @@ type Server struct {
 
 // New starts a server with vectors of dims dimensions; it stops when the
 // test ends.
-func New(tb interface{ Cleanup(func()) }, dims int) *Server {
+func New(tb testing.TB, dims int) *Server {
 	s := &Server{Dims: dims, Region: "us-east-1",
 		Creds: aws.Credentials{AccessKeyID: "AKIDEXAMPLE", SecretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", SessionToken: "session-token"}}
 	srv := httptest.NewServer(s)
