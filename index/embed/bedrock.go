@@ -37,11 +37,11 @@ func (b *bedrock) embed(ctx context.Context, calls Calls, texts []string) ([][]f
 		return nil, err
 	}
 	sum := sha256.Sum256(body)
-	answer, err := calls.post(ctx, call{
-		url:       b.client.endpoint() + "/model/" + escapeLabel(b.client.model.Name) + "/invoke",
-		body:      body,
-		maxAnswer: b.client.maxAnswer(1),
-		prepare:   func(r *http.Request) error { return b.sign(r, hex.EncodeToString(sum[:])) },
+	answer, err := calls.post(ctx, Call{
+		URL:       b.client.endpoint() + "/model/" + EscapeLabel(b.client.model.Name) + "/invoke",
+		Body:      body,
+		MaxAnswer: b.client.maxAnswer(1),
+		Prepare:   func(r *http.Request) error { return b.sign(r, hex.EncodeToString(sum[:])) },
 	})
 	if err != nil {
 		return nil, err
@@ -70,10 +70,10 @@ func (b *bedrock) sign(r *http.Request, payloadHash string) error {
 	return nil
 }
 
-// escapeLabel escapes a path segment as the AWS SDKs escape a URI label:
+// EscapeLabel escapes a path segment as the AWS SDKs escape a URI label:
 // every byte but the unreserved ones (a model ID's ":" becomes %3A, an
 // ARN's "/" %2F).
-func escapeLabel(s string) string {
+func EscapeLabel(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]

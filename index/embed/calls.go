@@ -14,9 +14,9 @@ import (
 	"time"
 )
 
-// Calls bound the HTTP calls to an endpoint. A nil *Calls means the
-// defaults. (The same bounds as infra/requests' calls to a language model:
-// a model endpoint is a shared service.)
+// Calls bound the HTTP calls to a model endpoint, a shared service: the
+// embeddings calls of this package and infra/requests' calls to a
+// language model. A nil *Calls means the defaults.
 type Calls struct {
 	// Timeout bounds each try of a call. If zero, DefaultTimeout.
 	Timeout time.Duration
@@ -26,16 +26,20 @@ type Calls struct {
 	Retries int
 	// Backoff is the first wait before a retry. If zero, DefaultBackoff.
 	Backoff time.Duration
+	// MaxAnswerBytes bounds each answer read. If zero, the call's own
+	// bound (Call.MaxAnswer).
+	MaxAnswerBytes int64
 	// Client sends the calls. If nil, a client without its own timeout
 	// (Timeout bounds each try).
 	Client *http.Client
 }
 
-// Defaults of Calls.
+// Defaults of Calls and Call.
 const (
-	DefaultTimeout = 30 * time.Second
-	DefaultBackoff = time.Second
-	MaxBackoff     = 30 * time.Second
+	DefaultTimeout        = 30 * time.Second
+	DefaultBackoff        = time.Second
+	MaxBackoff            = 30 * time.Second
+	DefaultMaxAnswerBytes = 1 << 20
 )
 
 // errorSnippetBytes bounds what an error quotes of a refusal's body.
@@ -58,14 +62,24 @@ func (c *Calls) orDefaults() Calls {
 	return o
 }
 
-// call is one JSON POST to an endpoint.
-type call struct {
-	url  string
-	body []byte
-	// maxAnswer bounds the answer read, in bytes.
-	maxAnswer int64
-	// prepare sets the headers of each try (a signature is made anew).
-	prepare func(*http.Request) error
+// Call is one JSON POST to a model endpoint.
+type Call struct {
+	URL  string
+	Body []byte
+	// MaxAnswer bounds the answer read, in bytes, unless
+	// Calls.MaxAnswerBytes does. If zero, DefaultMaxAnswerBytes.
+	MaxAnswer int64
+	// Prepare, if set, sets the headers of each try (a signature is made
+	// anew).
+	Prepare func(*http.Request) error
+	// Redact, if set, takes secrets out of what the endpoint answered
+	// before an error quotes it.
+	Redact func(string) string
+}
+
+// Post sends call, tried as c says, and returns the body of a 200 answer.
+func (c *Calls) Post(ctx context.Context, call Call) ([]byte, error) {
+	return c.orDefaults().post(ctx, call)
 }
 
 // StatusError is an endpoint's refusal of a call: the HTTP status of its
@@ -77,29 +91,46 @@ type StatusError struct {
 }
 
 func (e *StatusError) Error() string {
-	hint := ""
-	switch e.Status {
-	case http.StatusUnauthorized, http.StatusForbidden:
-		hint = " (check the API key or the AWS credentials and their permission to call the model)"
-	case http.StatusNotFound:
-		hint = " (check the endpoint URL and the model name)"
-	}
 	if e.Tries > 1 {
-		return fmt.Sprintf("HTTP %d: %s (after %d tries)%s", e.Status, e.Said, e.Tries, hint)
+		return fmt.Sprintf("HTTP %d: %s (after %d tries)", e.Status, e.Said, e.Tries)
 	}
-	return fmt.Sprintf("HTTP %d: %s%s", e.Status, e.Said, hint)
+	return fmt.Sprintf("HTTP %d: %s", e.Status, e.Said)
+}
+
+// withHint adds to a final refusal what the operator should check.
+func withHint(err error) error {
+	var s *StatusError
+	if !errors.As(err, &s) {
+		return err
+	}
+	switch s.Status {
+	case http.StatusUnauthorized, http.StatusForbidden:
+		return fmt.Errorf("%w (check the API key or the AWS credentials and their permission to call the model)", err)
+	case http.StatusNotFound:
+		return fmt.Errorf("%w (check the endpoint URL and the model name)", err)
+	}
+	return err
 }
 
 // post sends c and returns the body of a 200 answer, trying again after a
 // 429 or 5xx as o says; any other refusal (401, 403, 404 …) is final.
-func (o Calls) post(ctx context.Context, c call) ([]byte, error) {
+func (o Calls) post(ctx context.Context, c Call) ([]byte, error) {
+	if o.MaxAnswerBytes > 0 {
+		c.MaxAnswer = o.MaxAnswerBytes
+	} else if c.MaxAnswer <= 0 {
+		c.MaxAnswer = DefaultMaxAnswerBytes
+	}
 	wait := o.Backoff
 	for try := 1; ; try++ {
 		body, status, retryAfter, err := o.try(ctx, c)
 		if err != nil || status == http.StatusOK {
 			return body, err
 		}
-		refusal := &StatusError{Status: status, Said: snippet(body), Tries: try}
+		said := Snippet(body)
+		if c.Redact != nil {
+			said = c.Redact(said)
+		}
+		refusal := &StatusError{Status: status, Said: said, Tries: try}
 		if !retryable(status) || try > o.Retries {
 			return nil, refusal
 		}
@@ -115,29 +146,31 @@ func (o Calls) post(ctx context.Context, c call) ([]byte, error) {
 
 // try sends c once, within o.Timeout; it returns the body, the status and
 // the wait the answer asks for before another try.
-func (o Calls) try(ctx context.Context, c call) ([]byte, int, time.Duration, error) {
+func (o Calls) try(ctx context.Context, c Call) ([]byte, int, time.Duration, error) {
 	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.url, bytes.NewReader(c.body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.URL, bytes.NewReader(c.Body))
 	if err != nil {
 		return nil, 0, 0, err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
-	if err := c.prepare(req); err != nil {
-		return nil, 0, 0, err
+	if c.Prepare != nil {
+		if err := c.Prepare(req); err != nil {
+			return nil, 0, 0, err
+		}
 	}
 	resp, err := o.Client.Do(req)
 	if err != nil {
 		return nil, 0, 0, o.transportError(ctx, err)
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, c.maxAnswer+1))
+	body, err := io.ReadAll(io.LimitReader(resp.Body, c.MaxAnswer+1))
 	if err != nil {
 		return nil, 0, 0, o.transportError(ctx, err)
 	}
-	if int64(len(body)) > c.maxAnswer {
-		return nil, 0, 0, fmt.Errorf("the answer is over %d bytes", c.maxAnswer)
+	if int64(len(body)) > c.MaxAnswer {
+		return nil, 0, 0, fmt.Errorf("the answer is over %d bytes", c.MaxAnswer)
 	}
 	return body, resp.StatusCode, retryAfter(resp.Header.Get("Retry-After")), nil
 }
@@ -187,8 +220,8 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// snippet is the start of a refusal's body, on one line.
-func snippet(body []byte) string {
+// Snippet is the start of a body, on one line, as an error quotes it.
+func Snippet(body []byte) string {
 	s := strings.Join(strings.Fields(string(body)), " ")
 	if len(s) > errorSnippetBytes {
 		s = strings.ToValidUTF8(s[:errorSnippetBytes], "") + "…"

@@ -17,6 +17,10 @@
 // at most MaxDims, finite and not zero — anything else is an error naming
 // what is wrong.
 //
+// The bounds of a call ([Calls], [Calls.Post]) are shared with
+// infra/requests, which asks a language model with the same timeouts,
+// retries and answer bounds.
+//
 // Privacy: the texts leave the process only to the endpoint the operator
 // configured. An API key travels in the Authorization header only; errors
 // never quote it, and [Model] (what a bundle records) holds none.

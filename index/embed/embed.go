@@ -198,7 +198,7 @@ func (c *Client) embed(ctx context.Context, calls Calls, texts []string) ([][]fl
 		err = c.checkVectors(vecs, len(texts))
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", c, c.redact(err))
+		return nil, fmt.Errorf("%s: %w", c, c.redact(withHint(err)))
 	}
 	return vecs, nil
 }
@@ -274,8 +274,8 @@ func (c *Client) openAI(ctx context.Context, calls Calls, texts []string) ([][]f
 	if err != nil {
 		return nil, err
 	}
-	answer, err := calls.post(ctx, call{url: c.model.Endpoint + "/embeddings", body: body, maxAnswer: c.maxAnswer(len(texts)),
-		prepare: func(r *http.Request) error {
+	answer, err := calls.post(ctx, Call{URL: c.model.Endpoint + "/embeddings", Body: body, MaxAnswer: c.maxAnswer(len(texts)),
+		Prepare: func(r *http.Request) error {
 			if c.apiKey != "" {
 				r.Header.Set("Authorization", "Bearer "+c.apiKey)
 			}
