@@ -188,6 +188,19 @@ func TestConcurrentQueries(t *testing.T) {
 	wg.Wait()
 }
 
+// TestEmbedItemsConcurrencyBounded: EmbedItems makes at most its
+// concurrency of calls at once.
+func TestEmbedItemsConcurrencyBounded(t *testing.T) {
+	srv := embedtest.New(t, 16)
+	srv.Set(embedtest.Faults{Delay: 20 * time.Millisecond})
+	if _, err := openAIClient(t, srv, 16).EmbedItems(context.Background(), texts(30)); err != nil {
+		t.Fatal(err)
+	}
+	if got := srv.MaxInFlight.Load(); got != 2 {
+		t.Errorf("at most %d calls at once, want the client's 2", got)
+	}
+}
+
 // TestQueryNotRetried: a query's call is made once, whatever retries the
 // client's calls allow the items' (its deadline is short).
 func TestQueryNotRetried(t *testing.T) {

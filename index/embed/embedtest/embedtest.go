@@ -47,9 +47,11 @@ type Server struct {
 	Region string
 	Creds  aws.Credentials
 
-	Calls   atomic.Int64 // calls received
-	Texts   atomic.Int64 // texts embedded
-	MaxBody atomic.Int64 // the largest request body received, in bytes
+	Calls       atomic.Int64 // calls received
+	Texts       atomic.Int64 // texts embedded
+	MaxBody     atomic.Int64 // the largest request body received, in bytes
+	MaxInFlight atomic.Int64 // the most calls it answered at once
+	inFlight    atomic.Int64
 
 	mu     sync.Mutex
 	faults Faults
@@ -84,9 +86,10 @@ func (s *Server) Bodies() []string {
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	n := s.Calls.Add(1)
+	raiseTo(&s.MaxInFlight, s.inFlight.Add(1))
+	defer s.inFlight.Add(-1)
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 16<<20))
-	for m := s.MaxBody.Load(); int64(len(body)) > m && !s.MaxBody.CompareAndSwap(m, int64(len(body))); m = s.MaxBody.Load() {
-	}
+	raiseTo(&s.MaxBody, int64(len(body)))
 	s.mu.Lock()
 	f := s.faults
 	if s.Keep {
@@ -109,6 +112,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.bedrock(w, r, body, f)
 	default:
 		http.Error(w, `{"message":"no such route"}`, http.StatusNotFound)
+	}
+}
+
+// raiseTo raises m to v if v is larger.
+func raiseTo(m *atomic.Int64, v int64) {
+	for old := m.Load(); v > old && !m.CompareAndSwap(old, v); old = m.Load() {
 	}
 }
 
