@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -25,6 +26,12 @@ import (
 type BuildOptions struct {
 	// Now stamps the manifest. If nil, time.Now.
 	Now func() time.Time
+	// Hosted, if set, embeds every item with a hosted model into
+	// hosted.bin, beside the word vectors (hosted.go); its failure fails
+	// the build, which then leaves no bundle.
+	Hosted *HostedItems
+	// Context bounds the hosted embedding. If nil, context.Background.
+	Context context.Context
 }
 
 // Build writes the bundle of cat to dir. The bundle is built in a folder
@@ -83,6 +90,10 @@ func writeBundle(cat *catalog.Catalog, dir string, opts *BuildOptions) (*Manifes
 	if _, err := text.Analyzer(); err != nil {
 		return nil, err
 	}
+	hosted, err := embedHosted(cat, opts) // first: the slowest step, and the likeliest to fail
+	if err != nil {
+		return nil, err
+	}
 	lengths, err := writeIndex(cat, filepath.Join(dir, "bleve"))
 	if err != nil {
 		return nil, err
@@ -100,6 +111,10 @@ func writeBundle(cat *catalog.Catalog, dir string, opts *BuildOptions) (*Manifes
 	if err := vectors.Write(dir, cat.Items); err != nil {
 		return nil, err
 	}
+	if err := hosted.write(dir, cat); err != nil {
+		return nil, err
+	}
+
 	if err := writeServers(cat, dir); err != nil {
 		return nil, err
 	}

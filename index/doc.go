@@ -13,6 +13,7 @@
 //	<dir>/meta.*          each item's name, server and name words (internal/store)
 //	<dir>/objects.*       each item's MCP object, zstd blocks (internal/store)
 //	<dir>/vectors.bin     each item's word-vector mean (internal/vectors)
+//	<dir>/hosted.bin      optional: each item's vector from a hosted model (internal/hosted, hosted.go)
 //	<dir>/docorder.bin    each bleve document's position in catalog order (internal/store)
 //
 // The index version is the SHA-256 of the canonical catalog (and of the

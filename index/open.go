@@ -12,6 +12,7 @@ import (
 	bindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/hosted"
 	"github.com/mcpsearch/mcpsearch/index/internal/requests"
 	"github.com/mcpsearch/mcpsearch/index/internal/store"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
@@ -29,6 +30,7 @@ type Index struct {
 	uris           uriTable                    // resource URIs and templates, read on first use (lookup.go)
 	visibility     *visibilityIndex            // nil: every item is public
 	vectors        *vectors.Vectors            // item vectors for the dense score
+	hosted         hostedState                 // a hosted model's item vectors, if built with them (hosted.go)
 	requests       *requests.Index             // the items' written requests, matched one by one
 	docOrder       store.DocOrder              // catalog position of each document, BM25's tie-break
 	filterNames    filterNames                 // servers and annotation names, read on first use (filter.go)
@@ -90,6 +92,10 @@ func Open(dir string) (x *Index, err error) {
 		x.Close()
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
+	if x.hosted.vectors, err = hosted.Open(dir, m.Counts); err != nil {
+		x.Close()
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
 	return x, nil
 }
 
@@ -130,6 +136,9 @@ func (x *Index) Close() error {
 	}
 	if x.requests != nil {
 		errs = append(errs, x.requests.Close())
+	}
+	if x.hosted.vectors != nil {
+		errs = append(errs, x.hosted.vectors.Close())
 	}
 	if x.bleve != nil {
 		errs = append(errs, x.bleve.Close())

@@ -124,8 +124,11 @@ func (s source) DocOrder() store.DocOrder            { return s.x.docOrder }
 func (s source) Metas(ids []string) ([]store.Meta, error) {
 	return s.x.metasOf(ids)
 }
-func (s source) Vectors() *vectors.Vectors           { return s.x.vectors }
-func (s source) Requests() *requests.Index           { return s.x.requests }
+func (s source) Vectors() *vectors.Vectors { return s.x.vectors }
+func (s source) Requests() *requests.Index { return s.x.requests }
+func (s source) HostedQuery(ctx context.Context, text string) (retrieval.DenseQuery, string) {
+	return s.x.hostedQuery(ctx, text)
+}
 func (s source) Separator() string                   { return s.x.manifest.Separator }
 func (s source) SeesAll() bool                       { return s.w.all() }
 func (s source) Sees(k ext.Kind, ord int) bool       { return s.w.sees(k, ord) }

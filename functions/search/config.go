@@ -18,6 +18,7 @@ import (
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/ext/auth"
 	"github.com/mcpsearch/mcpsearch/ext/server"
+	"github.com/mcpsearch/mcpsearch/index/embed"
 )
 
 // The function's configuration: every environment variable it reads is a
@@ -60,6 +61,7 @@ type Config struct {
 	MaxInFlight              int // 0: server.DefaultMaxInFlight
 	ResponseMaxBytes         int // 0: server.DefaultMaxResponseBytes
 	SecretsARN               string
+	Embed                    embedConfig // hosted query vectors (hosted.go)
 
 	Auth      auth.Mode // "" when unset: none locally, an error in Lambda
 	PublicURL string    // the MCP endpoint's public URL, for the auth challenge and metadata
@@ -180,6 +182,20 @@ var settings = []setting{
 		c.SecretsARN = v
 		_, err := arnRegion(v)
 		return refuseUnless(err == nil)
+	}},
+	{"MCPSEARCH_EMBED", "on or off", false, func(c *Config, v string) error {
+		c.Embed.Off = v == "off"
+		return oneOf(v, "on", "off")
+	}},
+	{"MCPSEARCH_EMBED_API_KEY", "the API key of the embeddings endpoint", true, func(c *Config, v string) error { c.Embed.APIKey = v; return nil }},
+	{"MCPSEARCH_EMBED_ENDPOINT", "an http:// or https:// URL without user, password, query or fragment", true, func(c *Config, v string) error {
+		c.Embed.Endpoint = v
+		return refuseUnless(embed.CheckEndpoint(v) == nil)
+	}},
+	{"MCPSEARCH_EMBED_TIMEOUT", "a Go duration from 1ms to 10s, such as 250ms", false, func(c *Config, v string) error {
+		d, err := time.ParseDuration(v)
+		c.Embed.Timeout = d
+		return refuseUnless(err == nil && d >= time.Millisecond && d <= 10*time.Second)
 	}},
 	{"MCPSEARCH_AUTH", "none, bearer, jwt or aws", false, func(c *Config, v string) error {
 		c.Auth = auth.Mode(v)

@@ -108,6 +108,10 @@ func start(cfg *Config, lookup lookupFunc, logger *slog.Logger, pause *collector
 	if err != nil {
 		return cfg, nil, err
 	}
+	if err := wireHosted(cfg, idx, logger); err != nil {
+		idx.Close()
+		return cfg, nil, err
+	}
 	svc, err := newHandler(cfg, idx, logger)
 	if err != nil {
 		idx.Close()

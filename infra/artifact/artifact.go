@@ -46,6 +46,9 @@ type Options struct {
 	// linux/arm64... ") and its time when it ends ("41.2s"): compiling
 	// alone takes a minute on a cold build cache. If nil, nothing is told.
 	Progress io.Writer
+	// Build configures the index build (a hosted embeddings model, its
+	// context). If nil, the defaults.
+	Build *index.BuildOptions
 }
 
 // Result describes what was built.
@@ -94,7 +97,7 @@ func Build(opts Options) (_ *Result, err error) {
 		return nil, err
 	}
 	err = step(opts.Progress, "building the index of "+opts.Catalog, func() (err error) {
-		r.Manifest, err = index.BuildDir(opts.Catalog, filepath.Join(opts.Out, "index"), nil)
+		r.Manifest, err = index.BuildDir(opts.Catalog, filepath.Join(opts.Out, "index"), opts.Build)
 		return err
 	})
 	if err != nil {

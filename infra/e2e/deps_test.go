@@ -61,8 +61,9 @@ func listPackages(t *testing.T) []goPackage {
 // tree) on the standard library and golang.org/x/text only; the Lambda
 // function (functions/search) not on the AWS credential chain or SDK
 // services that mcpsearch requests draft uses to ask Bedrock, and the
-// drafting (infra/requests) not on them either (the command hands it
-// credentials); and no package outside functions/ and infra/ imports them.
+// drafting (infra/requests) and the hosted embeddings client (index/embed)
+// not on them either (the command hands them credentials); and no package
+// outside functions/ and infra/ imports them.
 func TestDependencyDirection(t *testing.T) {
 	forbidden := map[string][]string{
 		module + "/ext":        {"github.com/", "golang.org/", "net/http", module + "/"},
@@ -81,6 +82,9 @@ func TestDependencyDirection(t *testing.T) {
 		// chain, no SDK service, nothing of infra/ (the drafting of requests).
 		module + "/functions/search": {awsChain, awsCredentials, awsServices, module + "/infra"},
 		module + "/infra/requests":   {awsChain, awsCredentials, awsServices, module + "/functions"},
+		// The hosted embeddings client, which the function imports: the
+		// standard library and the SDK's SigV4 signer, nothing of the index.
+		module + "/index/embed": {awsChain, awsCredentials, awsServices, "github.com/blevesearch/", module + "/"},
 	}
 	found := map[string]bool{}
 	for _, p := range listPackages(t) {

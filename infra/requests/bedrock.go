@@ -13,6 +13,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
+
+	"github.com/mcpsearch/mcpsearch/index/embed"
 )
 
 // Bedrock is a model of Amazon Bedrock, asked through the Converse API
@@ -66,11 +68,10 @@ func (m *Bedrock) Complete(ctx context.Context, system, user string) (string, er
 		return "", err
 	}
 	sum := sha256.Sum256(body)
-	answer, err := m.Calls.orDefaults().post(ctx, call{
-		url:     m.endpoint() + "/model/" + escapeLabel(m.Model) + "/converse",
-		body:    body,
-		prepare: func(req *http.Request) error { return m.sign(req, hex.EncodeToString(sum[:])) },
-		redact:  func(s string) string { return s },
+	answer, err := post(ctx, m.Calls, embed.Call{
+		URL:     m.endpoint() + "/model/" + embed.EscapeLabel(m.Model) + "/converse",
+		Body:    body,
+		Prepare: func(req *http.Request) error { return m.sign(req, hex.EncodeToString(sum[:])) },
 	})
 	if err != nil {
 		return "", err
@@ -113,20 +114,4 @@ func converseText(answer []byte) (string, error) {
 		return "", errors.New("the answer is not a Converse answer: no output.message.content[].text")
 	}
 	return text.String(), nil
-}
-
-// escapeLabel escapes a path segment as the AWS SDKs escape a URI label:
-// every byte but the unreserved ones (a model ID's ":" becomes %3A, an
-// ARN's "/" %2F).
-func escapeLabel(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~", c) >= 0 {
-			b.WriteByte(c)
-			continue
-		}
-		fmt.Fprintf(&b, "%%%02X", c)
-	}
-	return b.String()
 }

@@ -1,17 +1,10 @@
 package requests
 
 import (
-	"bytes"
 	"context"
-	"errors"
-	"fmt"
-	"io"
-	"math/rand/v2"
-	"net/http"
-	"net/url"
-	"strconv"
-	"strings"
 	"time"
+
+	"github.com/mcpsearch/mcpsearch/index/embed"
 )
 
 // Model is a language model that answers one instruction (system) and one
@@ -22,184 +15,35 @@ type Model interface {
 	String() string
 }
 
-// Calls bound the HTTP calls to a model. A nil *Calls means the defaults.
-type Calls struct {
-	// Timeout bounds each try of a call. If zero, DefaultTimeout.
-	Timeout time.Duration
-	// Retries is how many times a call answered 429 or 5xx is tried again,
-	// after Backoff, then twice as long each time (or the Retry-After the
-	// answer asks, at most MaxBackoff). Zero: never.
-	Retries int
-	// Backoff is the first wait before a retry. If zero, DefaultBackoff.
-	Backoff time.Duration
-	// MaxAnswerBytes bounds the answer read. If zero, DefaultMaxAnswerBytes.
-	MaxAnswerBytes int64
-	// Client sends the calls. If nil, a client without its own timeout
-	// (Timeout bounds each try).
-	Client *http.Client
-}
+// Calls bound the HTTP calls to a model: timeout, retries after a 429 or
+// 5xx with backoff (honouring Retry-After), the answer's size. They are
+// package embed's, which calls embeddings endpoints with the same bounds;
+// here a nil *Calls, or a zero Timeout, means DefaultTimeout (a model
+// writing requests takes longer than an embedding), and a zero
+// MaxAnswerBytes DefaultMaxAnswerBytes.
+type Calls = embed.Calls
 
-// Defaults of Calls.
+// StatusError is an endpoint's refusal of a call: the HTTP status of its
+// last answer, the start of what it said, and how many tries were made.
+type StatusError = embed.StatusError
+
+// Defaults of Calls here.
 const (
 	DefaultTimeout        = 2 * time.Minute
-	DefaultBackoff        = time.Second
-	MaxBackoff            = 30 * time.Second
-	DefaultMaxAnswerBytes = 1 << 20
+	DefaultMaxAnswerBytes = embed.DefaultMaxAnswerBytes
 )
 
-// errorSnippetBytes bounds what an error quotes of a refusal's body.
-const errorSnippetBytes = 300
-
-func (c *Calls) orDefaults() Calls {
+// post sends c with the bounds of calls, this package's defaults filled.
+func post(ctx context.Context, calls *Calls, c embed.Call) ([]byte, error) {
 	var o Calls
-	if c != nil {
-		o = *c
+	if calls != nil {
+		o = *calls
 	}
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultTimeout
 	}
-	if o.Backoff <= 0 {
-		o.Backoff = DefaultBackoff
-	}
-	if o.MaxAnswerBytes <= 0 {
-		o.MaxAnswerBytes = DefaultMaxAnswerBytes
-	}
-	if o.Client == nil {
-		o.Client = &http.Client{}
-	}
-	return o
+	return o.Post(ctx, c)
 }
 
-// call is one JSON POST to a model endpoint.
-type call struct {
-	url  string
-	body []byte
-	// prepare sets the headers of each try (a signature is made anew).
-	prepare func(*http.Request) error
-	// redact takes secrets out of what the endpoint answered before an
-	// error quotes it.
-	redact func(string) string
-}
-
-// StatusError is an endpoint's refusal of a call: the HTTP status of its
-// last answer, the start of what it said, and how many tries were made.
-type StatusError struct {
-	Status int
-	Said   string
-	Tries  int
-}
-
-func (e *StatusError) Error() string {
-	if e.Tries > 1 {
-		return fmt.Sprintf("HTTP %d: %s (after %d tries)", e.Status, e.Said, e.Tries)
-	}
-	return fmt.Sprintf("HTTP %d: %s", e.Status, e.Said)
-}
-
-// post sends c and returns the body of a 200 answer, trying again after a
-// 429 or 5xx as o says.
-func (o Calls) post(ctx context.Context, c call) ([]byte, error) {
-	wait := o.Backoff
-	for try := 1; ; try++ {
-		body, status, retryAfter, err := o.try(ctx, c)
-		if err != nil || status == http.StatusOK {
-			return body, err
-		}
-		refusal := &StatusError{Status: status, Said: c.redact(snippet(body)), Tries: try}
-		if !retryable(status) || try > o.Retries {
-			return nil, refusal
-		}
-		if retryAfter > 0 {
-			wait = min(retryAfter, MaxBackoff)
-		}
-		if err := sleep(ctx, jitter(wait)); err != nil {
-			return nil, fmt.Errorf("%w; then %w", refusal, err)
-		}
-		wait = min(2*wait, MaxBackoff)
-	}
-}
-
-// try sends c once, within o.Timeout; it returns the body, the status and
-// the wait the answer asks for before another try.
-func (o Calls) try(ctx context.Context, c call) ([]byte, int, time.Duration, error) {
-	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.url, bytes.NewReader(c.body))
-	if err != nil {
-		return nil, 0, 0, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	if err := c.prepare(req); err != nil {
-		return nil, 0, 0, err
-	}
-	resp, err := o.Client.Do(req)
-	if err != nil {
-		return nil, 0, 0, o.transportError(ctx, err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, o.MaxAnswerBytes+1))
-	if err != nil {
-		return nil, 0, 0, o.transportError(ctx, err)
-	}
-	if int64(len(body)) > o.MaxAnswerBytes {
-		return nil, 0, 0, fmt.Errorf("the answer is over %d bytes", o.MaxAnswerBytes)
-	}
-	return body, resp.StatusCode, retryAfter(resp.Header.Get("Retry-After")), nil
-}
-
-// transportError says a try's failure plainly: its timeout, or what the
-// connection did (the URL the client names holds no secret: keys travel
-// in headers).
-func (o Calls) transportError(ctx context.Context, err error) error {
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return fmt.Errorf("no answer within %s", o.Timeout)
-	}
-	var uerr *url.Error
-	if errors.As(err, &uerr) {
-		return uerr.Err // the caller names the endpoint once
-	}
-	return err
-}
-
-func retryable(status int) bool {
-	return status == http.StatusTooManyRequests || status >= 500
-}
-
-// retryAfter reads a Retry-After of whole seconds (dates are ignored).
-func retryAfter(v string) time.Duration {
-	n, err := strconv.Atoi(strings.TrimSpace(v))
-	if err != nil || n <= 0 {
-		return 0
-	}
-	return time.Duration(min(n, int(MaxBackoff/time.Second))) * time.Second
-}
-
-// jitter spreads d over [d/2, d], so that concurrent calls refused
-// together do not come back together.
-func jitter(d time.Duration) time.Duration {
-	return d/2 + rand.N(d/2+1)
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return context.Cause(ctx)
-	}
-}
-
-// snippet is the start of a refusal's body, on one line.
-func snippet(body []byte) string {
-	s := strings.Join(strings.Fields(string(body)), " ")
-	if len(s) > errorSnippetBytes {
-		s = strings.ToValidUTF8(s[:errorSnippetBytes], "") + "…"
-	}
-	if s == "" {
-		return "(no body)"
-	}
-	return s
-}
+// snippet is the start of a text, on one line, as an error quotes it.
+func snippet(body []byte) string { return embed.Snippet(body) }

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/mcpsearch/mcpsearch/index/embed"
 )
 
 // OpenAI is a model behind an OpenAI-compatible chat completions endpoint:
@@ -52,11 +54,11 @@ func (m *OpenAI) Complete(ctx context.Context, system, user string) (string, err
 	if err != nil {
 		return "", err
 	}
-	answer, err := m.Calls.orDefaults().post(ctx, call{
-		url:     strings.TrimRight(m.Endpoint, "/") + "/chat/completions",
-		body:    body,
-		prepare: m.authorize,
-		redact:  m.redact,
+	answer, err := post(ctx, m.Calls, embed.Call{
+		URL:     strings.TrimRight(m.Endpoint, "/") + "/chat/completions",
+		Body:    body,
+		Prepare: m.authorize,
+		Redact:  m.redact,
 	})
 	if err != nil {
 		return "", err

@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -15,7 +16,8 @@ import (
 )
 
 // Dense fusion: the cosine of the query's and each item's vector (package
-// vectors), times rank.DenseWeight, is added to the score of every
+// vectors; or a hosted model's, when the bundle has them and the query's
+// vector came in time: DenseQuery, densequery.go), times rank.DenseWeight, is added to the score of every
 // candidate of the re-ranking window, and the rank.DenseCandidates items
 // nearest the query join the window whether BM25 found them or not, so an
 // item that shares no word with the query can still be found.
@@ -39,33 +41,36 @@ import (
 
 // addDense scores the re-ranking window (the first window of cands) by
 // the cosine of query and item vectors and adds the items nearest by
-// cosine that are not in it; a long query's clauses add theirs too. It
-// returns the candidates and the size of the new window.
-func (x searcher) addDense(kind ext.Kind, searched string, filters [][]bm25.Leaf, cands []rank.Candidate, window int, off rules.Set) ([]rank.Candidate, int, error) {
+// cosine that are not in it; a long query's clauses add theirs too. The
+// whole query's vector is a hosted model's when the bundle gives one
+// (queryVector), the clauses' always the word vectors'. It returns the
+// candidates, the size of the new window and which vectors the query's
+// were (queryVector's note).
+func (x searcher) addDense(ctx context.Context, kind ext.Kind, r *Request, filters [][]bm25.Leaf, cands []rank.Candidate, window int) ([]rank.Candidate, int, string, error) {
 	if len(cands) == 0 {
-		return cands, window, nil // nothing shares a word with the query: no items
+		return cands, window, "", nil // nothing shares a word with the query: no items
 	}
-	qv := x.Vectors().Query(searched)
+	qv, note := x.queryVector(ctx, r)
 	if qv == nil {
-		return cands, window, nil
+		return cands, window, note, nil
 	}
-	var cvs []*vectors.Query
-	if off.On(rules.Clauses) {
-		cvs = x.clauseVectors(searched)
+	var cvs []DenseQuery
+	if r.Off.On(rules.Clauses) {
+		cvs = x.clauseVectors(r.Searched)
 	}
-	near, err := x.nearestAll(kind, qv, cvs, off.On(rules.DenseCandidates))
+	near, err := x.nearestAll(kind, qv, cvs, r.Off.On(rules.DenseCandidates))
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, "", err
 	}
 	if near, err = x.passFilter(kind, filters, near); err != nil {
-		return nil, 0, err
+		return nil, 0, "", err
 	}
 	out, moved, err := x.joinWindow(kind, cands, window, near)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, "", err
 	}
 	if err := x.scoreDense(kind, qv, cvs, out); err != nil {
-		return nil, 0, err
+		return nil, 0, "", err
 	}
 	w := len(out)
 	for j := window; j < len(cands); j++ {
@@ -73,7 +78,7 @@ func (x searcher) addDense(kind ext.Kind, searched string, filters [][]bm25.Leaf
 			out = append(out, cands[j])
 		}
 	}
-	return out, w, nil
+	return out, w, note, nil
 }
 
 // joinWindow returns the window of cands with the items near appended
@@ -108,7 +113,7 @@ func (x searcher) joinWindow(kind ext.Kind, cands []rank.Candidate, window int, 
 
 // scoreDense sets the cosine of the query vector qv, and the clause lift
 // of the clause vectors cvs, of each candidate of the window.
-func (x searcher) scoreDense(kind ext.Kind, qv *vectors.Query, cvs []*vectors.Query, window []rank.Candidate) error {
+func (x searcher) scoreDense(kind ext.Kind, qv DenseQuery, cvs []DenseQuery, window []rank.Candidate) error {
 	ords := make([]int, len(window))
 	for i, c := range window {
 		k, ord, ok := schema.ParseDocID(c.ID)
@@ -117,7 +122,7 @@ func (x searcher) scoreDense(kind ext.Kind, qv *vectors.Query, cvs []*vectors.Qu
 		}
 		ords[i] = ord
 	}
-	cos, err := x.Vectors().Cosines(kind, qv, ords)
+	cos, err := qv.Cosines(kind, ords)
 	if err != nil {
 		return err
 	}
@@ -179,10 +184,10 @@ func clauses(query string) []string {
 
 // clauseVectors are the vectors of the clauses of a query (see clauses),
 // or nil when fewer than two clauses have one.
-func (x searcher) clauseVectors(query string) []*vectors.Query {
-	var out []*vectors.Query
+func (x searcher) clauseVectors(query string) []DenseQuery {
+	var out []DenseQuery
 	for _, c := range clauses(query) {
-		if v := x.Vectors().Query(c); v != nil {
+		if v := x.wordVector(c); v != nil {
 			out = append(out, v)
 		}
 	}
@@ -196,21 +201,21 @@ func (x searcher) clauseVectors(query string) []*vectors.Query {
 // query vector qv (when whole is set), then the rank.ClauseCandidates nearest each clause
 // vector, each item once and only those with a cosine of at least
 // rank.DenseMinCosine; of the items the caller sees only.
-func (x searcher) nearestAll(kind ext.Kind, qv *vectors.Query, cvs []*vectors.Query, whole bool) ([]vectors.Hit, error) {
+func (x searcher) nearestAll(kind ext.Kind, qv DenseQuery, cvs []DenseQuery, whole bool) ([]vectors.Hit, error) {
 	var keep func(ord int) bool
 	if !x.SeesAll() {
 		keep = func(ord int) bool { return x.Sees(kind, ord) }
 	}
 	seen := map[int]bool{}
 	var out []vectors.Hit
-	for i, v := range append([]*vectors.Query{qv}, cvs...) {
+	for i, v := range append([]DenseQuery{qv}, cvs...) {
 		k := rank.DenseCandidates
 		if i > 0 {
 			k = rank.ClauseCandidates
 		} else if !whole {
 			continue
 		}
-		hits, err := x.Vectors().Nearest(kind, v, k, keep)
+		hits, err := v.Nearest(kind, k, keep)
 		if err != nil {
 			return nil, err
 		}
@@ -230,10 +235,10 @@ func (x searcher) nearestAll(kind ext.Kind, qv *vectors.Query, cvs []*vectors.Qu
 // clauseBest returns, for the items ords of kind, rank.WeightClauseBest
 // times the number of clause vectors cvs to which the item is the nearest
 // of ords (with a cosine of at least rank.DenseMinCosine).
-func (x searcher) clauseBest(kind ext.Kind, cvs []*vectors.Query, ords []int) ([]float64, error) {
+func (x searcher) clauseBest(kind ext.Kind, cvs []DenseQuery, ords []int) ([]float64, error) {
 	out := make([]float64, len(ords))
 	for _, cv := range cvs {
-		cos, err := x.Vectors().Cosines(kind, cv, ords)
+		cos, err := cv.Cosines(kind, ords)
 		if err != nil {
 			return nil, err
 		}

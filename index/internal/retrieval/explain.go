@@ -37,6 +37,10 @@ type Explanation struct {
 	Rerank *RerankSignals `json:"rerank,omitempty"`
 	// Score is the final score, as ranked.
 	Score float64 `json:"score"`
+	// Vectors says which vectors the similarity compared when the bundle
+	// has a hosted model's (Result.Vectors): "hosted …", or "word vectors"
+	// and why the hosted model's were not used. Absent otherwise.
+	Vectors string `json:"vectors,omitempty"`
 }
 
 // FieldMatch is the part of the BM25 score one field contributed.
@@ -76,7 +80,8 @@ type RerankSignals struct {
 	// ExactName is set when the item's name is the whole query.
 	ExactName      bool    `json:"exactName"`
 	ExactNameScore float64 `json:"exactNameScore"`
-	// Similarity is the cosine of the query's and the item's word vectors;
+	// Similarity is the cosine of the query's and the item's word vectors
+	// (a hosted model's, when Explanation.Vectors says so);
 	// SimilarityScore is what it added (rank.DenseWeight × Similarity).
 	Similarity      float64 `json:"similarity"`
 	SimilarityScore float64 `json:"similarityScore"`
@@ -104,7 +109,7 @@ func Explain(ctx context.Context, src Source, kind ext.Kind, res *Result, cands 
 	}
 	out := make([]*Explanation, len(cands))
 	for i, c := range cands {
-		e := &Explanation{BM25: round3(c.BM25), Fields: fields[i], Score: round3(c.Score)}
+		e := &Explanation{BM25: round3(c.BM25), Fields: fields[i], Score: round3(c.Score), Vectors: res.Vectors}
 		if m, ok := res.matchOf(src, c.ID); ok {
 			e.addRequest(RequestField, m)
 		}
@@ -241,12 +246,17 @@ func (e *Explanation) summary() string {
 	}
 	s := strings.Join(parts, "; ")
 	if e.Rerank != nil {
-		s += "; re-ranked: " + e.Rerank.summary()
+		s += "; re-ranked: " + e.Rerank.summary(strings.HasPrefix(e.Vectors, "hosted"))
+	}
+	if e.Vectors != "" {
+		s += "; vectors: " + e.Vectors
 	}
 	return s
 }
 
-func (r *RerankSignals) summary() string {
+// summary renders r in one line; hosted says the similarity is the hosted
+// model's.
+func (r *RerankSignals) summary(hosted bool) string {
 	matched := ""
 	if len(r.NameWordsMatched) > 0 {
 		matched = ": " + strings.Join(r.NameWordsMatched, ", ")
@@ -260,7 +270,11 @@ func (r *RerankSignals) summary() string {
 		s += fmt.Sprintf(", exact name (%+.3f)", r.ExactNameScore)
 	}
 	if r.SimilarityScore != 0 {
-		s += fmt.Sprintf(", word-vector similarity %.3f (%+.3f)", r.Similarity, r.SimilarityScore)
+		what := "word-vector"
+		if hosted {
+			what = "hosted-model"
+		}
+		s += fmt.Sprintf(", %s similarity %.3f (%+.3f)", what, r.Similarity, r.SimilarityScore)
 	}
 	return s
 }

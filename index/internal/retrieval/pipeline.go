@@ -28,6 +28,10 @@ type Result struct {
 	// Servers are the servers lifted by their items' requests, by
 	// server (server-requests).
 	Servers map[int]LiftedServer
+	// Vectors says which vectors the dense step compared, when the
+	// bundle has hosted ones: the hosted model's, or the word vectors and
+	// why (Bundle.HostedQuery); empty otherwise.
+	Vectors string
 	done    func()
 }
 
@@ -62,7 +66,7 @@ func Rank(ctx context.Context, src Source, r *Request, filters [][]bm25.Leaf) (*
 	}
 	res.Servers = x.liftedServers(res.Requests, r.Off)
 	res.Query.Bonus = append(requestBonus(res.Requests), x.serverBonus(q.Kind, res.Servers)...)
-	if res.Candidates, err = x.ranked(ctx, r, res.Query); err != nil {
+	if res.Candidates, res.Vectors, err = x.ranked(ctx, r, res.Query); err != nil {
 		res.Close()
 		return nil, err
 	}
@@ -77,19 +81,19 @@ func Rank(ctx context.Context, src Source, r *Request, filters [][]bm25.Leaf) (*
 
 // ranked returns the candidates of bq, the query of r's terms: BM25's
 // best and the nearest by vectors, the first rank.RerankWindow of them
-// re-ranked.
-func (x searcher) ranked(ctx context.Context, r *Request, bq bm25.Query) ([]rank.Candidate, error) {
+// re-ranked; and which vectors the dense step compared (Result.Vectors).
+func (x searcher) ranked(ctx context.Context, r *Request, bq bm25.Query) ([]rank.Candidate, string, error) {
 	q, terms := r.Query, r.TermStrings()
 	cands, err := x.candidates(ctx, q.Kind, bq, max(rank.RerankWindow, q.Offset+q.Limit+1))
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	cands, window, err := x.addDense(q.Kind, r.Searched, bq.Filters, cands, min(len(cands), rank.RerankWindow), r.Off)
+	cands, window, vectors, err := x.addDense(ctx, q.Kind, r, bq.Filters, cands, min(len(cands), rank.RerankWindow))
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	rank.Rerank(rank.NewQuery(r.Grammar, terms, r.Off), cands, window)
-	return cands, nil
+	return cands, vectors, nil
 }
 
 // searcher runs the pipeline's steps over a source.

@@ -1,6 +1,8 @@
 package retrieval
 
 import (
+	"context"
+
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/blevesearch/bleve/v2/search"
 	bindex "github.com/blevesearch/bleve_index_api"
@@ -38,6 +40,13 @@ type Bundle interface {
 	Metas(ids []string) ([]store.Meta, error)
 	// Vectors are the items' vectors (nil: the bundle has none).
 	Vectors() *vectors.Vectors
+	// HostedQuery is the vector of the query's text in the space of the
+	// bundle's hosted model (package hosted), within the server's
+	// deadline; nil when the bundle has no hosted vectors, the server
+	// embeds no queries, or the embedding failed or came late, and the
+	// word vectors serve as without them. The note says which vectors
+	// serve and why (empty when the bundle has no hosted vectors).
+	HostedQuery(ctx context.Context, text string) (DenseQuery, string)
 	// Requests are the items' written requests.
 	Requests() *requests.Index
 	// Separator joins a server's name and an item's own name in its

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"time"
 
 	"github.com/mcpsearch/mcpsearch/ext"
@@ -15,10 +18,17 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	catalogDir := fs.String("catalog", "", "catalog directory: one JSON file of MCP list answers per server")
 	out := fs.String("out", "", "bundle directory to write (replaced atomically)")
 	sep := fs.String("separator", catalog.DefaultSeparator, "separator between server and item names")
+	ef := newEmbedFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if err := fs.require("catalog", "out"); err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	hosted, err := ef.hosted(ctx)
+	if err != nil {
 		return err
 	}
 	start := time.Now()
@@ -26,7 +36,7 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	m, err := index.Build(cat, *out, nil)
+	m, err := index.Build(cat, *out, &index.BuildOptions{Hosted: hosted, Context: ctx})
 	if err != nil {
 		return err
 	}
@@ -37,6 +47,9 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "built %s in %.1fs: %d servers, %d tools, %d prompts, %d resources, %d templates; %.1f MB; index %s\n",
 		*out, time.Since(start).Seconds(), len(cat.Servers), m.Counts[ext.KindTool], m.Counts[ext.KindPrompt],
 		m.Counts[ext.KindResource], m.Counts[ext.KindResourceTemplate], float64(size)/1e6, m.IndexVersion)
+	if hosted != nil {
+		fmt.Fprintf(stdout, "hosted vectors: every item embedded by %s\n", hosted.Model)
+	}
 	return nil
 }
 

@@ -4,6 +4,9 @@
 //	mcpsearch build  --catalog DIR --out DIR   build a bundle from a catalog directory
 //	mcpsearch package --catalog DIR --out DIR [--arch arm64|amd64] [--zip=false] [--version V]
 //	                                           build the Lambda artifact (what sam build runs), from any directory
+//	                 both also [--embed-backend openai|bedrock --embed-model M [--embed-endpoint URL]
+//	                 [--embed-api-key-env VARIABLE | --embed-region R] [--embed-dims N] …]
+//	                                           with each item's vector from a hosted embeddings model
 //	mcpsearch crawl  --servers FILE --out DIR [--concurrency N] [--timeout D]
 //	                 [--read-resources] [--max-resource-bytes N]
 //	                                           list live MCP servers into a catalog directory

@@ -2,13 +2,17 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strings"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index"
 	"github.com/mcpsearch/mcpsearch/infra/artifact"
 )
 
@@ -33,12 +37,20 @@ func runPackage(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&opts.Arch, "arch", "arm64", "arm64 or amd64")
 	fs.BoolVar(&opts.Zip, "zip", true, "also write DIR.zip, the file Lambda takes")
 	fs.StringVar(&opts.Version, "version", "", "version stamped into the binary")
+	ef := newEmbedFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if err := fs.require("catalog", "out"); err != nil {
 		return err
 	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	hosted, err := ef.hosted(ctx)
+	if err != nil {
+		return err
+	}
+	opts.Build = &index.BuildOptions{Hosted: hosted, Context: ctx}
 	module, err := artifact.FindModule(".", opts.Catalog, sourceDir)
 	if err != nil {
 		return err

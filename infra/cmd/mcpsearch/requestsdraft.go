@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/mcpsearch/mcpsearch/index/catalog"
 	"github.com/mcpsearch/mcpsearch/infra/requests"
 )
@@ -132,22 +131,9 @@ func (f *draftFlags) newModel(ctx context.Context) (requests.Model, error) {
 // credentials the AWS credential chain finds (environment, shared files,
 // SSO, web identity, container or instance role).
 func (f *draftFlags) bedrockModel(ctx context.Context, calls *requests.Calls) (requests.Model, error) {
-	var opts []func(*config.LoadOptions) error
-	if *f.region != "" {
-		opts = append(opts, config.WithRegion(*f.region))
-	}
-	cfg, err := config.LoadDefaultConfig(ctx, opts...)
+	region, creds, err := awsCredentials(ctx, *f.region, "--region")
 	if err != nil {
-		return nil, fmt.Errorf("AWS configuration: %w", err)
+		return nil, err
 	}
-	if cfg.Region == "" {
-		return nil, fmt.Errorf("%w: --bedrock: name the region: --region or AWS_REGION", errUsage)
-	}
-	if cfg.Credentials == nil {
-		return nil, fmt.Errorf("AWS credentials: none found")
-	}
-	if _, err := cfg.Credentials.Retrieve(ctx); err != nil {
-		return nil, fmt.Errorf("AWS credentials: %w", err)
-	}
-	return &requests.Bedrock{Region: cfg.Region, Model: *f.model, Endpoint: *f.endpoint, Credentials: cfg.Credentials, Calls: calls}, nil
+	return &requests.Bedrock{Region: region, Model: *f.model, Endpoint: *f.endpoint, Credentials: creds, Calls: calls}, nil
 }
