@@ -271,3 +271,43 @@ func explainFirst(t *testing.T, x *Index, text string) explanation {
 	json.Unmarshal(b, &e)
 	return e
 }
+
+// TestHostedSeesOnlyWhatTheCallerSees: the hosted vectors bring in items
+// that share no word with the query (dense candidates), but never one the
+// caller may not see: a caller outside the group of a server whose item is
+// the query's nearest by hosted vector gets none of that server's items,
+// while a caller in the group gets it.
+func TestHostedSeesOnlyWhatTheCallerSees(t *testing.T) {
+	dir := writeCatalog(t, map[string]string{
+		"secret.json": `{"server":"secret","visibility":{"groups":["ops"]},"tools":[{"name":"rotate_keys","description":"Rotate the signing keys of the vault","inputSchema":{"type":"object"}}]}`,
+		"open.json":   `{"server":"open","tools":[{"name":"weather","description":"Show the weather forecast for a city","inputSchema":{"type":"object"}},{"name":"send_mail","description":"Send a mail message","inputSchema":{"type":"object"}}]}`,
+	})
+	srv := embedtest.New(t, hostedDims)
+	x := openHosted(t, buildHosted(t, dir, srv), srv, time.Second, nil)
+	search := func(groups ...string) []string {
+		t.Helper()
+		ctx := ext.WithAccess(context.Background(), ext.Access{Groups: groups})
+		page, err := x.Search(ctx, ext.Query{Kind: ext.KindTool, Text: "rotate the signing keys of the vault and mail them", Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, h := range page.Items {
+			var obj hitInfo
+			decode(t, h.Object, &obj)
+			names = append(names, obj.Name)
+		}
+		return names
+	}
+	if got := search("ops"); !slices.Contains(got, "secret__rotate_keys") && !slices.Contains(got, "rotate_keys") {
+		t.Fatalf("a caller in ops got %v; want the secret server's tool (else the test proves nothing)", got)
+	}
+	for _, name := range search("dev") {
+		if strings.Contains(name, "rotate_keys") {
+			t.Errorf("a caller outside ops got %q", name)
+		}
+	}
+	if s := x.HostedStats(); s.Hosted == 0 {
+		t.Errorf("stats %+v: the searches did not use the hosted vectors", s)
+	}
+}

@@ -71,3 +71,34 @@ func TestClip(t *testing.T) {
 		t.Errorf("clip kept %d bytes", got)
 	}
 }
+
+// TestToolRequestsReachTheIndex: a tools.jsonl line's written requests are
+// evidence for the index, as a catalog's are: a request that shares no
+// word with the tool's name or description finds it.
+func TestToolRequestsReachTheIndex(t *testing.T) {
+	tools := []Tool{
+		{ID: "recon", Name: "run_recon", Description: "Nightly recon job"},
+		{ID: "mail", Name: "send_email", Description: "Send an email"},
+	}
+	query := Query{QID: "q", Query: "balance the ledger accounts for the auditors"}
+	ranked := func(tools []Tool) []string {
+		t.Helper()
+		set, err := Build(tools)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer set.Close()
+		r, err := set.Search(context.Background(), query, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Ranked
+	}
+	if got := ranked(tools); len(got) > 0 && got[0] == "recon" {
+		t.Fatalf("without requests the query already finds recon first (%v): the test proves nothing", got)
+	}
+	tools[0].Requests = []string{"balance the ledger accounts for the auditors", "reconcile the books at month end"}
+	if got := ranked(tools); len(got) == 0 || got[0] != "recon" {
+		t.Errorf("with requests got %v, want recon first", got)
+	}
+}

@@ -129,3 +129,48 @@ func TestFigureNestedKeys(t *testing.T) {
 		t.Errorf("unknown key: got %v, want a usage error", err)
 	}
 }
+
+// TestEvalAgainst: --against evaluates a second tools file on the same
+// queries and prints each figure of both with the paired bootstrap's
+// interval of the change, marking one that excludes zero; the same file
+// against itself changes nothing.
+func TestEvalAgainst(t *testing.T) {
+	dir := t.TempDir()
+	base, alt := filepath.Join(dir, "base.jsonl"), filepath.Join(dir, "alt.jsonl")
+	writeFile(t, base, `{"id":"recon","name":"run_recon","description":"Nightly recon job","server":"fin"}
+{"id":"mail","name":"send_email","description":"Send an email","server":"mail"}
+`)
+	writeFile(t, alt, `{"id":"recon","name":"run_recon","description":"Nightly recon job","server":"fin","requests":["balance the ledger accounts for the auditors","reconcile the books"]}
+{"id":"mail","name":"send_email","description":"Send an email","server":"mail","requests":["write to my landlord about the rent"]}
+`)
+	queries := filepath.Join(dir, "queries.jsonl")
+	var lines []string
+	for i := range 20 {
+		lines = append(lines, fmt.Sprintf(`{"qid":"r%d","query":"balance the ledger accounts for the auditors","relevant":["recon"]}`, i))
+	}
+	writeFile(t, queries, strings.Join(lines, "\n")+"\n")
+	code, out, errOut := runCLI("eval", "--tools", base, "--queries", queries, "--against", alt)
+	if code != 0 {
+		t.Fatalf("exit %d: %s%s", code, out, errOut)
+	}
+	var figure string
+	var n int
+	var before, after float64
+	line := out[strings.Index(out, "R@1"):]
+	if _, err := fmt.Sscanf(line, "%s %d %f %f", &figure, &n, &before, &after); err != nil || n != 20 || before != 0 || after != 1 {
+		t.Fatalf("R@1 row %q (%v): want 20 queries, 0.000 then 1.000", line, err)
+	}
+	if !strings.Contains(line[:strings.Index(line, "\n")], "+1.000 *") {
+		t.Errorf("R@1 row %q: want the change +1.000 marked beyond noise", line)
+	}
+	_, same, _ := runCLI("eval", "--tools", base, "--queries", queries, "--against", base)
+	if strings.Contains(same, "*  [") || !strings.Contains(same, "+0.000  [+0.000, +0.000]") {
+		t.Errorf("a file against itself:\n%s\nwant no change", same)
+	}
+	if code, _, errOut := runCLI("eval", "--tools", base, "--queries", queries, "--against", alt, "--json"); code != 2 || !strings.Contains(errOut, "--against compares two tools files") {
+		t.Errorf("--against with --json: exit %d %q, want a usage error", code, errOut)
+	}
+	if code, _, errOut := runCLI("eval", "--tools", base, "--queries", queries, "--against", filepath.Join(dir, "missing.jsonl")); code != 1 || !strings.Contains(errOut, "missing.jsonl") {
+		t.Errorf("--against a missing file: exit %d %q, want the file named", code, errOut)
+	}
+}
