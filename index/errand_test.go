@@ -71,7 +71,9 @@ func TestErrandsGetNoItems(t *testing.T) {
 
 // TestUnknownWordIsNamed: a near miss — the right action on a product the
 // catalog does not hold — keeps its items and its hint names the product,
-// a word no item holds; with unknown-words-hint off the hint does not.
+// a word no item holds; with unknown-words-hint off the hint does not (and
+// fit-model off: the fit model keeps the query's items and, its best item
+// holding little of the query, names what that item lacks, Zorblax too).
 func TestUnknownWordIsNamed(t *testing.T) {
 	x := mustBuild(t, defaultCatalog)
 	const q = "list the open issues of the payments repo on Zorblax"
@@ -82,7 +84,7 @@ func TestUnknownWordIsNamed(t *testing.T) {
 	if len(page.Items) == 0 || !strings.Contains(page.Hint, "Zorblax") {
 		t.Errorf("%q: %d items, hint %q, want items kept and Zorblax named", q, len(page.Items), page.Hint)
 	}
-	if err := x.SetRulesOff("unknown-words-hint"); err != nil {
+	if err := x.SetRulesOff("unknown-words-hint", "fit-model"); err != nil {
 		t.Fatal(err)
 	}
 	page, err = x.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: q, Limit: 3})

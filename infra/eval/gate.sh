@@ -25,9 +25,12 @@
 # written-requests), while the dev half's no-match rose .516 -> .578 and
 # R@5 on both test halves rose by .07 and .19 (index/README.md, technique
 # log). The errand model (issue 25) raised the test half's no-match to
-# .698, its floor to .678. offcatalog2 is a second off-catalog set written
-# before any tuning: the gate prints its no-match rates (against the
-# everyday requests) and floors both halves.
+# .698, its floor to .678. The fit model (issue 25) then took it to .683
+# (its floor stays .678, the best minus .02) while the emptied share fell
+# .050 -> .036 (ceiling .056). offcatalog2 is a second off-catalog set
+# written before any tuning: the gate prints its no-match rates (against
+# the everyday requests) and floors both halves and the share of its near
+# misses whose hint names the missing product.
 #
 # Last, infra/eval/testdata/fresh: a second everyday set (SOURCE.md), its
 # floors on the test half likewise.
@@ -58,13 +61,13 @@ run metatool "recall@1=0.426,recall@10=0.719,ndcg@10=0.570,mrr=0.526,no_match_ra
 echo "== everyday (default catalog; negatives: offcatalog)"
 "$bin" eval --catalog functions/search/catalog --queries infra/eval/testdata/everyday/queries.jsonl \
   --negatives infra/eval/testdata/offcatalog/queries.jsonl --k 1,3,5,10 \
-  --min "splits.test.recall@1=0.594,splits.test.recall@5=0.801,splits.test.recall@10=0.859,splits.test.ndcg@10=0.739,splits.test.mrr=0.702,negative_splits.test.no_match_rate=0.678" \
-  --max "splits.test.emptied_rate=0.070" || status=1
+  --min "splits.test.recall@1=0.601,splits.test.recall@5=0.816,splits.test.recall@10=0.866,splits.test.ndcg@10=0.746,splits.test.mrr=0.710,negative_splits.test.no_match_rate=0.678" \
+  --max "splits.test.emptied_rate=0.056" || status=1
 echo "== offcatalog2 (default catalog; a second off-catalog set, written before any tuning: measure, never tune on it)"
 "$bin" eval --catalog functions/search/catalog --queries infra/eval/testdata/everyday/queries.jsonl \
   --negatives infra/eval/testdata/offcatalog2/queries.jsonl \
-  --min "negative_splits.dev.no_match_rate=0.405,negative_splits.test.no_match_rate=0.455" | grep -E '^negatives' || status=1
+  --min "negative_splits.dev.no_match_rate=0.530,negative_splits.test.no_match_rate=0.572,missing_named_rate=0.778" | grep -E '^(negatives|near misses)' || status=1
 echo "== fresh (default catalog; a second everyday set, written without seeing the first)"
 "$bin" eval --catalog functions/search/catalog --queries infra/eval/testdata/fresh/queries.jsonl --k 1,3,5,10 \
-  --min "splits.test.recall@1=0.656,splits.test.recall@5=0.858,splits.test.ndcg@10=0.779" || status=1
+  --min "splits.test.recall@1=0.683,splits.test.recall@5=0.872,splits.test.ndcg@10=0.798" || status=1
 exit $status

@@ -62,6 +62,11 @@ func sigmoid(z float64) float64 {
 	return 1 / (1 + exp(-z))
 }
 
+// Sigmoid is 1/(1+e^-z), bit for bit the same on every machine (see
+// sigmoid): for other models trained at development time whose bytes a
+// test checks.
+func Sigmoid(z float64) float64 { return sigmoid(z) }
+
 // exp is e^x by range reduction (x = k ln 2 + r, |r| ≤ ln 2 / 2) and the
 // Taylor series of e^r to its 14th term: within a few ulps of math.Exp,
 // and bit for bit the same on every machine.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/errand"
+	fitmodel "github.com/mcpsearch/mcpsearch/index/internal/fit"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
 	"github.com/mcpsearch/mcpsearch/index/internal/requests"
 	"github.com/mcpsearch/mcpsearch/index/internal/rules"
@@ -57,6 +58,9 @@ const NoWordRead = "no item fits this query well: none of its words is known"
 type fit struct {
 	empty bool
 	hint  string
+	// signals are what the fit model weighed (fit-model), nil where it
+	// was not asked.
+	signals *fitmodel.Signals
 }
 
 // judgeFit applies the no-match test to the best of cands (see above),
@@ -85,11 +89,15 @@ func (x searcher) judgeFit(r *Request, cands []rank.Candidate, asked RequestMatc
 	if off.On(rules.UnreadCJK) && r.ChineseOrJapanese && weighsNothing(concepts, docs) {
 		return fit{empty: true, hint: NoWordRead}, nil
 	}
+	written := cmp.Or(r.Written, r.Query.Text)
+	judged, err := x.judgeByModel(r, cands, asked, held, window{docs, alternatives, rterms}, written)
+	if err != nil || judged.asked {
+		return judged.fit, err
+	}
 	errand, err := x.readsAsErrand(r)
 	if err != nil {
 		return fit{}, err
 	}
-	written := cmp.Or(r.Written, r.Query.Text)
 	if errand {
 		hint := ErrandHint
 		if _, missing := coverage(concepts, held, docs); len(writtenOnly(missing, written)) > 0 {
@@ -110,13 +118,19 @@ func (x searcher) judgeFit(r *Request, cands []rank.Candidate, asked RequestMatc
 			}
 		}
 	}
-	if !off.On(rules.NearMissHint) {
-		return fit{}, nil
+	return nearMiss(r, held, docs, written), nil
+}
+
+// nearMiss is the fit of a query that keeps its items: with a hint naming
+// the heavy words its best item lacks (near-miss-hint), if any.
+func nearMiss(r *Request, held map[string]bool, docs int, written string) fit {
+	if !r.Off.On(rules.NearMissHint) {
+		return fit{}
 	}
-	if lacking := writtenOnly(lackedSubjects(concepts, held, docs, written), written); len(lacking) > 0 {
-		return fit{hint: "the best match lacks " + strings.Join(lacking, ", ")}, nil
+	if lacking := writtenOnly(lackedSubjects(r.Concepts, held, docs, written), written); len(lacking) > 0 {
+		return fit{hint: "the best match lacks " + strings.Join(lacking, ", ")}
 	}
-	return fit{}, nil
+	return fit{}
 }
 
 // NoFit is the hint of a query no item fits, when none of the words its
@@ -426,8 +440,7 @@ func (x searcher) bestCoverage(kind ext.Kind, concepts []Concept, alternatives [
 // on catalogs without requests it emptied answerable tasks.
 func (x searcher) readsAsErrand(r *Request) (bool, error) {
 	idx, kind := x.Requests(), r.Query.Kind
-	if !r.Off.On(rules.ErrandModel) || idx == nil || idx.ItemCount(kind) == 0 ||
-		float64(idx.ItemsWithRequests(kind)) < rank.MinAskedShare*float64(idx.ItemCount(kind)) {
+	if !r.Off.On(rules.ErrandModel) || !mostlyAsked(idx, kind) {
 		return false, nil
 	}
 	m, err := errand.Default()

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/mcpsearch/mcpsearch/index/internal/bm25"
+	fitmodel "github.com/mcpsearch/mcpsearch/index/internal/fit"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
 )
 
@@ -32,6 +33,9 @@ type Result struct {
 	// bundle has hosted ones: the hosted model's, or the word vectors and
 	// why (Bundle.HostedQuery); empty otherwise.
 	Vectors string
+	// Signals are what the fit model weighed (fit-model), nil where it
+	// was not asked.
+	Signals *fitmodel.Signals
 	done    func()
 }
 
@@ -70,12 +74,12 @@ func Rank(ctx context.Context, src Source, r *Request, filters [][]bm25.Leaf) (*
 		res.Close()
 		return nil, err
 	}
-	fit, err := x.judgeFit(r, res.Candidates, res.Requests)
+	judged, err := x.judgeFit(r, res.Candidates, res.Requests)
 	if err != nil {
 		res.Close()
 		return nil, err
 	}
-	res.Empty, res.Hint = fit.empty, fit.hint
+	res.Empty, res.Hint, res.Signals = judged.empty, judged.hint, judged.signals
 	return res, nil
 }
 

@@ -54,6 +54,7 @@ const (
 	// no-match and hints
 	NoMatch
 	ErrandModel
+	FitModel
 	FitWindow
 	RequestFit
 	NearMissHint
@@ -98,6 +99,7 @@ var registry = [count]info{
 	ServerNamed:        {"server-named", "rerank", "the items of a server the query names are lifted"},
 	NoMatch:            {"no-match", "no-match", "a short query whose best items hold little of its weight gets no items"},
 	ErrandModel:        {"errand-model", "no-match", "a request the errand model reads as an everyday errand gets no items, where items carry written requests"},
+	FitModel:           {"fit-model", "no-match", "where items carry written requests, a model weighing four signals of the search (errand score, coverage, request share, concepts) decides whether any item fits"},
 	FitWindow:          {"fit-window", "no-match", "a fitting item among the first 10 keeps a short query's items"},
 	RequestFit:         {"request-fit", "no-match", "an item whose best written request and a short query hold most of each other's weight fits it"},
 	NearMissHint:       {"near-miss-hint", "no-match", "a hint names the heavy words the best item lacks"},

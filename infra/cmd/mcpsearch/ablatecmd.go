@@ -31,7 +31,8 @@ type ablationSet struct {
 
 // gateSets are the sets of infra/eval/gate.sh, under dir (the public
 // sets, everyday and fresh, offcatalog and negatives.jsonl) and the
-// default catalog.
+// default catalog; fresh's negatives are offcatalog2, the off-catalog set
+// written before any tuning, whose halves are both held out.
 func gateSets(dir, catalog string) []ablationSet {
 	negatives := filepath.Join(dir, "negatives.jsonl")
 	public := func(name string, every, offset int) ablationSet {
@@ -42,7 +43,7 @@ func gateSets(dir, catalog string) []ablationSet {
 		public("livemcpbench", 0, 0),
 		public("metatool", 10, 3),
 		{"everyday", benchmark{catalog: catalog, queries: filepath.Join(dir, "everyday", "queries.jsonl"), negatives: filepath.Join(dir, "offcatalog", "queries.jsonl")}, 0, 0},
-		{"fresh", benchmark{catalog: catalog, queries: filepath.Join(dir, "fresh", "queries.jsonl")}, 0, 0},
+		{"fresh", benchmark{catalog: catalog, queries: filepath.Join(dir, "fresh", "queries.jsonl"), negatives: filepath.Join(dir, "offcatalog2", "queries.jsonl")}, 0, 0},
 	}
 }
 

