@@ -26,7 +26,10 @@ type Set struct {
 
 // Build writes the tools as a catalog under a temporary directory, builds
 // and opens its bundle. Close removes the bundle.
-func Build(tools []Tool) (*Set, error) {
+func Build(tools []Tool) (*Set, error) { return BuildWith(tools, nil) }
+
+// BuildWith is Build with build options (hosted vectors: opts.Hosted).
+func BuildWith(tools []Tool, opts *index.BuildOptions) (*Set, error) {
 	dir, err := os.MkdirTemp("", "mcpsearch-eval-catalog-")
 	if err != nil {
 		return nil, err
@@ -40,14 +43,18 @@ func Build(tools []Tool) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	return openBundle(cat, ids)
+	return openBundle(cat, ids, opts)
 }
 
 // BuildCatalog loads the catalog directory dir as the server does
 // (catalog.LoadDir), builds and opens its bundle. Its tools are known by their
 // canonical names (<server>__<tool>), which are the gold ids of its queries.
 // Close removes the bundle.
-func BuildCatalog(dir string) (*Set, error) {
+func BuildCatalog(dir string) (*Set, error) { return BuildCatalogWith(dir, nil) }
+
+// BuildCatalogWith is BuildCatalog with build options (hosted vectors:
+// opts.Hosted).
+func BuildCatalogWith(dir string, opts *index.BuildOptions) (*Set, error) {
 	cat, err := catalog.LoadDir(dir, nil)
 	if err != nil {
 		return nil, err
@@ -58,12 +65,12 @@ func BuildCatalog(dir string) (*Set, error) {
 			ids[it.Name] = it.Name
 		}
 	}
-	return openBundle(cat, ids)
+	return openBundle(cat, ids, opts)
 }
 
 // openBundle builds cat into a temporary bundle with index.Build, the
 // production path, and opens it; ids maps canonical tool names to gold ids.
-func openBundle(cat *catalog.Catalog, ids map[string]string) (s *Set, err error) {
+func openBundle(cat *catalog.Catalog, ids map[string]string, opts *index.BuildOptions) (s *Set, err error) {
 	dir, err := os.MkdirTemp("", "mcpsearch-eval-")
 	if err != nil {
 		return nil, err
@@ -74,7 +81,7 @@ func openBundle(cat *catalog.Catalog, ids map[string]string) (s *Set, err error)
 		}
 	}()
 	bundle := filepath.Join(dir, "bundle")
-	if _, err := index.Build(cat, bundle, nil); err != nil {
+	if _, err := index.Build(cat, bundle, opts); err != nil {
 		return nil, err
 	}
 	x, err := index.Open(bundle)

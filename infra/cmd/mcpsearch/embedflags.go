@@ -13,9 +13,10 @@ import (
 	"github.com/mcpsearch/mcpsearch/index/embed"
 )
 
-// embedFlags are the flags of build and package that name a hosted
+// embedFlags are the flags of build, package and eval that name a hosted
 // embeddings endpoint: each item is embedded with it into the bundle's
-// hosted.bin, beside the word vectors (index README, "Hosted vectors").
+// hosted.bin, beside the word vectors (index README, "Hosted vectors"),
+// and eval embeds each query with it too.
 type embedFlags struct {
 	backend, endpoint, model, apiKeyEnv, region *string
 	dims, batch, concurrency, retries           *int
@@ -40,6 +41,21 @@ func newEmbedFlags(fs *flagSet) *embedFlags {
 // hosted is what the flags ask the build to embed with, or nil when they
 // name no backend; it reads the key or the AWS credentials.
 func (f *embedFlags) hosted(ctx context.Context) (*index.HostedItems, error) {
+	c, err := f.client(ctx)
+	if c == nil || err != nil {
+		return nil, err
+	}
+	return hostedItems(c), nil
+}
+
+// hostedItems is what a build embeds its items with: c.
+func hostedItems(c *embed.Client) *index.HostedItems {
+	return &index.HostedItems{Model: index.HostedModel(c.Model()), Embed: c.EmbedItems}
+}
+
+// client is the embeddings client the flags name, or nil when they name
+// no backend; it reads the key or the AWS credentials.
+func (f *embedFlags) client(ctx context.Context) (*embed.Client, error) {
 	if *f.backend == "" {
 		if *f.endpoint != "" || *f.model != "" || *f.apiKeyEnv != "" || *f.region != "" || *f.dims != 0 {
 			return nil, fmt.Errorf("%w: the --embed-… flags need --embed-backend openai or bedrock", errUsage)
@@ -69,7 +85,7 @@ func (f *embedFlags) hosted(ctx context.Context) (*index.HostedItems, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errUsage, err)
 	}
-	return &index.HostedItems{Model: index.HostedModel(c.Model()), Embed: c.EmbedItems}, nil
+	return c, nil
 }
 
 // check refuses flags that do not go together.

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mcpsearch/mcpsearch/index"
+	"github.com/mcpsearch/mcpsearch/index/embed"
 	"io"
 	"maps"
 	"slices"
@@ -36,13 +38,18 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	off := fs.String("off", "", "retrieval rules to switch off, comma-separated (see --ablate)")
 	markdown := fs.Bool("markdown", false, "with --ablate: print one Markdown table row a rule (the README's table)")
 	rounds := fs.Int("rounds", 2000, "with --ablate: resamples of the paired bootstrap")
+	ef := newEmbedFlags(fs)
 	against := fs.String("against", "", "a second tools.jsonl with the same tool ids (say, --tools with requests borrowed): evaluate both on the queries and print each figure side by side with the paired bootstrap's interval of the change")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	client, err := ef.client(context.Background())
+	if err != nil {
+		return err
+	}
 	if *abl {
-		if *tools != "" || *queries != "" || *negatives != "" || *rounds < 100 {
-			return fmt.Errorf("%w: --ablate measures the gate's sets (--dir, --catalog): --tools, --queries and --negatives do not apply; --rounds must be at least 100", errUsage)
+		if *tools != "" || *queries != "" || *negatives != "" || *rounds < 100 || client != nil {
+			return fmt.Errorf("%w: --ablate measures the gate's sets (--dir, --catalog): --tools, --queries, --negatives and --embed-… do not apply; --rounds must be at least 100", errUsage)
 		}
 		return runAblate(*dir, cmp.Or(*catalog, "functions/search/catalog"), *only, *setNames, *rounds, *asJSON, *markdown, stdout, stderr)
 	}
@@ -60,7 +67,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	base := benchmark{*tools, *catalog, *queries, *negatives, *off}
+	base := benchmark{tools: *tools, catalog: *catalog, queries: *queries, negatives: *negatives, off: *off, hosted: client}
 	if *against != "" {
 		if *tools == "" || *asJSON || *floors != "" || *ceilings != "" {
 			return fmt.Errorf("%w: --against compares two tools files: give --tools, and no --json, --min or --max", errUsage)
@@ -113,6 +120,9 @@ func parseSample(s string) (every, offset int, err error) {
 type benchmark struct {
 	tools, catalog, queries, negatives string
 	off                                string // rules switched off, comma-separated
+	// hosted, if set, embeds the items at build and each query at search
+	// (index README, "Hosted vectors").
+	hosted *embed.Client
 }
 
 // source names the benchmark's tools: the tools file or the catalog.
@@ -123,17 +133,36 @@ func (b benchmark) source() string {
 	return b.tools
 }
 
-// open builds the benchmark's tools.
-func (b benchmark) open() (*eval.Set, error) {
-	if b.catalog != "" {
-		return eval.BuildCatalog(b.catalog)
+// open builds the benchmark's tools, with the hosted model's vectors and
+// queries when it names one.
+func (b benchmark) open() (set *eval.Set, err error) {
+	var opts *index.BuildOptions
+	if b.hosted != nil {
+		opts = &index.BuildOptions{Hosted: hostedItems(b.hosted)}
 	}
-	tools, err := eval.LoadTools(b.tools)
-	if err != nil {
+	if b.catalog != "" {
+		set, err = eval.BuildCatalogWith(b.catalog, opts)
+	} else {
+		tools, lerr := eval.LoadTools(b.tools)
+		if lerr != nil {
+			return nil, lerr
+		}
+		set, err = eval.BuildWith(tools, opts)
+	}
+	if err != nil || b.hosted == nil {
+		return set, err
+	}
+	if err := set.Index().UseHosted(index.HostedOptions{Embed: b.hosted.EmbedQuery, Timeout: hostedEvalTimeout, CacheSize: -1}); err != nil {
+		set.Close()
 		return nil, err
 	}
-	return eval.Build(tools)
+	return set, nil
 }
+
+// hostedEvalTimeout bounds a query's embedding in eval: longer than the
+// server's default, so that a slow endpoint measures the model, not its
+// latency; the queries that fell back are counted anyway (report.hosted).
+const hostedEvalTimeout = 5 * time.Second
 
 // report is the outcome of one evaluation.
 type report struct {
@@ -144,6 +173,7 @@ type report struct {
 	typo     map[string]eval.Metrics // "typo": the queries with typos
 	negs     negativeSet
 	p50, p99 time.Duration
+	hosted   *index.HostedStats // what became of the queries, with hosted vectors
 	results  []eval.Result
 }
 
@@ -190,6 +220,10 @@ func evaluate(b benchmark, ks []int, every, offset int) (*report, error) {
 		latencies = append(latencies, negLatencies...)
 	}
 	rep.p50, rep.p99 = percentile(latencies, 0.50), percentile(latencies, 0.99)
+	if b.hosted != nil {
+		st := set.Index().HostedStats()
+		rep.hosted = &st
+	}
 	return rep, nil
 }
 
@@ -303,6 +337,9 @@ func (r *report) jsonObject(ks []int) map[string]any {
 	if r.negs.missing > 0 {
 		obj["missing_named_rate"] = round4(float64(r.negs.named) / float64(r.negs.missing))
 	}
+	if h := r.hosted; h != nil {
+		obj["hosted_searches"], obj["hosted_fallbacks"] = h.Hosted, h.Timeouts+h.Errors+h.Unwired
+	}
 	for name, subsets := range map[string]map[string]eval.Metrics{"negative_splits": r.negs.splits, "negative_langs": r.negs.langs, "negative_kinds": r.negs.kinds} {
 		if len(subsets) > 0 {
 			obj[name] = subsetFigures(subsets, negativeFigures)
@@ -353,6 +390,10 @@ func (r *report) print(w io.Writer, ks []int) error {
 		if r.negs.missing > 0 {
 			fmt.Fprintf(w, "near misses: the hint names the missing product for %d of %d\n", r.negs.named, r.negs.missing)
 		}
+	}
+	if h := r.hosted; h != nil {
+		fmt.Fprintf(w, "hosted vectors: %d searches ranked with the query's hosted vector, %d fell back to the word vectors (%d timeouts, %d errors)\n",
+			h.Hosted, h.Timeouts+h.Errors+h.Unwired, h.Timeouts, h.Errors)
 	}
 	_, err := fmt.Fprintf(w, "%d tools; search latency p50 %.2f ms, p99 %.2f ms\n", r.tools, ms(r.p50), ms(r.p99))
 	return err
