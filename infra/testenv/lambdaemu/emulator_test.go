@@ -34,8 +34,12 @@ func fakeRuntime(t *testing.T, addr string, invocations int) {
 			path, body = "/error", []byte(`{"errorType":"Boom","errorMessage":"it failed"}`)
 		}
 		r, err := http.Post(base+"/invocation/"+id+path, "application/json", bytes.NewReader(body))
-		if err != nil || r.StatusCode != http.StatusAccepted {
-			t.Errorf("post %s: %v %v", path, err, r)
+		if err != nil {
+			t.Errorf("post %s: %v", path, err)
+			return
+		}
+		if r.StatusCode != http.StatusAccepted {
+			t.Errorf("post %s: %s", path, r.Status)
 		}
 		r.Body.Close()
 	}
@@ -47,7 +51,20 @@ func TestRuntimeProtocol(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	go fakeRuntime(t, e.Addr(), 3)
+	// the runtime's last post is answered after the invocation it
+	// completes: wait for it before the emulator closes and the test ends
+	// (a while at most: a test failing early leaves it waiting for work)
+	runtime := make(chan struct{})
+	go func() {
+		defer close(runtime)
+		fakeRuntime(t, e.Addr(), 3)
+	}()
+	defer func() {
+		select {
+		case <-runtime:
+		case <-time.After(10 * time.Second):
+		}
+	}()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	got, err := e.Invoke(ctx, []byte(`"hello"`))
