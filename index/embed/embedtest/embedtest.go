@@ -150,7 +150,7 @@ func (s *Server) openAI(w http.ResponseWriter, r *http.Request, body []byte, f F
 
 // bedrock answers a Titan InvokeModel call signed for s.Region with s.Creds.
 func (s *Server) bedrock(w http.ResponseWriter, r *http.Request, body []byte, f Faults) {
-	if err := checkSignature(r, body, s.Region, s.Creds); err != "" {
+	if err := CheckSignature(r, body, s.Region, s.Creds); err != "" {
 		w.Header().Set("X-Amzn-Errortype", "InvalidSignatureException")
 		http.Error(w, `{"message":"`+err+`"}`, http.StatusForbidden)
 		return

@@ -16,11 +16,12 @@ import (
 
 var authHeader = regexp.MustCompile(`^AWS4-HMAC-SHA256 Credential=([^/]+)/(\d{8})/([^/]+)/([^/]+)/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$`)
 
-// checkSignature says what is wrong with r's SigV4 signature ("" when
+// CheckSignature says what is wrong with r's SigV4 signature ("" when
 // nothing): the scope must be region and service bedrock, and signing the
-// request again, as received, with creds must give the same signature (as
-// infra/requests' scripted Bedrock checks it).
-func checkSignature(r *http.Request, body []byte, region string, creds aws.Credentials) string {
+// request again, as received (its body), with creds must give the same
+// signature. The scripted Bedrock endpoints of the tests (this server's,
+// infra/requests') check their calls with it.
+func CheckSignature(r *http.Request, body []byte, region string, creds aws.Credentials) string {
 	m := authHeader.FindStringSubmatch(r.Header.Get("Authorization"))
 	switch {
 	case m == nil:
