@@ -31,7 +31,6 @@ type modelJudgement struct {
 // judgeByModel asks the fit model about r's best candidates, where it
 // applies: fit-model on, the kind's items mostly asked (mostlyAsked).
 func (x searcher) judgeByModel(r *Request, cands []rank.Candidate, asked RequestMatches, held map[string]bool, w window, written string) (modelJudgement, error) {
-	docs := w.docs
 	if !r.Off.On(rules.FitModel) || !mostlyAsked(x.Requests(), r.Query.Kind) {
 		return modelJudgement{}, nil
 	}
@@ -43,33 +42,34 @@ func (x searcher) judgeByModel(r *Request, cands []rank.Candidate, asked Request
 	if err != nil {
 		return modelJudgement{}, err
 	}
-	cov, missing := coverage(r.Concepts, held, docs)
+	cov, missing := coverage(r.Concepts, held, w.docs)
+	lacking := writtenOnly(missing, written)
 	if m.Fits(s) {
-		f := nearMiss(r, held, docs, written)
-		if lacking := writtenOnly(missing, written); f.hint == "" && cov < rank.MinCoverage && len(lacking) > 0 {
+		f := nearMiss(r, held, w.docs, written)
+		if f.hint == "" && cov < rank.MinCoverage && len(lacking) > 0 {
 			f.hint = "the best match lacks " + strings.Join(lacking, ", ")
 		}
 		f.signals = &s
 		return modelJudgement{asked: true, fit: f}, nil
 	}
-	hint := lacksHint(writtenOnly(missing, written))
+	hint := lacksHint(lacking)
 	if r.Off.On(rules.ErrandModel) && s.Errand < rank.ErrandThreshold {
-		hint = ErrandHint
-		if lacking := writtenOnly(missing, written); len(lacking) > 0 {
-			hint += "; the best match lacks " + strings.Join(lacking, ", ")
-		}
+		hint = errandHint(lacking)
 	}
 	return modelJudgement{asked: true, fit: fit{empty: true, hint: hint, signals: &s}}, nil
 }
 
-// fitSignals measures the fit model's signals of r's search: the errand
-// model's score (the training's mean, read as neutral, with errand-model
-// off), the best coverage of the best item and, with fit-window, of the
-// first rank.FitWindow for a query of at most maxWindowConcepts concepts
-// (each with its request's words where request-fit lets them count): the window, not the first item alone, for the first
-// item is where the ranking of a caller who sees part of a catalog and of
-// that part alone may differ; the best written request's share and the
-// query's concepts.
+// fitSignals measures the fit model's signals of r's search:
+//   - the errand model's score (with errand-model off, the training's
+//     mean: neutral);
+//   - the best coverage of the first item and, with fit-window, of the
+//     first rank.FitWindow for a query of at most maxWindowConcepts
+//     concepts, each with its request's words where request-fit lets them
+//     count: the window, for which item comes first is where the ranking
+//     of a caller who sees part of a catalog and of that part alone may
+//     differ;
+//   - the best written request's share of the query's weight;
+//   - the query's concepts.
 func (x searcher) fitSignals(r *Request, cands []rank.Candidate, asked RequestMatches, held map[string]bool, w window) (fitmodel.Signals, error) {
 	s := fitmodel.Signals{Concepts: len(r.Concepts)}
 	s.Coverage, _ = coverage(r.Concepts, held, w.docs)

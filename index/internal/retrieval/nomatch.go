@@ -99,11 +99,8 @@ func (x searcher) judgeFit(r *Request, cands []rank.Candidate, asked RequestMatc
 		return fit{}, err
 	}
 	if errand {
-		hint := ErrandHint
-		if _, missing := coverage(concepts, held, docs); len(writtenOnly(missing, written)) > 0 {
-			hint += "; the best match lacks " + strings.Join(writtenOnly(missing, written), ", ")
-		}
-		return fit{empty: true, hint: hint}, nil
+		_, missing := coverage(concepts, held, docs)
+		return fit{empty: true, hint: errandHint(writtenOnly(missing, written))}, nil
 	}
 	if off.On(rules.NoMatch) && len(concepts) <= rank.ShortQueryTerms {
 		if cov, missing := coverage(concepts, held, docs); cov < rank.MinCoverage {
@@ -131,6 +128,15 @@ func nearMiss(r *Request, held map[string]bool, docs int, written string) fit {
 		return fit{hint: "the best match lacks " + strings.Join(lacking, ", ")}
 	}
 	return fit{}
+}
+
+// errandHint is the hint of a request read as an errand: ErrandHint, and
+// the words its best item lacks, in the caller's words, if any.
+func errandHint(lacking []string) string {
+	if len(lacking) == 0 {
+		return ErrandHint
+	}
+	return ErrandHint + "; the best match lacks " + strings.Join(lacking, ", ")
 }
 
 // NoFit is the hint of a query no item fits, when none of the words its
