@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -183,7 +185,7 @@ func (x *Index) hostedQuery(ctx context.Context, text string) (retrieval.DenseQu
 		h.unwired.Add(1)
 		return nil, "word vectors (the bundle has hosted vectors, the server embeds no queries)"
 	}
-	key := h.vectors.Model().Name + "\x00" + text
+	key := cacheKey(h.vectors.Model().Name, ext.AccessFrom(ctx), text)
 	if q, ok := use.cache.get(key); ok {
 		h.hosted.Add(1)
 		h.cached.Add(1)
@@ -243,4 +245,29 @@ func (h hostedQuery) Nearest(kind ext.Kind, k int, keep func(ord int) bool) ([]v
 
 func (h hostedQuery) Cosines(kind ext.Kind, ords []int) ([]float32, error) {
 	return h.v.Cosines(kind, h.q, ords)
+}
+
+// cacheKey is where a query's vector is cached: by model, by the caller's
+// access (all, groups, scopes) and by text. A search answered from the
+// cache is faster than one that calls the endpoint, so a shared entry
+// would tell a caller that another searched the same text; keyed by
+// access, it can tell only of callers of the same groups and scopes,
+// who see the same items (index README, "Hosted vectors").
+func cacheKey(model string, a ext.Access, text string) string {
+	var b strings.Builder
+	field := func(s string) { // length first: no value can pass for two
+		b.WriteString(strconv.Itoa(len(s)))
+		b.WriteByte(':')
+		b.WriteString(s)
+	}
+	field(model)
+	field(strconv.FormatBool(a.All))
+	for _, list := range [][]string{a.Groups, a.Scopes} {
+		b.WriteString(strconv.Itoa(len(list)))
+		for _, s := range list {
+			field(s)
+		}
+	}
+	field(text)
+	return b.String()
 }

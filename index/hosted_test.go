@@ -287,17 +287,7 @@ func TestHostedSeesOnlyWhatTheCallerSees(t *testing.T) {
 	search := func(groups ...string) []string {
 		t.Helper()
 		ctx := ext.WithAccess(context.Background(), ext.Access{Groups: groups})
-		page, err := x.Search(ctx, ext.Query{Kind: ext.KindTool, Text: "rotate the signing keys of the vault and mail them", Limit: 10})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var names []string
-		for _, h := range page.Items {
-			var obj hitInfo
-			decode(t, h.Object, &obj)
-			names = append(names, obj.Name)
-		}
-		return names
+		return hitNames(t, mustSearch(t, x, ctx, ext.Query{Kind: ext.KindTool, Text: "rotate the signing keys of the vault and mail them", Limit: 10}))
 	}
 	if got := search("ops"); !slices.Contains(got, "secret__rotate_keys") && !slices.Contains(got, "rotate_keys") {
 		t.Fatalf("a caller in ops got %v; want the secret server's tool (else the test proves nothing)", got)
@@ -309,5 +299,31 @@ func TestHostedSeesOnlyWhatTheCallerSees(t *testing.T) {
 	}
 	if s := x.HostedStats(); s.Hosted == 0 {
 		t.Errorf("stats %+v: the searches did not use the hosted vectors", s)
+	}
+}
+
+// TestHostedCacheByAccess: a query's cached vector serves callers of the
+// same access only: a caller of other groups searching the same text
+// calls the endpoint again, so the speed of its answer does not tell it
+// that someone else searched that text.
+func TestHostedCacheByAccess(t *testing.T) {
+	srv := embedtest.New(t, hostedDims)
+	x := openHosted(t, buildHosted(t, "testdata/catalog", srv), srv, time.Second, nil)
+	if err := x.UseHosted(HostedOptions{Embed: hostedClient(t, srv).EmbedQuery}); err != nil {
+		t.Fatal(err)
+	}
+	q := ext.Query{Kind: ext.KindTool, Text: "find notes", Limit: 3}
+	before := srv.Calls.Load()
+	for _, groups := range [][]string{{"ops"}, {"ops"}, {"dev"}, {"ops", "dev"}, nil} {
+		mustSearch(t, x, ext.WithAccess(context.Background(), ext.Access{Groups: groups}), q)
+	}
+	if calls := srv.Calls.Load() - before; calls != 4 {
+		t.Errorf("5 searches by 4 accesses made %d calls, want 4 (one a cache hit)", calls)
+	}
+	if s := x.HostedStats(); s.Cached != 1 {
+		t.Errorf("stats %+v, want 1 cached", s)
+	}
+	if cacheKey("m", ext.Access{Groups: []string{"a\x01b"}}, "t") == cacheKey("m", ext.Access{Groups: []string{"a", "b"}}, "t") {
+		t.Error("two accesses share a cache key")
 	}
 }

@@ -28,6 +28,7 @@
 package fit
 
 import (
+	"bytes"
 	_ "embed"
 	"encoding/json"
 	"errors"
@@ -83,13 +84,29 @@ var embedded []byte
 // Default is the embedded model.
 var Default = sync.OnceValues(func() (*Model, error) { return Decode(embedded) })
 
-// Decode reads a model file, refusing one whose scales are not positive
-// or whose figures are not finite.
+// Decode reads a model file, refusing one with a field it does not know,
+// a list that is not NumSignals long, a scale that is not positive or a
+// figure that is not finite.
 func Decode(data []byte) (*Model, error) {
-	var m Model
-	if err := json.Unmarshal(data, &m); err != nil {
+	var f struct {
+		Mean, Scale, Weights []float64
+		Bias, Threshold      float64
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
 		return nil, fmt.Errorf("fit model: %w", err)
 	}
+	var m Model
+	for name, list := range map[string][]float64{"Mean": f.Mean, "Scale": f.Scale, "Weights": f.Weights} {
+		if len(list) != NumSignals {
+			return nil, fmt.Errorf("fit model: %s holds %d figures, want %d", name, len(list), NumSignals)
+		}
+	}
+	copy(m.Mean[:], f.Mean)
+	copy(m.Scale[:], f.Scale)
+	copy(m.Weights[:], f.Weights)
+	m.Bias, m.Threshold = f.Bias, f.Threshold
 	figures := append(append(append(m.Mean[:], m.Scale[:]...), m.Weights[:]...), m.Bias, m.Threshold)
 	for _, f := range figures {
 		if math.IsNaN(f) || math.IsInf(f, 0) {

@@ -83,8 +83,11 @@ func TestEncodeDecode(t *testing.T) {
 func TestDecodeRefuses(t *testing.T) {
 	for data, want := range map[string]string{
 		`not json`: "fit model",
-		`{"Mean":[0,0,0,0],"Scale":[1,0,1,1],"Weights":[0,0,0,0],"Bias":0,"Threshold":0}`:     "scale is not positive",
-		`{"Mean":[0,0,0,0],"Scale":[1,1,1,1],"Weights":[0,0,0,0],"Bias":1e999,"Threshold":0}`: "fit model",
+		`{"Mean":[0,0,0,0],"Scale":[1,0,1,1],"Weights":[0,0,0,0],"Bias":0,"Threshold":0}`:       "scale is not positive",
+		`{"Mean":[0,0,0,0],"Scale":[1,1,1,1],"Weights":[0,0,0,0],"Bias":1e999,"Threshold":0}`:   "fit model",
+		`{"Mean":[0,0,0],"Scale":[1,1,1,1],"Weights":[0,0,0,0],"Bias":0,"Threshold":0}`:         "Mean holds 3 figures, want 4",
+		`{"Mean":[0,0,0,0],"Scale":[1,1,1,1],"Weights":[0,0,0,0,0],"Bias":0,"Threshold":0}`:     "Weights holds 5 figures, want 4",
+		`{"Mean":[0,0,0,0],"Scale":[1,1,1,1],"Weights":[0,0,0,0],"Bias":0,"Threshold":0,"X":1}`: "unknown field",
 	} {
 		_, err := Decode([]byte(data))
 		if err == nil || !strings.Contains(err.Error(), want) {

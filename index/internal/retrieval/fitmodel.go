@@ -38,7 +38,7 @@ func (x searcher) judgeByModel(r *Request, cands []rank.Candidate, asked Request
 	if err != nil {
 		return modelJudgement{}, err
 	}
-	s, err := x.fitSignals(r, cands, asked, held, w)
+	s, err := x.fitSignals(r, m, cands, asked, held, w)
 	if err != nil {
 		return modelJudgement{}, err
 	}
@@ -60,8 +60,8 @@ func (x searcher) judgeByModel(r *Request, cands []rank.Candidate, asked Request
 }
 
 // fitSignals measures the fit model's signals of r's search:
-//   - the errand model's score (with errand-model off, the training's
-//     mean: neutral);
+//   - the errand model's score (with errand-model off, the mean m was
+//     trained around: neutral);
 //   - the best coverage of the first item and, with fit-window, of the
 //     first rank.FitWindow for a query of at most maxWindowConcepts
 //     concepts, each with its request's words where request-fit lets them
@@ -70,7 +70,7 @@ func (x searcher) judgeByModel(r *Request, cands []rank.Candidate, asked Request
 //     differ;
 //   - the best written request's share of the query's weight;
 //   - the query's concepts.
-func (x searcher) fitSignals(r *Request, cands []rank.Candidate, asked RequestMatches, held map[string]bool, w window) (fitmodel.Signals, error) {
+func (x searcher) fitSignals(r *Request, m *fitmodel.Model, cands []rank.Candidate, asked RequestMatches, held map[string]bool, w window) (fitmodel.Signals, error) {
 	s := fitmodel.Signals{Concepts: len(r.Concepts)}
 	s.Coverage, _ = coverage(r.Concepts, held, w.docs)
 	if r.Off.On(rules.FitWindow) && len(r.Concepts) <= maxWindowConcepts {
@@ -84,18 +84,14 @@ func (x searcher) fitSignals(r *Request, cands []rank.Candidate, asked RequestMa
 		s.Share = max(s.Share, m.Share)
 	}
 	if !r.Off.On(rules.ErrandModel) {
-		m, err := fitmodel.Default()
-		if err != nil {
-			return s, err
-		}
 		s.Errand = m.Mean[0]
 		return s, nil
 	}
-	m, err := errand.Default()
+	em, err := errand.Default()
 	if err != nil {
 		return s, err
 	}
-	s.Errand = m.Score(r.Query.Text)
+	s.Errand = em.Score(r.Query.Text)
 	return s, nil
 }
 
