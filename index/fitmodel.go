@@ -53,13 +53,10 @@ func (x *Index) fitSignals(ctx context.Context, texts []string) ([]fit.Signals, 
 // fitSignalsOf ranks text as a tool search by a caller who sees every
 // item, and returns the fit model's signals, nil where it is not asked.
 func (x *Index) fitSignalsOf(ctx context.Context, text string) (*fit.Signals, error) {
-	q := ext.Query{Kind: ext.KindTool, Text: retrieval.ReadText(text), Limit: 10}
-	src := source{x, x.visibility.viewer(ext.Access{})}
-	req, err := retrieval.Read(src, q, x.rulesOff())
+	src, q, req, err := x.read(ext.Query{Kind: ext.KindTool, Text: text, Limit: 10}, ext.Access{})
 	if err != nil || len(req.Terms) == 0 {
 		return nil, err
 	}
-	req.Written = text
 	filters, err := filterClauses(q, src.w.all(), ext.Access{})
 	if err != nil {
 		return nil, err

@@ -23,16 +23,12 @@ import (
 // excluded by the query itself, before ranking and the cut.
 func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error) {
 	defer recoverDamage(x.dir, &err)
-	written := q.Text
-	q.Text = retrieval.ReadText(q.Text)
 	access := ext.AccessFrom(ctx)
-	w := x.visibility.viewer(access)
-	src := source{x, w}
-	req, err := retrieval.Read(src, q, x.rulesOff())
+	src, q, req, err := x.read(q, access)
 	if err != nil {
-		return nil, fmt.Errorf("index %s: %w", x.dir, err)
+		return nil, err
 	}
-	req.Written = written
+	w := src.w
 	if err := x.checkAnnotations(q, w); err != nil {
 		return nil, err
 	}
@@ -62,6 +58,21 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 		return &ext.Page{Hint: filterHint(q, unknown, res.Hint)}, nil
 	}
 	return x.pageOf(ctx, q, src, res)
+}
+
+// read reads q's text as the caller with access sees the index: the
+// source of what it sees, q with its text bounded (retrieval.ReadText),
+// and the request read from it, which remembers the text as written.
+func (x *Index) read(q ext.Query, access ext.Access) (source, ext.Query, *retrieval.Request, error) {
+	written := q.Text
+	q.Text = retrieval.ReadText(q.Text)
+	src := source{x, x.visibility.viewer(access)}
+	req, err := retrieval.Read(src, q, x.rulesOff())
+	if err != nil {
+		return src, q, nil, fmt.Errorf("index %s: %w", x.dir, err)
+	}
+	req.Written = written
+	return src, q, req, nil
 }
 
 // pageOf loads the page of the ranked candidates of res that q asks for
