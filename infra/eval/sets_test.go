@@ -2,6 +2,7 @@ package eval
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -15,6 +16,8 @@ const (
 	everydayPath   = "testdata/everyday/queries.jsonl"
 	offCatalogPath = "testdata/offcatalog/queries.jsonl"
 	freshPath      = "testdata/fresh/queries.jsonl"
+	broadPath      = "testdata/broad/queries.jsonl"
+	broadNegPath   = "testdata/broad/negatives.jsonl"
 	defaultCatalog = "../../functions/search/catalog"
 )
 
@@ -36,7 +39,7 @@ func TestOwnSetsLoad(t *testing.T) {
 	for path, want := range map[string]struct {
 		min  int
 		gold bool
-	}{everydayPath: {160, true}, offCatalogPath: {110, false}, freshPath: {120, true}} {
+	}{everydayPath: {160, true}, offCatalogPath: {110, false}, freshPath: {120, true}, broadPath: {300, true}, broadNegPath: {200, false}} {
 		qs := loadSet(t, path)
 		if len(qs) < want.min {
 			t.Errorf("%s: %d requests, want at least %d", path, len(qs), want.min)
@@ -75,7 +78,7 @@ func TestEverydayGoldInDefaultCatalog(t *testing.T) {
 			tools[it.Name] = true
 		}
 	}
-	for _, q := range append(loadSet(t, everydayPath), loadSet(t, freshPath)...) {
+	for _, q := range slices.Concat(loadSet(t, everydayPath), loadSet(t, freshPath), loadSet(t, broadPath)) {
 		for _, group := range append([][]string{q.Relevant}, q.RelevantGroups...) {
 			for _, id := range group {
 				if !tools[id] {

@@ -32,7 +32,8 @@ type ablationSet struct {
 // gateSets are the sets of infra/eval/gate.sh, under dir (the public
 // sets, everyday and fresh, offcatalog and negatives.jsonl) and the
 // default catalog; fresh's negatives are offcatalog2, the off-catalog set
-// written before any tuning, whose halves are both held out.
+// written before any tuning, whose halves are both held out; broad carries
+// its own negatives.
 func gateSets(dir, catalog string) []ablationSet {
 	negatives := filepath.Join(dir, "negatives.jsonl")
 	public := func(name string, every, offset int) ablationSet {
@@ -44,6 +45,7 @@ func gateSets(dir, catalog string) []ablationSet {
 		public("metatool", 10, 3),
 		{"everyday", benchmark{catalog: catalog, queries: filepath.Join(dir, "everyday", "queries.jsonl"), negatives: filepath.Join(dir, "offcatalog", "queries.jsonl")}, 0, 0},
 		{"fresh", benchmark{catalog: catalog, queries: filepath.Join(dir, "fresh", "queries.jsonl"), negatives: filepath.Join(dir, "offcatalog2", "queries.jsonl")}, 0, 0},
+		{"broad", benchmark{catalog: catalog, queries: filepath.Join(dir, "broad", "queries.jsonl"), negatives: filepath.Join(dir, "broad", "negatives.jsonl")}, 0, 0},
 	}
 }
 
