@@ -95,3 +95,46 @@ func TestUnknownWordIsNamed(t *testing.T) {
 		t.Errorf("with the rule off: %d items, hint %q; want the items and no Zorblax", len(page.Items), page.Hint)
 	}
 }
+
+// TestNamedServerKeepsItems: a short request that names a server of the
+// catalog keeps its items though the fit model alone would empty it
+// (named-server-fits); an everyday request that uses a server's word in
+// passing — a day that names one (monday), an errand the errand model
+// reads as one (linear algebra) — gets none. The requests are written
+// here, in no training or evaluation set.
+func TestNamedServerKeepsItems(t *testing.T) {
+	named := []string{"wie viel Geld liegt gerade auf Stripe", "tell datadog to shut up about db-02 tonight", "qué hay en mi bandeja de gmail del banco"}
+	passing := []string{"bake a cake for monday", "walk the dog on monday morning", "help with my linear algebra homework", "pick up a gift for Dana on monday"}
+	items := func(x *Index, q string) int {
+		t.Helper()
+		page, err := x.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: q, Limit: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(page.Items)
+	}
+	x := defaultIndex(t)
+	for _, q := range named {
+		if items(x, q) == 0 {
+			t.Errorf("%q names a server of the catalog: no items", q)
+		}
+	}
+	for _, q := range passing {
+		if n := items(x, q); n != 0 {
+			t.Errorf("%q uses a server's word in passing: %d items, want none", q, n)
+		}
+	}
+	off := mustBuild(t, defaultCatalog)
+	if err := off.SetRulesOff("named-server-fits"); err != nil {
+		t.Fatal(err)
+	}
+	emptied := 0
+	for _, q := range named {
+		if items(off, q) == 0 {
+			emptied++
+		}
+	}
+	if emptied == 0 {
+		t.Error("with named-server-fits off every named request keeps its items: the test shows nothing of the rule")
+	}
+}

@@ -27,7 +27,9 @@
 # log). The errand model (issue 25) raised the test half's no-match to
 # .698, its floor to .678. The fit model (issue 25) then took it to .683
 # (its floor stays .678, the best minus .02) while the emptied share fell
-# .050 -> .036 (ceiling .056). offcatalog2 is a second off-catalog set
+# .050 -> .036 (ceiling .056); a short request naming a server the caller
+# sees keeping its items (named-server-fits) took it to .021 (ceiling
+# .041) and the recall floors up with it. offcatalog2 is a second off-catalog set
 # written before any tuning: the gate prints its no-match rates (against
 # the everyday requests) and floors both halves and the share of its near
 # misses whose hint names the missing product.
@@ -35,9 +37,10 @@
 # Then infra/eval/testdata/broad (SOURCE.md): requests in people's own
 # words, a quarter of them not in English, with its own negatives (errands,
 # near misses, long chat), written in issue 25 after every rule above was
-# set: floors on its test half at the first measurement less about .01–.02,
-# and a ceiling on its emptied share (.153 then: the sets above hide how
-# many requests in other languages get no items).
+# set: floors on its test half at the best measurement less about .02,
+# and a ceiling on its emptied share (.153 at first, .133 with
+# named-server-fits: the sets above hide how many requests in other
+# languages get no items).
 #
 # Last, infra/eval/testdata/fresh: a second everyday set (SOURCE.md), its
 # floors on the test half likewise.
@@ -68,8 +71,8 @@ run metatool "recall@1=0.426,recall@10=0.719,ndcg@10=0.570,mrr=0.526,no_match_ra
 echo "== everyday (default catalog; negatives: offcatalog)"
 "$bin" eval --catalog functions/search/catalog --queries infra/eval/testdata/everyday/queries.jsonl \
   --negatives infra/eval/testdata/offcatalog/queries.jsonl --k 1,3,5,10 \
-  --min "splits.test.recall@1=0.601,splits.test.recall@5=0.816,splits.test.recall@10=0.866,splits.test.ndcg@10=0.746,splits.test.mrr=0.710,negative_splits.test.no_match_rate=0.678" \
-  --max "splits.test.emptied_rate=0.056" || status=1
+  --min "splits.test.recall@1=0.609,splits.test.recall@5=0.830,splits.test.recall@10=0.880,splits.test.ndcg@10=0.758,splits.test.mrr=0.720,negative_splits.test.no_match_rate=0.678" \
+  --max "splits.test.emptied_rate=0.041" || status=1
 echo "== offcatalog2 (default catalog; a second off-catalog set, written before any tuning: measure, never tune on it)"
 "$bin" eval --catalog functions/search/catalog --queries infra/eval/testdata/everyday/queries.jsonl \
   --negatives infra/eval/testdata/offcatalog2/queries.jsonl \
@@ -77,9 +80,9 @@ echo "== offcatalog2 (default catalog; a second off-catalog set, written before 
 echo "== broad (default catalog; requests in people's own words, a quarter not in English, and requests no tool does)"
 "$bin" eval --catalog functions/search/catalog --queries infra/eval/testdata/broad/queries.jsonl \
   --negatives infra/eval/testdata/broad/negatives.jsonl --k 1,3,5,10 \
-  --min "splits.test.recall@1=0.470,splits.test.recall@5=0.660,splits.test.ndcg@10=0.590,negative_splits.test.no_match_rate=0.730,missing_named_rate=0.730" \
-  --max "splits.test.emptied_rate=0.170" || status=1
+  --min "splits.test.recall@1=0.473,splits.test.recall@5=0.673,splits.test.ndcg@10=0.602,negative_splits.test.no_match_rate=0.730,missing_named_rate=0.730" \
+  --max "splits.test.emptied_rate=0.153" || status=1
 echo "== fresh (default catalog; a second everyday set, written without seeing the first)"
 "$bin" eval --catalog functions/search/catalog --queries infra/eval/testdata/fresh/queries.jsonl --k 1,3,5,10 \
-  --min "splits.test.recall@1=0.683,splits.test.recall@5=0.872,splits.test.ndcg@10=0.798" || status=1
+  --min "splits.test.recall@1=0.683,splits.test.recall@5=0.885,splits.test.ndcg@10=0.806" || status=1
 exit $status

@@ -9,6 +9,7 @@ import (
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
 	"github.com/mcpsearch/mcpsearch/index/internal/requests"
 	"github.com/mcpsearch/mcpsearch/index/internal/rules"
+	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
 
 // The fit model (fit-model, package fit): on a kind whose items mostly
@@ -17,7 +18,9 @@ import (
 // errand model and the coverage cut alone. A query the model reads as
 // fitting keeps its items, with the near-miss hint, or, where its best
 // item holds less than rank.MinCoverage of its weight (the coverage cut's
-// bar), a hint naming what that item lacks; one it does not gets no items
+// bar), a hint naming what that item lacks, and so does a short one that
+// names a server the caller sees (keptForNamedServer); one it does not
+// gets no items
 // and the errand hint, where the errand model reads it as an errand, else
 // what the best item lacks.
 
@@ -44,7 +47,7 @@ func (x searcher) judgeByModel(r *Request, cands []rank.Candidate, asked Request
 	}
 	cov, missing := coverage(r.Concepts, held, w.docs)
 	lacking := writtenOnly(missing, written)
-	if m.Fits(s) {
+	if m.Fits(s) || keptForNamedServer(r, s, cands) {
 		f := nearMiss(r, held, w.docs, written)
 		if f.hint == "" && cov < rank.MinCoverage && len(lacking) > 0 {
 			f.hint = "the best match lacks " + strings.Join(lacking, ", ")
@@ -57,6 +60,29 @@ func (x searcher) judgeByModel(r *Request, cands []rank.Candidate, asked Request
 		hint = errandHint(lacking)
 	}
 	return modelJudgement{asked: true, fit: fit{empty: true, hint: hint, signals: &s}}, nil
+}
+
+// keptForNamedServer reports whether named-server-fits keeps r's items
+// whatever the fit model says: r names the server of one of the first
+// rank.FitWindow candidates (server-named lifted it), a system the caller
+// sees and the ranking holds among its best, so it is neither an errand
+// nor a near miss ("¿cuánto dinero tengo en Stripe?"). Three guards keep
+// an everyday request that uses a server's word in passing from keeping
+// items: r has at most maxWindowConcepts concepts (a longer message may
+// say "I saw it on Slack"), the errand model reads it as software (its
+// score s.Errand at least rank.ErrandThreshold: "help with my linear
+// algebra homework" is an errand), and a server named by a day ("monday")
+// names nothing here, a day being when a request is done (time-words).
+func keptForNamedServer(r *Request, s fitmodel.Signals, cands []rank.Candidate) bool {
+	if !r.Off.On(rules.NamedServerFits) || len(r.Concepts) > maxWindowConcepts || s.Errand < rank.ErrandThreshold {
+		return false
+	}
+	for _, c := range cands[:min(len(cands), rank.FitWindow)] {
+		if c.Signals != nil && c.Signals.ServerScore > 0 && !text.IsTimeWord(c.Server) {
+			return true
+		}
+	}
+	return false
 }
 
 // fitSignals measures the fit model's signals of r's search:

@@ -55,6 +55,7 @@ const (
 	NoMatch
 	ErrandModel
 	FitModel
+	NamedServerFits
 	FitWindow
 	RequestFit
 	NearMissHint
@@ -100,6 +101,7 @@ var registry = [count]info{
 	NoMatch:            {"no-match", "no-match", "a short query whose best items hold little of its weight gets no items"},
 	ErrandModel:        {"errand-model", "no-match", "a request the errand model reads as an everyday errand gets no items, where items carry written requests"},
 	FitModel:           {"fit-model", "no-match", "where items carry written requests, a model weighing four signals of the search (errand score, coverage, request share, concepts) decides whether any item fits"},
+	NamedServerFits:    {"named-server-fits", "no-match", "a request of at most 8 concepts, software to the errand model, that names a server the caller sees (not by a day), one of whose items is among its first 10, is not emptied by the fit model"},
 	FitWindow:          {"fit-window", "no-match", "a fitting item among the first 10 keeps a short query's items"},
 	RequestFit:         {"request-fit", "no-match", "an item whose best written request and a short query hold most of each other's weight fits it"},
 	NearMissHint:       {"near-miss-hint", "no-match", "a hint names the heavy words the best item lacks"},
