@@ -20,9 +20,8 @@ import (
 // item holds less than rank.MinCoverage of its weight (the coverage cut's
 // bar), a hint naming what that item lacks, and so does a short one that
 // names a server the caller sees (keptForNamedServer); one it does not
-// gets no items
-// and the errand hint, where the errand model reads it as an errand, else
-// what the best item lacks.
+// gets no items and the errand hint, where the errand model reads it as an
+// errand, else what the best item lacks.
 
 // modelJudgement is the fit model's word on a query: whether it was
 // asked, and what it says.
@@ -73,6 +72,7 @@ func (x searcher) judgeByModel(r *Request, cands []rank.Candidate, asked Request
 // score s.Errand at least rank.ErrandThreshold: "help with my linear
 // algebra homework" is an errand), and a server named by a day ("monday")
 // names nothing here, a day being when a request is done (time-words).
+// With server-named off no server is named, and the rule keeps nothing.
 func keptForNamedServer(r *Request, s fitmodel.Signals, cands []rank.Candidate) bool {
 	if !r.Off.On(rules.NamedServerFits) || len(r.Concepts) > maxWindowConcepts || s.Errand < rank.ErrandThreshold {
 		return false
