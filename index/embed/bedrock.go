@@ -36,12 +36,11 @@ func (b *bedrock) embed(ctx context.Context, calls Calls, texts []string) ([][]f
 	if err != nil {
 		return nil, err
 	}
-	sum := sha256.Sum256(body)
 	answer, err := calls.post(ctx, Call{
 		URL:       b.client.endpoint() + "/model/" + EscapeLabel(b.client.model.Name) + "/invoke",
 		Body:      body,
 		MaxAnswer: b.client.maxAnswer(1),
-		Prepare:   func(r *http.Request) error { return b.sign(r, hex.EncodeToString(sum[:])) },
+		Prepare:   SignBedrock(b.credentials, b.client.model.Region, body),
 	})
 	if err != nil {
 		return nil, err
@@ -58,16 +57,23 @@ func (b *bedrock) embed(ctx context.Context, calls Calls, texts []string) ([][]f
 	return [][]float32{a.Embedding}, nil
 }
 
-// sign signs r with the credentials of the moment.
-func (b *bedrock) sign(r *http.Request, payloadHash string) error {
-	creds, err := b.credentials(r.Context())
-	if err != nil {
-		return fmt.Errorf("AWS credentials: %w", err)
+// SignBedrock returns a Call's Prepare that signs a call of body to
+// Amazon Bedrock in region with SigV4 (service "bedrock"), with the
+// credentials of the moment (a provider caches and refreshes them): the
+// one signing of Bedrock calls, the embeddings' and the request drafts'.
+func SignBedrock(credentials func(context.Context) (aws.Credentials, error), region string, body []byte) func(*http.Request) error {
+	sum := sha256.Sum256(body)
+	payloadHash := hex.EncodeToString(sum[:])
+	return func(r *http.Request) error {
+		creds, err := credentials(r.Context())
+		if err != nil {
+			return fmt.Errorf("AWS credentials: %w", err)
+		}
+		if err := v4.NewSigner().SignHTTP(r.Context(), creds, r, payloadHash, "bedrock", region, time.Now()); err != nil {
+			return fmt.Errorf("signing the call: %w", err)
+		}
+		return nil
 	}
-	if err := v4.NewSigner().SignHTTP(r.Context(), creds, r, payloadHash, "bedrock", b.client.model.Region, time.Now()); err != nil {
-		return fmt.Errorf("signing the call: %w", err)
-	}
-	return nil
 }
 
 // EscapeLabel escapes a path segment as the AWS SDKs escape a URI label:

@@ -2,17 +2,12 @@ package requests
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 
 	"github.com/mcpsearch/mcpsearch/index/embed"
 )
@@ -67,11 +62,10 @@ func (m *Bedrock) Complete(ctx context.Context, system, user string) (string, er
 	if err != nil {
 		return "", err
 	}
-	sum := sha256.Sum256(body)
 	answer, err := post(ctx, m.Calls, embed.Call{
 		URL:     m.endpoint() + "/model/" + embed.EscapeLabel(m.Model) + "/converse",
 		Body:    body,
-		Prepare: func(req *http.Request) error { return m.sign(req, hex.EncodeToString(sum[:])) },
+		Prepare: embed.SignBedrock(m.Credentials.Retrieve, m.Region, body),
 	})
 	if err != nil {
 		return "", err
@@ -81,19 +75,6 @@ func (m *Bedrock) Complete(ctx context.Context, system, user string) (string, er
 
 // maxAnswerTokens leaves room for a few dozen requests.
 const maxAnswerTokens = 4096
-
-// sign signs req with the credentials of the moment (a provider caches and
-// refreshes them).
-func (m *Bedrock) sign(req *http.Request, payloadHash string) error {
-	creds, err := m.Credentials.Retrieve(req.Context())
-	if err != nil {
-		return fmt.Errorf("AWS credentials: %w", err)
-	}
-	if err := v4.NewSigner().SignHTTP(req.Context(), creds, req, payloadHash, "bedrock", m.Region, time.Now()); err != nil {
-		return fmt.Errorf("signing the call: %w", err)
-	}
-	return nil
-}
 
 // converseText reads the text blocks of a Converse answer's message.
 func converseText(answer []byte) (string, error) {
