@@ -65,7 +65,8 @@ func (x searcher) judgeByModel(r *Request, cands []rank.Candidate, asked Request
 // whatever the fit model says: r names the server of one of the first
 // rank.FitWindow candidates (server-named lifted it), a system the caller
 // sees and the ranking holds among its best, so it is neither an errand
-// nor a near miss ("¿cuánto dinero tengo en Stripe?"). Three guards keep
+// nor a near miss ("wie viel Geld liegt gerade auf Stripe",
+// TestNamedServerKeepsItems). Three guards keep
 // an everyday request that uses a server's word in passing from keeping
 // items: r has at most maxWindowConcepts concepts (a longer message may
 // say "I saw it on Slack"), the errand model reads it as software (its
