@@ -21,10 +21,12 @@ func Rules() []Rule {
 }
 
 // SetRulesOff switches the named rules off for every later search of x,
-// and every other rule on (no names: all on, as the product serves). It is
-// for measuring what each rule contributes (mcpsearch eval --ablate): a
-// search with a rule off behaves as if the rule had never been written.
-// An unknown name is an error and changes nothing.
+// and every other rule on (no names: all on, as the product serves by
+// default). It is for measuring what each rule contributes (mcpsearch
+// eval --ablate), and for an operator whose catalog a rule does not suit
+// (the function's MCPSEARCH_RULES_OFF: errand-model for a catalog that
+// serves everyday life): a search with a rule off behaves as if the rule
+// had never been written. An unknown name is an error and changes nothing.
 func (x *Index) SetRulesOff(names ...string) error {
 	s, err := rules.Off(names...)
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/ext/auth"
 	"github.com/mcpsearch/mcpsearch/ext/server"
+	"github.com/mcpsearch/mcpsearch/index"
 	"github.com/mcpsearch/mcpsearch/index/embed"
 )
 
@@ -55,7 +56,8 @@ type Config struct {
 	UpstreamMaxBytes         int64         // 0: upstream.DefaultMaxResultBytes
 	ListMode                 server.ListMode
 	AlwaysTools              []string
-	MetaThresholdChars       int // 0: server.DefaultMetaThreshold
+	RulesOff                 []string // retrieval rules switched off (index.Rules)
+	MetaThresholdChars       int      // 0: server.DefaultMetaThreshold
 	metaThreshold            metaThreshold
 	DirectoryChars           int // 0: server.DefaultDirectoryChars; < 0: no directory
 	MaxInFlight              int // 0: server.DefaultMaxInFlight
@@ -148,6 +150,12 @@ var settings = []setting{
 	{"MCPSEARCH_ALWAYS_TOOLS", "comma-separated canonical tool names (server__tool)", false, func(c *Config, v string) (err error) {
 		c.AlwaysTools, err = nameList(v)
 		return err
+	}},
+	{"MCPSEARCH_RULES_OFF", "comma-separated names of retrieval rules, such as errand-model (mcpsearch eval --ablate lists them)", false, func(c *Config, v string) (err error) {
+		if c.RulesOff, err = nameList(v); err != nil {
+			return err
+		}
+		return knownRules(c.RulesOff)
 	}},
 	{"MCPSEARCH_META_THRESHOLD_CHARS", "a whole number of at least 1", false, func(c *Config, v string) (err error) {
 		c.MetaThresholdChars, err = wholeNumber(v, 1, 1<<31-1)
@@ -333,6 +341,16 @@ func hexKey(v string, minBytes int) ([]byte, error) {
 		return nil, errRefused
 	}
 	return key, nil
+}
+
+// knownRules refuses a name no retrieval rule has.
+func knownRules(names []string) error {
+	for _, n := range names {
+		if !slices.ContainsFunc(index.Rules(), func(r index.Rule) bool { return r.Name == n }) {
+			return fmt.Errorf("no retrieval rule is named %q", n)
+		}
+	}
+	return nil
 }
 
 // nameList splits a comma-separated list; white space around a name is

@@ -57,12 +57,12 @@ func TestReadConfig(t *testing.T) {
 		"MCPSEARCH_PAGE_SIZE": "1000", "MCPSEARCH_CURSOR_KEY": "00112233445566778899aabbccddeeff", "MCPSEARCH_LOG_LEVEL": "warn",
 		"MCPSEARCH_PLAYGROUND": "on", "MCPSEARCH_UPSTREAM_TIMEOUT": "1m30s", "MCPSEARCH_LIST_MODE": "auto",
 		"MCPSEARCH_ALWAYS_TOOLS": "a__b, c__d", "MCPSEARCH_META_THRESHOLD_CHARS": "100", "MCPSEARCH_AUTH": "aws",
-		"MCPSEARCH_JWT_GROUPS_CLAIM": "cognito:groups", "MCPSEARCH_ADDR": "[::1]:0",
+		"MCPSEARCH_JWT_GROUPS_CLAIM": "cognito:groups", "MCPSEARCH_ADDR": "[::1]:0", "MCPSEARCH_RULES_OFF": "errand-model, fit-model",
 	})
 	got := []any{c.inLambda(), c.TaskRoot, c.AWS.AccessKeyID, c.PageSize, len(c.CursorKey), c.LogLevel, c.Playground,
-		c.UpstreamTimeout, c.ListMode, c.AlwaysTools, c.MetaThresholdChars, c.Auth, c.JWT.GroupsClaim, c.Addr}
+		c.UpstreamTimeout, c.ListMode, c.AlwaysTools, c.MetaThresholdChars, c.Auth, c.JWT.GroupsClaim, c.Addr, c.RulesOff}
 	want := []any{true, "/opt/task", "AKID", 1000, 16, slog.LevelWarn, true,
-		90 * time.Second, server.ListAuto, []string{"a__b", "c__d"}, 100, auth.ModeAWS, "cognito:groups", "[::1]:0"}
+		90 * time.Second, server.ListAuto, []string{"a__b", "c__d"}, 100, auth.ModeAWS, "cognito:groups", "[::1]:0", []string{"errand-model", "fit-model"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %v, want %v", got, want)
 	}
@@ -77,8 +77,9 @@ func TestReadConfig(t *testing.T) {
 // malformed value of every variable.)
 func TestConfigRefusals(t *testing.T) {
 	_, err := readConfig(mapEnv(map[string]string{"MCPSEARCH_PAGE_SIZE": "0", "MCPSEARCH_LIST_MODE": "Meta",
-		"MCPSEARCH_CURSOR_KEY": "not-hex-and-secret", "MCPSEARCH_JWT_HS256_SECRET": "short-secret "}))
+		"MCPSEARCH_CURSOR_KEY": "not-hex-and-secret", "MCPSEARCH_JWT_HS256_SECRET": "short-secret ", "MCPSEARCH_RULES_OFF": "errand-model,errands"}))
 	for _, want := range []string{`MCPSEARCH_PAGE_SIZE="0": want a whole number from 1 to 1000`, `MCPSEARCH_LIST_MODE="Meta": want full, meta or auto`,
+		`MCPSEARCH_RULES_OFF="errand-model,errands": no retrieval rule is named "errands" (want comma-separated names of retrieval rules`,
 		"MCPSEARCH_CURSOR_KEY=(value hidden): want at least 16 bytes in hex", "MCPSEARCH_JWT_HS256_SECRET=(value hidden): white space around the value"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("got %v, want it to contain %q", err, want)

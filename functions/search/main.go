@@ -14,6 +14,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -155,6 +156,13 @@ func openIndex(cfg *Config, logger *slog.Logger, pause *collectorPause) (*index.
 	idx, err := index.Open(dir)
 	if err != nil {
 		return nil, err
+	}
+	if err := idx.SetRulesOff(cfg.RulesOff...); err != nil {
+		idx.Close()
+		return nil, fmt.Errorf("MCPSEARCH_RULES_OFF: %w", err)
+	}
+	if len(cfg.RulesOff) > 0 {
+		logger.Info("retrieval rules off", "rules", cfg.RulesOff)
 	}
 	m := idx.Manifest()
 	logger.Info("index open", "dir", dir, "version", m.IndexVersion, "tools", m.Counts[ext.KindTool],

@@ -229,6 +229,8 @@ var malformedSettings = []struct {
 	{"MCPSEARCH_LIST_MODE", "Meta", nil},
 	{"MCPSEARCH_LIST_MODE", "meta ", nil},
 	{"MCPSEARCH_ALWAYS_TOOLS", "demo__browser_click,", nil},
+	{"MCPSEARCH_RULES_OFF", "errand-modle", nil},
+	{"MCPSEARCH_RULES_OFF", "errand-model,", nil},
 	{"MCPSEARCH_META_THRESHOLD_CHARS", "0", nil},
 	{"MCPSEARCH_META_THRESHOLD_CHARS", "50k", nil},
 	{"MCPSEARCH_META_THRESHOLD_TOKENS", "10%", nil},

@@ -99,24 +99,32 @@ func Apply(catalogDir string, f *File, source string) (int, error) {
 // holds with the requests of f, checked as the catalog checks it.
 func applied(catalogDir string, f *File, source string) (path string, out []byte, err error) {
 	path = filepath.Join(catalogDir, f.Server+".json")
+	out, err = withRequests(path, f, source)
+	return path, out, err
+}
+
+// withRequests returns what the server file at path holds with the
+// requests of f (read from source), checked as the catalog checks it.
+func withRequests(path string, f *File, source string) ([]byte, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return "", nil, fmt.Errorf("%s: server %s: %w", source, f.Server, err)
+		return nil, fmt.Errorf("%s: server %s: %w", source, f.Server, err)
 	}
 	file, err := decodeObject(data)
 	if err != nil {
-		return "", nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if err := setRequests(file, f, source, path); err != nil {
-		return "", nil, err
+		return nil, err
 	}
-	if out, err = encode(file, data); err != nil {
-		return "", nil, fmt.Errorf("%s: %w", path, err)
+	out, err := encode(file, data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if err := catalog.CheckServerFile(path, out, nil); err != nil {
-		return "", nil, fmt.Errorf("%s: with these requests: %w", source, err)
+		return nil, fmt.Errorf("%s: with these requests: %w", source, err)
 	}
-	return path, out, nil
+	return out, nil
 }
 
 // setRequests sets the requests of each item of f in file, the server

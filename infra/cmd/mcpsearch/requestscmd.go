@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"text/tabwriter"
 
 	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/infra/eval"
 	"github.com/mcpsearch/mcpsearch/infra/requests"
 )
 
@@ -17,6 +20,7 @@ const requestsUsage = `usage: mcpsearch requests coverage --catalog DIR [--json]
                                 [--server S,…] [--item I,…] [--all] [--limit N] [--count N]
                                 [--concurrency N] [--timeout D] [--retries N]
        mcpsearch requests apply --catalog DIR FILE…
+       mcpsearch requests holdout --catalog DIR --out DIR --queries FILE [--n N]
 
 coverage  what a catalog's requests cover, server by server: items with
           requests, requests, those repeating their item's description,
@@ -31,7 +35,13 @@ draft     ask a language model for requests for the items without (written
           API, signed with the AWS credential chain. Tested only against
           scripted local endpoints
 apply     write reviewed requests files ({"server", "items": [{"kind",
-          "name", "requests"}]}) into the catalog's server files`
+          "name", "requests"}]}) into the catalog's server files
+holdout   copy the catalog's server files into DIR with the first N
+          written requests of each tool that has more taken out, and write
+          them to FILE as queries for mcpsearch eval (gold: their tool;
+          split: their server): how well a catalog finds its own tools
+          from requests its index has not read. DIR may hold other
+          catalogs' server files, to measure the catalog among them`
 
 // runRequests is mcpsearch requests coverage|draft|apply.
 func runRequests(args []string, stdout, stderr io.Writer) error {
@@ -41,11 +51,57 @@ func runRequests(args []string, stdout, stderr io.Writer) error {
 	}
 	sub := map[string]func([]string, io.Writer, io.Writer) error{
 		"coverage": runRequestsCoverage, "draft": runRequestsDraft, "apply": runRequestsApply,
+		"holdout": runRequestsHoldOut,
 	}
 	if len(args) == 0 || sub[args[0]] == nil {
-		return fmt.Errorf("%w: mcpsearch requests coverage|draft|apply (mcpsearch requests --help)", errUsage)
+		return fmt.Errorf("%w: mcpsearch requests coverage|draft|apply|holdout (mcpsearch requests --help)", errUsage)
 	}
 	return sub[args[0]](args[1:], stdout, stderr)
+}
+
+// runRequestsHoldOut holds a catalog's first requests out as queries.
+func runRequestsHoldOut(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("requests holdout", stdout, stderr)
+	dir := fs.String("catalog", "", "catalog `DIR` whose tools' requests are held out (it is not changed)")
+	out := fs.String("out", "", "`DIR` to write the server files into, without their held-out requests")
+	queries := fs.String("queries", "", "`FILE` to write the held-out requests into, as queries.jsonl")
+	n := fs.Int("n", 2, "requests held out of each tool that has more than `N`")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := fs.require("catalog", "out", "queries"); err != nil {
+		return err
+	}
+	held, err := requests.HoldOut(*dir, *out, *n)
+	if err != nil {
+		return err
+	}
+	if err := writeHeldOut(*queries, held); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: %d requests of %s held out; the catalog without them in %s\n", *queries, len(held), *dir, *out)
+	return nil
+}
+
+// writeHeldOut writes held as queries.jsonl lines (package eval's Query):
+// each its tool's gold, its server its split.
+func writeHeldOut(path string, held []requests.HeldOut) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	seen := map[string]int{}
+	for _, h := range held {
+		id := fmt.Sprintf("%s#%d", h.Tool, seen[h.Tool])
+		seen[h.Tool]++
+		split := h.Server
+		if err := enc.Encode(eval.Query{QID: id, Query: h.Request, Relevant: []string{h.Tool}, Split: &split}); err != nil {
+			return err
+		}
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("writing the held-out requests: %w", err)
+	}
+	return nil
 }
 
 // runRequestsApply writes reviewed requests files into a catalog.
