@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index"
+	"github.com/mcpsearch/mcpsearch/index/catalog"
 	"github.com/mcpsearch/mcpsearch/infra/artifact"
 )
 
@@ -59,6 +60,13 @@ func runPackage(args []string, stdout, stderr io.Writer) error {
 	opts.Progress = &prefixed{w: stderr, prefix: "mcpsearch package: "}
 	r, err := artifact.Build(opts)
 	if err != nil {
+		return err
+	}
+	cat, err := catalog.LoadDir(opts.Catalog, nil)
+	if err != nil {
+		return err
+	}
+	if err := warnErrandServers(cat, stderr, "mcpsearch package: warning: "); err != nil {
 		return err
 	}
 	if len(r.Stdio) > 0 {

@@ -1,0 +1,70 @@
+package index
+
+import (
+	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/index/internal/errand"
+	"github.com/mcpsearch/mcpsearch/index/internal/rank"
+)
+
+// ErrandReads is how many of one server's written tool requests the
+// no-match test's errand model reads as everyday errands.
+type ErrandReads struct {
+	Server            string
+	Requests, Errands int
+}
+
+// Share is the share of the server's requests read as errands.
+func (r ErrandReads) Share() float64 {
+	if r.Requests == 0 {
+		return 0
+	}
+	return float64(r.Errands) / float64(r.Requests)
+}
+
+// ErrandReadsOf returns, server by server in catalog order, how many of
+// the written requests of cat's tools the errand model reads as everyday
+// errands (a score below rank.ErrandThreshold), or nil where tool searches
+// never ask it (fewer than rank.MinAskedShare of the tools carry
+// requests). A search that reads like a server's errand-like requests is
+// likely to get no items: the model learned what the bundled catalog of
+// software and office tools does not do, and a catalog that serves
+// everyday life (meals, travel, maps) pays for it. mcpsearch build names
+// such servers; the function's MCPSEARCH_RULES_OFF=errand-model is the
+// remedy (functions/search/README.md, "When nothing fits").
+func ErrandReadsOf(cat *catalog.Catalog) ([]ErrandReads, error) {
+	m, err := errand.Default()
+	if err != nil {
+		return nil, err
+	}
+	tools, asked := 0, 0
+	byServer := map[string]*ErrandReads{}
+	out := make([]ErrandReads, len(cat.Servers))
+	for i, s := range cat.Servers {
+		out[i].Server = s.Name
+		byServer[s.Name] = &out[i]
+	}
+	for _, it := range cat.Items {
+		if it.Kind != ext.KindTool {
+			continue
+		}
+		tools++
+		if len(it.Requests) > 0 {
+			asked++
+		}
+		r := byServer[it.Server]
+		if r == nil {
+			continue
+		}
+		for _, q := range it.Requests {
+			r.Requests++
+			if m.Score(q) < rank.ErrandThreshold {
+				r.Errands++
+			}
+		}
+	}
+	if tools == 0 || float64(asked) < rank.MinAskedShare*float64(tools) {
+		return nil, nil
+	}
+	return out, nil
+}
