@@ -46,6 +46,13 @@ func cachedBundle(catalogDir, cacheDir string, progress io.Writer) (string, erro
 		return "", err
 	}
 	fmt.Fprintf(progress, "mcpsearch: index built in %.1fs\n", time.Since(start).Seconds())
+	note, err := index.ErrandServersNote(cat)
+	if err != nil {
+		return "", err
+	}
+	if note != "" {
+		fmt.Fprintf(progress, "mcpsearch: %s\n", note)
+	}
 	return dir, nil
 }
 

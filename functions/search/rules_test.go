@@ -3,6 +3,9 @@ package main
 import (
 	"context"
 	"io"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/mcpsearch/mcpsearch/ext"
@@ -44,5 +47,38 @@ func TestRulesOffSetting(t *testing.T) {
 	}
 	if n := withItems("errand-model"); n == 0 {
 		t.Errorf("MCPSEARCH_RULES_OFF=errand-model: no errand gets items, want their best matches")
+	}
+}
+
+// TestLocalBuildNamesErrandServers: building a catalog at start (locally,
+// MCPSEARCH_CATALOG) says which servers' written requests read as everyday
+// errands and what to set; once built, the cached bundle says nothing more.
+func TestLocalBuildNamesErrandServers(t *testing.T) {
+	slack, err := os.ReadFile("catalog/mcp-slack.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	// written here, in no training or evaluation set
+	files := map[string]string{"mcp-slack.json": string(slack), "chores.json": `{"server":"chores","tools":[
+{"name":"plants","description":"Plant care","inputSchema":{"type":"object"},"_meta":{"io.github.mcpsearch/requests":["water the plants on sunday morning","repot the basil, its roots poke out"]}},
+{"name":"dinner","description":"Meal ideas","inputSchema":{"type":"object"},"_meta":{"io.github.mcpsearch/requests":["what should I cook for dinner tonight","knit a warm scarf for my grandmother"]}}]}`}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cache := t.TempDir()
+	var progress strings.Builder
+	if _, err := cachedBundle(dir, cache, &progress); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(progress.String(), "mcpsearch: no-match: the errand model reads these servers' written requests as everyday errands (chores ") ||
+		!strings.Contains(progress.String(), "MCPSEARCH_RULES_OFF=errand-model") {
+		t.Errorf("building at start said:\n%s\nwant chores named, and the setting", progress.String())
+	}
+	progress.Reset()
+	if _, err := cachedBundle(dir, cache, &progress); err != nil || progress.Len() != 0 {
+		t.Errorf("the cached bundle: %v, said %q; want nothing", err, progress.String())
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"time"
 
 	"github.com/mcpsearch/mcpsearch/ext"
@@ -54,34 +53,14 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	return warnErrandServers(cat, stdout, "")
 }
 
-// errandWarnShare is the share of a server's written requests read as
-// everyday errands from which the build names the server. The corpus's 12
-// servers at 5% or more (meals, flights, recipes, reminders, maps,
-// translation; the bundled catalog's are all below) lost 10–36% of their
-// held-out requests to the no-match test (infra/eval/everyday-catalog.sh).
-const errandWarnShare = 0.05
-
-// warnErrandServers names the servers of cat whose written requests the
-// errand model reads as everyday errands at errandWarnShare or more (at
-// least 3 of them), and what to do if the catalog serves everyday life:
-// one line to w, after prefix.
+// warnErrandServers writes index.ErrandServersNote of cat to w, after
+// prefix, if it says anything.
 func warnErrandServers(cat *catalog.Catalog, w io.Writer, prefix string) error {
-	reads, err := index.ErrandReadsOf(cat)
-	if err != nil {
-		return err
+	note, err := index.ErrandServersNote(cat)
+	if err == nil && note != "" {
+		_, err = fmt.Fprintln(w, prefix+note)
 	}
-	var named []string
-	for _, r := range reads {
-		if r.Errands >= 3 && r.Share() >= errandWarnShare {
-			named = append(named, fmt.Sprintf("%s %.0f%% of %d", r.Server, 100*r.Share(), r.Requests))
-		}
-	}
-	if len(named) > 0 {
-		fmt.Fprintf(w, "%sno-match: the errand model reads these servers' written requests as everyday errands (%s): "+
-			"searches like them may get no items; if the catalog serves everyday life, serve it with MCPSEARCH_RULES_OFF=errand-model "+
-			"(functions/search/README.md, When nothing fits)\n", prefix, strings.Join(named, ", "))
-	}
-	return nil
+	return err
 }
 
 func runVerify(args []string, stdout, stderr io.Writer) error {
