@@ -85,4 +85,10 @@ echo "== broad (default catalog; requests in people's own words, a quarter not i
 echo "== fresh (default catalog; a second everyday set, written without seeing the first)"
 "$bin" eval --catalog functions/search/catalog --queries infra/eval/testdata/fresh/queries.jsonl --k 1,3,5,10 \
   --min "splits.test.recall@1=0.683,splits.test.recall@5=0.885,splits.test.ndcg@10=0.806" || status=1
+echo "== everyday-life catalog (the corpus beside the default catalog, 2 written requests a tool held out and asked: what the no-match test costs a catalog that serves everyday life; infra/eval/everyday-catalog.sh prints it server by server)"
+everyday=$(dirname "$bin")/everyday
+"$bin" requests holdout --catalog infra/data/corpus/catalog --out "$everyday" --queries "$everyday.jsonl" >/dev/null
+cp functions/search/catalog/*.json "$everyday/"
+"$bin" eval --catalog "$everyday" --queries "$everyday.jsonl" \
+  --min "recall@5=0.505,ndcg@10=0.459" --max "emptied_rate=0.050" | grep -E '^ +all |latency' || status=1
 exit $status
