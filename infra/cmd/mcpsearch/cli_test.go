@@ -98,6 +98,26 @@ func TestSearchNoMatchSaysWhy(t *testing.T) {
 	}
 }
 
+// TestSearchOff: --off switches retrieval rules off as the function's
+// MCPSEARCH_RULES_OFF does: with no-match off, a request no item fits gets
+// its best matches; an unknown rule is a usage error naming it.
+func TestSearchOff(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "bundle")
+	if code, out, errOut := runCLI("build", "--catalog", testCatalog, "--out", dir); code != 0 {
+		t.Fatalf("build: exit %d, %s%s", code, out, errOut)
+	}
+	const request = "delete my dentist appointment" // the test catalog deletes notes
+	if code, out, _ := runCLI("search", "--index", dir, request); code != 0 || !strings.HasPrefix(out, "no tools:") {
+		t.Fatalf("every rule on: exit %d, %q; want no tools", code, out)
+	}
+	if code, out, errOut := runCLI("search", "--index", dir, "--off", "no-match", request); code != 0 || !strings.Contains(out, "notes__delete_note") {
+		t.Errorf("--off no-match: exit %d, %q%s; want notes__delete_note", code, out, errOut)
+	}
+	if code, _, errOut := runCLI("search", "--index", dir, "--off", "no-match,nope", request); code != 2 || !strings.Contains(errOut, `no retrieval rule is named "nope"`) {
+		t.Errorf("--off nope: exit %d, %s; want 2 naming the rule", code, errOut)
+	}
+}
+
 // TestRequiredNamesEveryMissingFlag: every missing flag is named, in the
 // order the command declares them, every time.
 func TestRequiredNamesEveryMissingFlag(t *testing.T) {

@@ -21,6 +21,7 @@ func runSearch(args []string, stdout, stderr io.Writer) error {
 	limit := fs.Int("limit", ext.DefaultLimit, "results to show (1-50)")
 	groups := fs.String("groups", "", "search as a caller of these comma-separated groups (default: see every item)")
 	scopes := fs.String("scopes", "", "search as a caller holding these comma-separated scopes")
+	off := fs.String("off", "", "retrieval rules to switch off, comma-separated, as the function's MCPSEARCH_RULES_OFF does (mcpsearch eval --ablate lists them)")
 	words, err := fs.parseOperands(args)
 	if err != nil {
 		return err
@@ -40,6 +41,11 @@ func runSearch(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer x.Close()
+	if *off != "" {
+		if err := x.SetRulesOff(strings.Split(*off, ",")...); err != nil {
+			return fmt.Errorf("%w: --off: %w", errUsage, err)
+		}
+	}
 	access := ext.Access{All: *groups == "" && *scopes == "", Groups: splitList(*groups), Scopes: splitList(*scopes)}
 	page, err := x.Search(ext.WithAccess(context.Background(), access), ext.Query{Kind: ext.Kind(*kind), Text: text, Limit: *limit})
 	if err != nil {
