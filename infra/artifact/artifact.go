@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/mcpsearch/mcpsearch/index"
+	"github.com/mcpsearch/mcpsearch/index/catalog"
 )
 
 // Lambda's limits on a .zip deployment package, in the bytes its API
@@ -62,6 +63,10 @@ type Result struct {
 	// the function refuses to start in Lambda: calls to their items fail
 	// there, though search finds them.
 	Stdio []string
+	// ErrandNote names the servers whose written requests the no-match
+	// test's errand model reads as everyday errands, and what to set
+	// (index.ErrandServersNote); empty when none is such.
+	ErrandNote string
 }
 
 // Build compiles bootstrap for linux/Arch (static, lambda.norpc, without
@@ -96,8 +101,15 @@ func Build(opts Options) (_ *Result, err error) {
 	if err != nil {
 		return nil, err
 	}
-	err = step(opts.Progress, "building the index of "+opts.Catalog, func() (err error) {
-		r.Manifest, err = index.BuildDir(opts.Catalog, filepath.Join(opts.Out, "index"), opts.Build)
+	err = step(opts.Progress, "building the index of "+opts.Catalog, func() error {
+		cat, err := catalog.LoadDir(opts.Catalog, nil)
+		if err != nil {
+			return err
+		}
+		if r.Manifest, err = index.Build(cat, filepath.Join(opts.Out, "index"), opts.Build); err != nil {
+			return err
+		}
+		r.ErrandNote, err = index.ErrandServersNote(cat)
 		return err
 	})
 	if err != nil {

@@ -26,9 +26,12 @@ func TestBuildArm64(t *testing.T) {
 		os.WriteFile(filepath.Join(out, stray), []byte("not the bundle"), 0o644)
 	}
 	var progress bytes.Buffer
-	r, err := Build(Options{Catalog: "../../index/testdata/catalog", Out: out, Zip: true, Module: "../..", Progress: &progress})
+	r, err := Build(Options{Catalog: catalogWithChores(t), Out: out, Zip: true, Module: "../..", Progress: &progress})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !strings.Contains(r.ErrandNote, "(chores ") || !strings.Contains(r.ErrandNote, "MCPSEARCH_RULES_OFF=errand-model") {
+		t.Errorf("errand note %q: want the chores server named, and the setting", r.ErrandNote)
 	}
 	steps := regexp.MustCompile(`^compiling bootstrap for linux/arm64\.\.\. \d+\.\ds\nbuilding the index of \S+\.\.\. \d+\.\ds\nwriting THIRD_PARTY_NOTICES\.\.\. \d+\.\ds\nzipping \S+\.zip\.\.\. \d+\.\ds\n$`)
 	if !steps.MatchString(progress.String()) {
@@ -156,4 +159,30 @@ func TestNoticesOfTheArtifact(t *testing.T) {
 			t.Errorf("%s lacks %q", NoticesFile, want)
 		}
 	}
+}
+
+// catalogWithChores is the test catalog beside the bundled catalog's Slack
+// server and a server whose written requests are everyday errands: most
+// tools carry requests, so the build asks the errand model of them
+// (index.ErrandServersNote).
+func catalogWithChores(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, src := range []string{"../../index/testdata/catalog/notes.json", "../../index/testdata/catalog/weather.json", "../../functions/search/catalog/mcp-slack.json"} {
+		data, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(src)), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// written here, in no training or evaluation set
+	chores := `{"server":"chores","tools":[
+{"name":"plants","description":"Plant care","inputSchema":{"type":"object"},"_meta":{"io.github.mcpsearch/requests":["water the plants on sunday morning","repot the basil, its roots poke out"]}},
+{"name":"dinner","description":"Meal ideas","inputSchema":{"type":"object"},"_meta":{"io.github.mcpsearch/requests":["what should I cook for dinner tonight","knit a warm scarf for my grandmother"]}}]}`
+	if err := os.WriteFile(filepath.Join(dir, "chores.json"), []byte(chores), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }

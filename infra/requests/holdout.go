@@ -25,9 +25,10 @@ type HeldOut struct {
 // requests still count as the index counts them (a tool whose requests are
 // all held out would be a catalog without requests), and what it is asked
 // is in no written request of the copy. Prompts, resources and templates
-// keep theirs. outDir may hold other catalogs' server files (a measurement
-// of one catalog among others), but none of the same name: HoldOut writes
-// nothing over a file, and writes nothing at all when a file is at fault.
+// keep theirs. outDir (made if missing) may hold other catalogs' server
+// files (a measurement of one catalog among others), but none of the same
+// name: HoldOut writes nothing over a file, and makes and writes nothing
+// at all when a file is at fault.
 func HoldOut(catalogDir, outDir string, n int) ([]HeldOut, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("hold out %d requests a tool: want at least 1", n)
@@ -36,14 +37,14 @@ func HoldOut(catalogDir, outDir string, n int) ([]HeldOut, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(outDir, 0o755); err != nil {
-		return nil, err
-	}
 	if sameDir(catalogDir, outDir) {
 		return nil, fmt.Errorf("hold out into %s: that is the catalog itself; want another directory", outDir)
 	}
 	files, held, err := heldOutFiles(cat, outDir, n)
 	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return nil, err
 	}
 	for _, f := range files {

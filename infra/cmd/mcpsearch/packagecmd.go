@@ -13,7 +13,6 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index"
-	"github.com/mcpsearch/mcpsearch/index/catalog"
 	"github.com/mcpsearch/mcpsearch/infra/artifact"
 )
 
@@ -62,12 +61,8 @@ func runPackage(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	cat, err := catalog.LoadDir(opts.Catalog, nil)
-	if err != nil {
-		return err
-	}
-	if err := warnErrandServers(cat, stderr, "mcpsearch package: warning: "); err != nil {
-		return err
+	if r.ErrandNote != "" {
+		fmt.Fprintf(stderr, "mcpsearch package: warning: %s\n", r.ErrandNote)
 	}
 	if len(r.Stdio) > 0 {
 		fmt.Fprintf(stderr, "mcpsearch package: warning: Lambda refuses to start stdio upstreams: calls to the items of %s will fail there (search still finds them); give them a streamable-http upstream to call them from Lambda\n",

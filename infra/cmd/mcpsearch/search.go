@@ -42,7 +42,7 @@ func runSearch(args []string, stdout, stderr io.Writer) error {
 	}
 	defer x.Close()
 	if *off != "" {
-		if err := x.SetRulesOff(strings.Split(*off, ",")...); err != nil {
+		if err := x.SetRulesOff(splitList(*off)...); err != nil {
 			return fmt.Errorf("%w: --off: %w", errUsage, err)
 		}
 	}
