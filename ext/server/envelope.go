@@ -38,6 +38,11 @@ type response struct {
 // may have; result and error belong to responses only.
 var envelopeMembers = []string{"jsonrpc", "id", "method", "params"}
 
+// jsonWhiteSpace is the white space JSON allows around a value (RFC 8259,
+// section 2): not a form feed, a vertical tab or a no-break space, which
+// bytes.TrimSpace would also take away from a body that is then not JSON.
+const jsonWhiteSpace = " \t\r\n"
+
 // parseRequest decodes one JSON-RPC message and checks its envelope as
 // JSON-RPC 2.0 and MCP define it: "jsonrpc" is "2.0", "method" a non-empty
 // string, "id" (absent in a notification) a string or an integer, "params"
@@ -48,7 +53,7 @@ var envelopeMembers = []string{"jsonrpc", "id", "method", "params"}
 // the error can carry it. Batches are refused: every protocol revision this
 // server speaks removed them.
 func parseRequest(body []byte) (*request, error) {
-	trimmed := bytes.TrimSpace(body)
+	trimmed := bytes.Trim(body, jsonWhiteSpace)
 	if len(trimmed) > 0 && trimmed[0] == '[' {
 		return &request{}, fmt.Errorf("%w: JSON-RPC batches are not supported (protocol revisions %s removed batching); send one message per request",
 			ext.ErrInvalidRequest, strings.Join(SupportedProtocolVersions, ", "))

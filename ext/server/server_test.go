@@ -71,6 +71,8 @@ func TestErrorCodes(t *testing.T) {
 	}{
 		{"not json", `{"jsonrpc":`, ext.CodeParseError, "not valid JSON"},
 		{"empty body", ``, ext.CodeParseError, "not valid JSON"},
+		{"form feed before the object", "\f" + `{"jsonrpc":"2.0","id":1,"method":"ping"}`, ext.CodeParseError, "not valid JSON"},
+		{"no-break space after the object", `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\u00a0", ext.CodeParseError, "not valid JSON"},
 		{"batch", `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, ext.CodeInvalidRequest, "batches are not supported"},
 		{"not an object", `"hello"`, ext.CodeInvalidRequest, "not a JSON-RPC message"},
 		{"wrong version", `{"jsonrpc":"1.0","id":1,"method":"tools/search"}`, ext.CodeInvalidRequest, `jsonrpc must be "2.0"`},
