@@ -118,7 +118,7 @@ func (cfg *Config) Expand(lookup func(name string) (string, bool)) (*Config, err
 // value of each ${VAR} reference and each header value (credentials, even
 // when written literally), in the spellings an error may carry them and,
 // for values of 8 bytes or more, in the transformed forms of a
-// formMatcher (see newRedactor). On a Config that was not expanded it
+// redact.Matcher (see package redact). On a Config that was not expanded it
 // returns s unchanged. Every error and log line about an upstream passes
 // through it.
 func (cfg *Config) Redact(s string) string { return cfg.redact.replace(s) }
@@ -147,8 +147,9 @@ func sortedKeys(m map[string]string) []string {
 // *TransportOptions means the defaults.
 type TransportOptions struct {
 	// HTTPClient sends the requests of a streamable HTTP upstream. If nil,
-	// http.DefaultClient; its Transport is wrapped to bound each response
-	// body.
+	// http.DefaultClient. It is copied: its Transport is wrapped to bound
+	// each response body, and its CheckRedirect replaced by
+	// redirect.SameOrigin (a redirect to another origin fails the call).
 	HTTPClient *http.Client
 	// MaxMessageBytes bounds what is read of one message from the upstream:
 	// one HTTP response body, or one line of a stdio process. Past it the

@@ -15,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/ext/redirect"
 )
 
 // Failure returns err, a failure to reach or call the upstream of cfg, as
@@ -59,8 +60,11 @@ func classify(err error) *ext.UpstreamError {
 		start    *StartError
 		te       *transport.Error
 		wrongID  *WrongIDError
+		refused  *redirect.RefusedError
 	)
 	switch {
+	case errors.As(err, &refused): // before anything else could quote the Location
+		return &ext.UpstreamError{Kind: ext.UpstreamUnreachable, Detail: refused.Error()}
 	case errors.As(err, &unset):
 		return &ext.UpstreamError{Kind: ext.UpstreamMissingCredential, Detail: fmt.Sprintf(
 			"environment variable %s, used in upstream %s, is not set on this server", unset.Var, unset.Field)}

@@ -10,8 +10,10 @@ import (
 )
 
 // TestRedactForms: a value an upstream repeats upper-cased, base64 or hex
-// encoded, truncated, reversed, spaced out, or (a Basic credential)
-// decoded, inside a longer text, is redacted; what is around it stays.
+// encoded, truncated, reversed, spaced out, rewritten by two encodings in
+// a row (base64 of base64, hex of reversed, %XX of \u escapes …: every
+// pair of upstreamtest.Transformed), or (a Basic credential) decoded,
+// inside a longer text, is redacted; what is around it stays.
 func TestRedactForms(t *testing.T) {
 	credential := base64.StdEncoding.EncodeToString([]byte("deploy:" + secret))
 	basic := "Basic " + credential
@@ -70,6 +72,58 @@ func TestRedactResult(t *testing.T) {
 	} {
 		if got := string(live.RedactResult(json.RawMessage(in))); got != want {
 			t.Errorf("RedactResult(%s):\ngot  %s\nwant %s", in, got, want)
+		}
+	}
+}
+
+// TestRedactResultForms: a forwarded result whose text, structured
+// content or member name holds a secret in any form of
+// upstreamtest.Transformed (among them every byte %XX-escaped, hex of
+// reversed, base64 of reversed, base64 of base64, and the other pairs of
+// redacttest's encodings), JSON-escaped or not, passes on with no piece
+// of it; its other strings stay.
+func TestRedactResultForms(t *testing.T) {
+	cfg := &Config{URL: "https://h.example/mcp", Headers: map[string]string{"Authorization": "Bearer ${SECRET}"}}
+	live, err := cfg.Expand(env(map[string]string{"SECRET": secret}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, form := range upstreamtest.Transformed("the key is " + secret + ", keep it") {
+		in, _ := json.Marshal(map[string]any{"content": []any{map[string]any{"type": "text", "text": "said: " + form}},
+			"structuredContent": map[string]any{form: []string{form, "other"}}})
+		if len(upstreamtest.Leaks(string(in), secret)) == 0 && len(upstreamtest.Leaks(form, secret)) == 0 {
+			t.Errorf("the check finds nothing in %q: it cannot fail", form)
+		}
+		out := live.RedactResult(in)
+		var strs []string
+		var walk func(v any)
+		walk = func(v any) {
+			switch v := v.(type) {
+			case string:
+				strs = append(strs, v)
+			case []any:
+				for _, e := range v {
+					walk(e)
+				}
+			case map[string]any:
+				for k, e := range v {
+					strs = append(strs, k)
+					walk(e)
+				}
+			}
+		}
+		var decoded any
+		if err := json.Unmarshal(out, &decoded); err != nil {
+			t.Fatalf("RedactResult(%s) = %s: %v", in, out, err)
+		}
+		walk(decoded)
+		for _, s := range strs {
+			if leaks := upstreamtest.Leaks(s, secret); len(leaks) > 0 {
+				t.Errorf("form %.60q: %q leaks %v", form, s, leaks)
+			}
+		}
+		if !strings.Contains(string(out), `"other"`) || !strings.Contains(string(out), `"said: `) {
+			t.Errorf("RedactResult(%s) = %s: the other strings changed", in, out)
 		}
 	}
 }

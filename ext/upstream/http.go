@@ -11,9 +11,12 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/ext/redirect"
 )
 
 // httpTransport is mcp-go's streamable HTTP transport over an HTTP client
+// that follows redirects within the upstream's origin only
+// (redirect.SameOrigin: its headers and the call go nowhere else) and
 // whose response bodies are cut at max bytes. mcp-go reads a JSON answer
 // whole and an SSE event a line at a time: the cut bounds both, and this
 // type reports it as a *TooLargeError (mcp-go loses the reader's error on
@@ -27,11 +30,11 @@ func newHTTPTransport(cfg *Config, hc *http.Client, max int64, logger *slog.Logg
 	if !httpURL(cfg.URL) {
 		return nil, &ext.UpstreamError{Kind: ext.UpstreamMisconfigured, Detail: errHTTPScheme.Error()}
 	}
-	c := *cmp.Or(hc, http.DefaultClient)
+	c := redirect.Client(hc) // mcp-go sends every request of the transport with it
 	bodies := &limitedTransport{base: cmp.Or[http.RoundTripper](c.Transport, http.DefaultTransport), max: max}
 	c.Transport = bodies
 	tr, err := transport.NewStreamableHTTP(cfg.URL, transport.WithHTTPHeaders(cfg.Headers),
-		transport.WithHTTPBasicClient(&c), transport.WithHTTPLogger(logger))
+		transport.WithHTTPBasicClient(c), transport.WithHTTPLogger(logger))
 	if err != nil {
 		return nil, &ext.UpstreamError{Kind: ext.UpstreamMisconfigured, Detail: "the url is not a valid URL"}
 	}

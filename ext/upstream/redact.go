@@ -1,69 +1,92 @@
 package upstream
 
 import (
-	"cmp"
 	"context"
-	"encoding/json"
+	"fmt"
 	"log/slog"
-	"net/url"
 	"slices"
-	"strconv"
 	"strings"
+	"sync"
+
+	"github.com/mcpsearch/mcpsearch/ext/redact"
 )
 
 // Redacted replaces a configured value in errors and logs.
-const Redacted = "[redacted]"
+const Redacted = redact.Redacted
 
-// minRedactLen is the shortest value redacted: shorter values (flags such
-// as "1" or "on") cannot hide a credential, and replacing them would
-// garble every number in a message.
-const minRedactLen = 4
-
-// redactor replaces configured values in text, in every spelling an error
-// may carry them: as they are, quoted by Go (%q, as exec and url errors
-// quote), escaped by JSON (also with non-ASCII characters escaped, as some
-// encoders do), and URL-escaped (as a URL prints its query); and, for
-// values of at least minFormLen bytes, in the forms a formMatcher knows.
-// results finds the secrets among them in the results an upstream
-// answers (see [Config.RedactResult]).
+// redactor replaces configured values in errors and logs, in every
+// spelling and form a redact.Redactor knows; results finds the secrets
+// among them in the results an upstream answers (see
+// [Config.RedactResult]).
 type redactor struct {
-	r       *strings.Replacer
-	forms   *formMatcher
-	results *formMatcher
+	values  *redact.Redactor
+	results *redact.Matcher
 }
 
 // newRedactor redacts values from errors and logs, and secrets (some of
-// values) from results.
+// values) from results; nil when there is nothing to redact. Expand runs
+// at every call and a redactor takes a few milliseconds to make, so the
+// last ones made are kept (see redactors).
 func newRedactor(values, secrets []string) *redactor {
-	var olds []string
-	for _, v := range values {
-		if len(v) < minRedactLen {
-			continue
+	key := redactorKey(values, secrets)
+	if r, ok := redactors.get(key); ok {
+		return r
+	}
+	r := &redactor{values: redact.New(values...), results: redact.NewMatcher(secrets...)}
+	if r.values == nil && r.results == nil {
+		r = nil
+	}
+	redactors.put(key, r)
+	return r
+}
+
+// redactorKey names the redactor of values and secrets, whatever their
+// order (Expand lists header values in map order).
+func redactorKey(values, secrets []string) string {
+	var b strings.Builder
+	for _, list := range [][]string{values, secrets} {
+		sorted := slices.Sorted(slices.Values(list))
+		fmt.Fprintf(&b, "%d;", len(sorted))
+		for _, v := range sorted {
+			fmt.Fprintf(&b, "%d:%s", len(v), v) // each value's length first: no value can pass for two
 		}
-		js, _ := json.Marshal(v)
-		goQuoted, ascii := strconv.Quote(v), strconv.QuoteToASCII(v)
-		// Quotes stripped: the value may sit inside a longer quoted string.
-		olds = append(olds, v, goQuoted[1:len(goQuoted)-1], ascii[1:len(ascii)-1], string(js[1:len(js)-1]),
-			url.QueryEscape(v), url.PathEscape(v))
 	}
-	if len(olds) == 0 {
-		return nil
+	return b.String()
+}
+
+// maxRedactors bounds the redactors kept: one per upstream and set of
+// credentials in use; past it they are all dropped and made anew.
+const maxRedactors = 256
+
+// redactors are the redactors made last, by redactorKey.
+var redactors = &redactorCache{m: map[string]*redactor{}}
+
+type redactorCache struct {
+	mu sync.Mutex
+	m  map[string]*redactor
+}
+
+func (c *redactorCache) get(key string) (*redactor, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r, ok := c.m[key]
+	return r, ok
+}
+
+func (c *redactorCache) put(key string, r *redactor) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.m) >= maxRedactors {
+		clear(c.m)
 	}
-	// Longest first, so that a value holding another is replaced whole.
-	slices.SortFunc(olds, func(a, b string) int { return cmp.Compare(len(b), len(a)) })
-	olds = slices.Compact(olds)
-	pairs := make([]string, 0, 2*len(olds))
-	for _, s := range olds {
-		pairs = append(pairs, s, Redacted)
-	}
-	return &redactor{r: strings.NewReplacer(pairs...), forms: newFormMatcher(values), results: newFormMatcher(secrets)}
+	c.m[key] = r
 }
 
 func (r *redactor) replace(s string) string {
 	if r == nil {
 		return s
 	}
-	return r.forms.replace(r.r.Replace(s))
+	return r.values.Replace(s)
 }
 
 // redactingHandler passes log records to inner with the configured values

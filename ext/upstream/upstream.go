@@ -16,8 +16,9 @@
 //
 // A failed call is an *ext.UpstreamError: the kind of failure and one
 // clean cause in this package's words, and apart what the upstream said,
-// from which every expanded value and every header value is redacted (see
-// [Config.Failure]); mcp-go's own log lines are redacted likewise. A
+// from which every expanded value and every header value is redacted in
+// every form package redact knows (see [Config.Failure]); mcp-go's own
+// log lines are redacted likewise. A
 // result passes on with the secrets of the configuration redacted (see
 // [Config.RedactResult]); an answer whose JSON-RPC id is not the
 // request's is a *WrongIDError, never a result. What is read from an
@@ -27,7 +28,10 @@
 //
 // A call to a streamable HTTP upstream connects, initializes, sends the
 // one request and closes: nothing depends on an earlier request, so any
-// instance answers any call. Stdio upstreams are refused unless
+// instance answers any call. It follows a redirect only within the
+// origin of the upstream's URL (redirect.SameOrigin): a redirect
+// elsewhere fails the call as unreachable, before the headers or the
+// call are sent there. Stdio upstreams are refused unless
 // [Options.AllowStdio] is set (it is not in Lambda); their processes start
 // on first use and are kept, one per upstream, shared by concurrent calls,
 // until a transport failure or a timeout drops one or [Caller.Close] ends
@@ -65,7 +69,9 @@ type Options struct {
 	// it only where processes may be started (never in Lambda).
 	AllowStdio bool
 	// HTTPClient sends requests to streamable HTTP upstreams. If nil,
-	// http.DefaultClient; call deadlines come from the context.
+	// http.DefaultClient; call deadlines come from the context. Its
+	// CheckRedirect is replaced by redirect.SameOrigin (see
+	// TransportOptions).
 	HTTPClient *http.Client
 	// Name and Version identify this gateway to upstreams. If empty,
 	// "mcpsearch" and "dev".

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -16,10 +17,14 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
+
+	"github.com/mcpsearch/mcpsearch/ext/redirect"
 )
 
 // secretsSource is where loadSecrets reads a secret: the Secrets Manager
-// endpoint and the credentials that sign the request.
+// endpoint and the credentials that sign the request. The client follows
+// redirects within the endpoint's origin only (redirect.SameOrigin), so
+// that the signed request and its session token go nowhere else.
 type secretsSource struct {
 	endpoint string // "" means https://secretsmanager.<region of the ARN>.amazonaws.com
 	creds    aws.Credentials
@@ -78,7 +83,10 @@ func getSecretValue(ctx context.Context, arn string, src secretsSource) (string,
 	if err := v4.NewSigner().SignHTTP(ctx, src.creds, req, hex.EncodeToString(sum[:]), "secretsmanager", region, time.Now()); err != nil {
 		return "", fmt.Errorf("signing GetSecretValue: %w", err)
 	}
-	resp, err := src.client.Do(req)
+	resp, err := redirect.Client(src.client).Do(req)
+	if refused := (*redirect.RefusedError)(nil); errors.As(err, &refused) {
+		return "", fmt.Errorf("GetSecretValue: %w", refused) // without the Location http.Client quotes
+	}
 	if err != nil {
 		return "", fmt.Errorf("GetSecretValue: %w", err)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -11,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+
+	"github.com/mcpsearch/mcpsearch/ext/redirect/redirecttest"
 )
 
 const testSecretARN = "arn:aws:secretsmanager:eu-west-1:123456789012:secret:mcpsearch/upstreams-AbCdEf"
@@ -79,6 +82,27 @@ func TestLoadSecretsErrors(t *testing.T) {
 		_, err := loadSecrets(context.Background(), test.arn, testSource(srv.URL))
 		if err == nil || !strings.Contains(err.Error(), test.want) || !strings.Contains(err.Error(), "MCPSEARCH_SECRETS_ARN") {
 			t.Errorf("%s: got %v, want an error naming MCPSEARCH_SECRETS_ARN and containing %q", test.arn, err, test.want)
+		}
+	}
+}
+
+// TestSecretsRedirectRefused: a Secrets Manager endpoint answering 301,
+// 302, 303, 307 or 308 towards another port, host or scheme is not
+// followed: the error says so (without the Location), and the server
+// there never sees the signed request or its session token.
+func TestSecretsRedirectRefused(t *testing.T) {
+	for _, status := range redirecttest.Statuses {
+		for _, there := range redirecttest.Elsewhere(t, nil, "/") {
+			origin := redirecttest.Origin(t, status, there)
+			src := testSource(origin.URL)
+			src.client = origin.Client()
+			_, err := loadSecrets(context.Background(), testSecretARN, src)
+			if want := fmt.Sprintf("HTTP %d redirects to %s", status, there.Why); err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), there.URL) {
+				t.Errorf("%d %s: got %v, want an error saying %s without the Location", status, there.Why, err, want)
+			}
+			for _, r := range there.Seen() {
+				t.Errorf("%d %s: received %s with X-Amz-Security-Token %q", status, there.Why, r.Method, r.Header.Get("X-Amz-Security-Token"))
+			}
 		}
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mcpsearch/mcpsearch/ext/redirect"
 )
 
 // Calls bound the HTTP calls to a model endpoint, a shared service: the
@@ -30,7 +32,9 @@ type Calls struct {
 	// bound (Call.MaxAnswer).
 	MaxAnswerBytes int64
 	// Client sends the calls. If nil, a client without its own timeout
-	// (Timeout bounds each try).
+	// (Timeout bounds each try). It is copied, its CheckRedirect replaced
+	// by redirect.SameOrigin: a redirect to another origin is refused, so
+	// that neither the key nor the text goes there.
 	Client *http.Client
 }
 
@@ -56,9 +60,7 @@ func (c *Calls) orDefaults() Calls {
 	if o.Backoff <= 0 {
 		o.Backoff = DefaultBackoff
 	}
-	if o.Client == nil {
-		o.Client = &http.Client{}
-	}
+	o.Client = redirect.Client(o.Client)
 	return o
 }
 
@@ -73,7 +75,9 @@ type Call struct {
 	// anew).
 	Prepare func(*http.Request) error
 	// Redact, if set, takes secrets out of what the endpoint answered
-	// before an error quotes it.
+	// before an error quotes it, beyond those Post takes out itself: the
+	// values of the credential headers the call carried (see
+	// credentialHeaders), in every form package redact knows.
 	Redact func(string) string
 }
 
@@ -122,20 +126,16 @@ func (o Calls) post(ctx context.Context, c Call) ([]byte, error) {
 	}
 	wait := o.Backoff
 	for try := 1; ; try++ {
-		body, status, retryAfter, err := o.try(ctx, c)
-		if err != nil || status == http.StatusOK {
-			return body, err
+		a, err := o.try(ctx, c)
+		if err != nil || a.status == http.StatusOK {
+			return a.body, err
 		}
-		said := Snippet(body)
-		if c.Redact != nil {
-			said = c.Redact(said)
-		}
-		refusal := &StatusError{Status: status, Said: said, Tries: try}
-		if !retryable(status) || try > o.Retries {
+		refusal := &StatusError{Status: a.status, Said: a.said(c.Redact), Tries: try}
+		if !retryable(a.status) || try > o.Retries {
 			return nil, refusal
 		}
-		if retryAfter > 0 {
-			wait = min(retryAfter, MaxBackoff)
+		if a.retryAfter > 0 {
+			wait = min(a.retryAfter, MaxBackoff)
 		}
 		if err := sleep(ctx, jitter(wait)); err != nil {
 			return nil, fmt.Errorf("%w; then %w", refusal, err)
@@ -144,40 +144,49 @@ func (o Calls) post(ctx context.Context, c Call) ([]byte, error) {
 	}
 }
 
-// try sends c once, within o.Timeout; it returns the body, the status and
-// the wait the answer asks for before another try.
-func (o Calls) try(ctx context.Context, c Call) ([]byte, int, time.Duration, error) {
+// answer is what one try got: the body and status, the wait the answer
+// asks for before another try, and the credentials the try sent.
+type answer struct {
+	body       []byte
+	status     int
+	retryAfter time.Duration
+	sent       []string
+}
+
+// try sends c once, within o.Timeout.
+func (o Calls) try(ctx context.Context, c Call) (answer, error) {
 	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.URL, bytes.NewReader(c.Body))
 	if err != nil {
-		return nil, 0, 0, err
+		return answer{}, err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
 	if c.Prepare != nil {
 		if err := c.Prepare(req); err != nil {
-			return nil, 0, 0, err
+			return answer{}, err
 		}
 	}
 	resp, err := o.Client.Do(req)
 	if err != nil {
-		return nil, 0, 0, o.transportError(ctx, err)
+		return answer{}, o.transportError(ctx, err)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, c.MaxAnswer+1))
 	if err != nil {
-		return nil, 0, 0, o.transportError(ctx, err)
+		return answer{}, o.transportError(ctx, err)
 	}
 	if int64(len(body)) > c.MaxAnswer {
-		return nil, 0, 0, fmt.Errorf("the answer is over %d bytes", c.MaxAnswer)
+		return answer{}, fmt.Errorf("the answer is over %d bytes", c.MaxAnswer)
 	}
-	return body, resp.StatusCode, retryAfter(resp.Header.Get("Retry-After")), nil
+	return answer{body: body, status: resp.StatusCode, retryAfter: retryAfter(resp.Header.Get("Retry-After")), sent: sentCredentials(req)}, nil
 }
 
 // transportError says a try's failure plainly: its timeout, or what the
 // connection did (the URL the client names holds no secret: keys travel
-// in headers). A deadline of the caller's context stays one, so that a
+// in headers), or the redirect refused (redirect.RefusedError, which
+// quotes no Location). A deadline of the caller's context stays one, so that a
 // caller can tell it (errors.Is context.DeadlineExceeded).
 func (o Calls) transportError(ctx context.Context, err error) error {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
@@ -218,16 +227,4 @@ func sleep(ctx context.Context, d time.Duration) error {
 	case <-ctx.Done():
 		return context.Cause(ctx)
 	}
-}
-
-// Snippet is the start of a body, on one line, as an error quotes it.
-func Snippet(body []byte) string {
-	s := strings.Join(strings.Fields(string(body)), " ")
-	if len(s) > errorSnippetBytes {
-		s = strings.ToValidUTF8(s[:errorSnippetBytes], "") + "…"
-	}
-	if s == "" {
-		return "(no body)"
-	}
-	return s
 }

@@ -22,8 +22,14 @@
 // retries and answer bounds.
 //
 // Privacy: the texts leave the process only to the endpoint the operator
-// configured. An API key travels in the Authorization header only; errors
-// never quote it, and [Model] (what a bundle records) holds none.
+// configured: a redirect is followed only within its origin
+// (redirect.SameOrigin), so neither a text nor a credential goes to
+// another. An API key travels in the Authorization header only, and
+// [Model] (what a bundle records) holds none. What an error quotes of a
+// refusal ([StatusError.Said]) is at most 300 bytes, its control
+// characters written as escapes ([Snippet]), with the key and every
+// credential header the call carried (a SigV4 signature, a session token)
+// redacted in every form package redact knows.
 //
 // The package imports neither package index (its interfaces take the
 // client's methods) nor the AWS SDK's credential chain: the caller hands

@@ -13,6 +13,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+
+	"github.com/mcpsearch/mcpsearch/ext/redact"
 )
 
 // Backends.
@@ -86,6 +88,7 @@ type Client struct {
 	calls       Calls
 	send        func(ctx context.Context, calls Calls, texts []string) ([][]float32, error)
 	apiKey      string
+	redactor    *redact.Redactor // of the API key
 }
 
 // New checks o and returns its client.
@@ -99,6 +102,7 @@ func New(o Options) (*Client, error) {
 		concurrency: max(1, cmp.Or(o.Concurrency, DefaultConcurrency)),
 		calls:       o.Calls.orDefaults(),
 		apiKey:      o.APIKey,
+		redactor:    redact.New(o.APIKey),
 	}
 	switch o.Backend {
 	case OpenAI:
@@ -203,12 +207,16 @@ func (c *Client) embed(ctx context.Context, calls Calls, texts []string) ([][]fl
 	return vecs, nil
 }
 
-// redact takes the API key out of an error (an endpoint may echo it).
+// redact takes the API key out of an error, in every form package redact
+// knows (an endpoint may echo it). What a refusal quotes is redacted
+// already (Calls.Post takes out the credentials a call sent); this is for
+// the rest of the error.
 func (c *Client) redact(err error) error {
-	if c.apiKey == "" || !strings.Contains(err.Error(), c.apiKey) {
-		return err
+	msg := err.Error()
+	if r := c.redactor.Replace(msg); r != msg {
+		return errors.New(r)
 	}
-	return errors.New(strings.ReplaceAll(err.Error(), c.apiKey, "[API key]"))
+	return err
 }
 
 // Cut is text cut to MaxTextBytes at a character boundary.

@@ -243,7 +243,7 @@ func TestKeyNeverShown(t *testing.T) {
 	endpoint = strings.Replace(endpoint, "http://", "http://user:hunter2@", 1)
 	m := &OpenAI{Endpoint: endpoint, Model: "m", APIKey: key, Calls: fast}
 	_, err := m.Complete(context.Background(), "s", "u")
-	if err == nil || !strings.Contains(err.Error(), "HTTP 401") || !strings.Contains(err.Error(), "[API key]") {
+	if err == nil || !strings.Contains(err.Error(), "HTTP 401") || !strings.Contains(err.Error(), "[redacted]") {
 		t.Fatalf("got %v, want the 401 with the key taken out", err)
 	}
 	for _, shown := range []string{err.Error(), m.String()} {

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/mcpsearch/mcpsearch/ext/redact"
 	"github.com/mcpsearch/mcpsearch/index/embed"
 )
 
@@ -19,8 +20,9 @@ type OpenAI struct {
 	// /chat/completions is added to it.
 	Endpoint string
 	Model    string
-	// APIKey is sent as "Authorization: Bearer"; empty sends none. Errors
-	// never hold it.
+	// APIKey is sent as "Authorization: Bearer"; empty sends none. Neither
+	// errors nor the model's text hold it, in any form package redact
+	// knows.
 	APIKey string
 	Calls  *Calls
 }
@@ -58,12 +60,14 @@ func (m *OpenAI) Complete(ctx context.Context, system, user string) (string, err
 		URL:     strings.TrimRight(m.Endpoint, "/") + "/chat/completions",
 		Body:    body,
 		Prepare: m.authorize,
-		Redact:  m.redact,
 	})
 	if err != nil {
 		return "", err
 	}
-	return chatText(answer)
+	text, err := chatText(answer)
+	// An endpoint that echoes the key in its text would put it in the
+	// drafts, the notes and the errors that quote them.
+	return redact.New(m.APIKey).Replace(text), err
 }
 
 func (m *OpenAI) authorize(req *http.Request) error {
@@ -71,14 +75,6 @@ func (m *OpenAI) authorize(req *http.Request) error {
 		req.Header.Set("Authorization", "Bearer "+m.APIKey)
 	}
 	return nil
-}
-
-// redact takes the API key out of s.
-func (m *OpenAI) redact(s string) string {
-	if m.APIKey == "" {
-		return s
-	}
-	return strings.ReplaceAll(s, m.APIKey, "[API key]")
 }
 
 // chatText reads the text of a chat completion's first choice.

@@ -5,9 +5,12 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/mcpsearch/mcpsearch/ext/redact/redacttest"
 )
 
 // WrongID is the JSON-RPC id that mode wrongid answers every request
@@ -17,12 +20,19 @@ const WrongID = "not-your-request"
 // Transformed returns s as a careless upstream may repeat a credential it
 // holds: upper-cased, base64 and hex encoded, truncated (its last five
 // bytes cut), reversed, spaced out (a space between any two characters),
-// and with every HTTP Basic credential in it decoded (user:password).
+// rewritten by one or two of the encodings of redacttest (base64 of
+// base64, hex of reversed, every byte %XX-escaped, \u escapes of base64,
+// …, in sorted order of their names), and with every HTTP Basic
+// credential in it decoded (user:password).
 func Transformed(s string) []string {
 	runes := []rune(s)
 	slices.Reverse(runes)
 	out := []string{strings.ToUpper(s), base64.StdEncoding.EncodeToString([]byte(s)), hex.EncodeToString([]byte(s)),
 		s[:max(len(s)-5, 0)], string(runes), strings.Join(strings.Split(s, ""), " ")}
+	composed := redacttest.Composed(s)
+	for _, name := range slices.Sorted(maps.Keys(composed)) {
+		out = append(out, composed[name])
+	}
 	for _, m := range basicRE.FindAllStringSubmatch(s, -1) {
 		if dec, err := base64.StdEncoding.DecodeString(m[1]); err == nil {
 			out = append(out, "Basic credential of "+string(dec))
@@ -63,8 +73,9 @@ func unicodeEscaped(s string) string {
 // at least 10 bytes (at its start or end): "as is" in any letter case,
 // with or without white space between characters; "reversed"; "hex";
 // "base64" (any run of base64 characters in text, decoded at each
-// alignment, with or without padding). JSON escapes are not undone: give
-// it decoded text too. It shares no code with the redaction it checks.
+// alignment, with or without padding); and what redacttest.Leaks finds
+// behind up to three decodings. JSON escapes are not undone: give it
+// decoded text too. It shares no code with the redaction it checks.
 func Leaks(text, secret string) []string {
 	pieces := []string{secret[:10], secret[len(secret)-10:]}
 	squeezed := strings.ToLower(strings.Join(strings.Fields(text), ""))
@@ -86,6 +97,9 @@ func Leaks(text, secret string) []string {
 		case base64Holds(text, p):
 			out = append(out, "base64: "+p)
 		}
+	}
+	if len(out) == 0 {
+		out = redacttest.Leaks(text, secret)
 	}
 	return out
 }
