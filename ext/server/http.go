@@ -65,13 +65,26 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, req.ID, h.deadlineError(r.Context(), deadline.Add(-h.timeout), context.DeadlineExceeded), http.StatusOK)
 		return
 	}
-	if err := req.checkParams(); err != nil && !req.isNotification() {
-		era, _ := detectEra(r.Header, req)
-		h.writeError(w, req.ID, err, era.errorStatus(err))
+	if err := req.checkParams(); err != nil {
+		h.writeError(w, req.ID, err, paramsStatus(r.Header, req, err))
 		return
 	}
 	req.deadline = deadline
 	h.dispatch(w, r, req)
+}
+
+// paramsStatus is the HTTP status of a message whose params no method
+// takes (checkParams): a request's era decides it; a notification gets
+// 400 in every era, as the transport answers a notification it cannot
+// accept ("it MUST return an HTTP error status code (e.g., 400 Bad
+// Request). The HTTP response body MAY comprise a JSON-RPC error response
+// that has no id"), never a JSON-RPC answer with 200.
+func paramsStatus(h http.Header, req *request, err error) int {
+	if req.isNotification() {
+		return http.StatusBadRequest
+	}
+	era, _ := detectEra(h, req)
+	return era.errorStatus(err)
 }
 
 // readBody reads the request body, at most maxBodyBytes of it, by the

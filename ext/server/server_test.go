@@ -30,14 +30,21 @@ func newTestServer(tb testing.TB, cat ext.Searcher, opts *Options) *Handler {
 	return New(cat, opts)
 }
 
-// post sends body to s and returns the HTTP response with its body read.
+// post sends body to s, with headers (name, value, …; a name given twice
+// is sent twice), and returns the HTTP response with its body read.
 func post(tb testing.TB, s http.Handler, body string, headers ...string) (*http.Response, []byte) {
 	tb.Helper()
 	req := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
+	given := map[string]bool{} // a header named twice is sent twice
 	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
+		if name := http.CanonicalHeaderKey(headers[i]); given[name] {
+			req.Header.Add(name, headers[i+1])
+		} else {
+			req.Header.Set(name, headers[i+1])
+			given[name] = true
+		}
 	}
 	rec := httptest.NewRecorder()
 	s.ServeHTTP(rec, req)
@@ -108,6 +115,10 @@ func TestErrorCodes(t *testing.T) {
 		{"read uri: invalid bytes", rpc("resources/read", "{\"uri\":\"file:///\xc0\xaf\"}"), ext.CodeInvalidParams, `field "uri" is not valid UTF-8`},
 		{"initialize: lone surrogate", rpc("initialize", `{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"\ud800","version":"1"}}`), ext.CodeInvalidParams, `field "clientInfo.name" is not valid UTF-8`},
 		{"params an array (mcp-go method)", rpc("ping", `[]`), ext.CodeInvalidParams, "params must be an object, not an array"},
+		{"initialize: protocolVersion a number", rpc("initialize", `{"protocolVersion":20251125,"capabilities":{},"clientInfo":{"name":"c","version":"1"}}`), ext.CodeInvalidParams, `initialize request: field "protocolVersion" must be a string, not number`},
+		{"initialize: clientInfo a string", rpc("initialize", `{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":"c"}`), ext.CodeInvalidParams, `field "clientInfo" must be an object, not string`},
+		{"ping: _meta an array", rpc("ping", `{"_meta":[]}`), ext.CodeInvalidParams, `ping request: field "_meta" must be an object, not array`},
+		{"resources/subscribe: uri a number", rpc("resources/subscribe", `{"uri":5}`), ext.CodeInvalidParams, `field "uri" must be a string, not number`},
 		{"garbled cursor", rpc("tools/search", `{"query":"tool","limit":2,"cursor":"%%%"}`), ext.CodeInvalidParams, "cursor: not a cursor issued by this server"},
 		{"tampered cursor", rpc("tools/search", `{"query":"tool","limit":2,"cursor":"`+string(tampered)+`"}`), ext.CodeInvalidParams, "cursor"},
 		{"cursor of another index", rpc("tools/search", `{"query":"tool","limit":2,"cursor":"`+otherIndexCursor+`"}`), ext.CodeInvalidParams, "another index version"},
