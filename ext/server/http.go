@@ -168,9 +168,9 @@ func (h *Handler) writeError(w http.ResponseWriter, id json.RawMessage, err erro
 	h.writeJSON(w, status, response{JSONRPC: "2.0", ID: id, Error: wire})
 }
 
-func (h *Handler) writeJSON(w http.ResponseWriter, status int, v any) {
-	body, err := encodeJSON(v)
-	if resp, ok := v.(response); ok && err == nil {
+func (h *Handler) writeJSON(w http.ResponseWriter, status int, resp response) {
+	body, err := resp.encode()
+	if err == nil {
 		body = h.fitAnswer(resp.ID, body)
 	}
 	if err != nil {
@@ -205,6 +205,24 @@ func isLoopback(hostport string) bool {
 	}
 	ip := net.ParseIP(strings.Trim(host, "[]"))
 	return ip != nil && ip.IsLoopback()
+}
+
+// encode encodes r and a newline, as encodeJSON does. A page result is
+// written as its MarshalJSON makes it: its items are stored compact, and
+// encoding/json would scan and copy every byte of them again (a page of
+// the 50 largest tools of the default catalog, 2 MB, cost 35 ms so).
+func (r response) encode() ([]byte, error) {
+	page, ok := r.Result.(*pageResult)
+	if !ok || r.Error != nil {
+		return encodeJSON(r)
+	}
+	const head, mid, tail = `{"jsonrpc":"2.0","id":`, `,"result":`, "}\n"
+	b := make([]byte, 0, len(head)+len(r.ID)+len(mid)+page.size()+len(tail))
+	b, err := page.appendJSON(append(append(append(b, head...), r.ID...), mid...))
+	if err != nil {
+		return nil, err
+	}
+	return append(b, tail...), nil
 }
 
 // encodeJSON encodes v and a newline without HTML escaping, so that the
