@@ -80,6 +80,9 @@ func (h *Handler) searchQuery(k ext.Kind, p *SearchParams, a ext.Access) (ext.Qu
 		if err := checkServerNames(p.Filter.Servers); err != nil {
 			return ext.Query{}, [8]byte{}, err
 		}
+		if err := annotationSizes(p.Filter.Annotations); err != nil {
+			return ext.Query{}, [8]byte{}, err
+		}
 		filter = normalizeFilter(*p.Filter)
 	}
 	if n := len(filter.Servers); n > ext.MaxFilterServers {

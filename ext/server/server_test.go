@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -101,6 +102,11 @@ func TestErrorCodes(t *testing.T) {
 		{"limit a boolean", rpc("prompts/search", `{"query":"x","limit":true}`), ext.CodeInvalidParams, `field "limit" must be an integer, not boolean`},
 		{"unknown params field", rpc("tools/search", `{"query":"x","limt":5}`), ext.CodeInvalidParams, `unknown field "limt" in params (known: query, limit, cursor, filter, _meta)`},
 		{"too many servers", rpc("tools/search", `{"query":"x","filter":{"servers":[`+manyServers(ext.MaxFilterServers+1)+`]}}`), ext.CodeInvalidParams, "filter names 1001 servers, at most 1000 are allowed"},
+		{"too many annotations", rpc("tools/search", `{"query":"x","filter":{"annotations":{`+manyAnnotations(ext.MaxFilterAnnotations+1)+`}}}`), ext.CodeInvalidParams, "filter.annotations names 17 annotations, at most 16 are allowed"},
+		{"9,900 spellings of the four hints", rpc("tools/search", `{"query":"x","filter":{"annotations":{`+manyAnnotations(9900)+`}}}`), ext.CodeInvalidParams, "filter.annotations names 9900 annotations, at most 16 are allowed"},
+		{"annotation value longer than any title", rpc("tools/search", `{"query":"x","filter":{"annotations":{"title":"`+strings.Repeat("t", ext.MaxAnnotationBytes+1)+`"}}}`), ext.CodeInvalidParams, `filter.annotations["title"] is 1025 bytes long; an annotation's text value has at most 1024`},
+		{"annotation value escaped to the limit is fine", rpc("tools/search", `{"query":"x","filter":{"annotations":{"bad":"`+strings.Repeat(`\u0074`, ext.MaxAnnotationBytes)+`"}}}`), ext.CodeInvalidParams, "invalid params: filter.annotations.bad"},
+		{"annotation name too long", rpc("tools/search", `{"query":"x","filter":{"annotations":{"`+strings.Repeat("n", 2000)+`":true}}}`), ext.CodeInvalidParams, `is 2000 bytes long; an annotation's name has at most 1024`},
 		{"server name longer than any", rpc("tools/search", `{"query":"x","filter":{"servers":["github","`+strings.Repeat("é", ext.MaxServerNameChars+1)+`"]}}`), ext.CodeInvalidParams, `field "filter.servers[1]" is 65 characters long; a server name has at most 64`},
 		{"unknown filter field", rpc("resources/search", `{"query":"x","filter":{"server":["srv"]}}`), ext.CodeInvalidParams, `unknown field "server" in filter (known: servers, annotations)`},
 		{"query: invalid bytes", rpc("tools/search", "{\"query\":\"caf\xe9\"}"), ext.CodeInvalidParams, `field "query" is not valid UTF-8`},
@@ -152,6 +158,22 @@ func TestErrorCodes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// manyAnnotations is n members of an annotations filter: n spellings of
+// destructiveHint, differing in the case of their letters.
+func manyAnnotations(n int) string {
+	members := make([]string, n)
+	for i := range members {
+		name := []byte("destructivehint")
+		for j := range name {
+			if i>>j&1 == 1 {
+				name[j] -= 'a' - 'A'
+			}
+		}
+		members[i] = fmt.Sprintf("%q:true", name)
+	}
+	return strings.Join(members, ",")
 }
 
 func rpc(method, params string) string {
