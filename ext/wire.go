@@ -54,13 +54,21 @@ const (
 // Limits of the extension. A search page holds at most MaxLimit items; a
 // query is at most MaxQueryBytes long and holds at most MaxQueryTerms words;
 // a filter names at most MaxFilterServers servers (each costs the catalog a
-// lookup).
+// lookup) and MaxFilterAnnotations annotations (each a clause every match
+// must pass).
 const (
 	DefaultLimit     = 10
 	MaxLimit         = 50
 	MaxQueryBytes    = 4096
 	MaxQueryTerms    = 128
 	MaxFilterServers = 1000
+	// MaxFilterAnnotations bounds the annotations of a filter: MCP defines
+	// five, and a catalog's tools seldom carry more than a few others.
+	MaxFilterAnnotations = 16
+	// MaxAnnotationBytes bounds an annotation's name and text value in a
+	// filter: a catalog's tool title (annotations.title) holds at most as
+	// many bytes.
+	MaxAnnotationBytes = 1 << 10
 	// MaxServerNameChars bounds a server name, in a catalog and in a
 	// filter: a longer name names no server, and is refused.
 	MaxServerNameChars = 64

@@ -146,14 +146,18 @@ func standardAnnotation(name string) string {
 }
 
 // checkAnnotations refuses an annotation filter that a caller seeing what
-// w sees cannot use: on items other than tools, with a name none of those
-// tools carries, or with a standard annotation's value of the wrong type.
+// w sees cannot use: on items other than tools, naming one annotation in
+// two spellings, with a name none of those tools carries, or with a
+// standard annotation's value of the wrong type.
 func (x *Index) checkAnnotations(q ext.Query, w viewer) error {
 	if len(q.Filter.Annotations) == 0 {
 		return nil
 	}
 	if q.Kind != ext.KindTool {
 		return fmt.Errorf("%w: filter.annotations applies to tools only: %s carry no annotations that can be searched", ext.ErrInvalidParams, q.Kind.ResultKey())
+	}
+	if err := twoSpellings(sortedKeys(q.Filter.Annotations)); err != nil {
+		return err
 	}
 	names, err := x.names()
 	if err != nil {
@@ -163,6 +167,23 @@ func (x *Index) checkAnnotations(q ext.Query, w viewer) error {
 		if err := checkAnnotation(name, q.Filter.Annotations[name], names, w); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// twoSpellings refuses a filter that names one annotation twice: names
+// match in any case (readOnlyHint, READONLYHINT), so two spellings would
+// be one clause twice, or two values of it that no tool has at once.
+// names are sorted.
+func twoSpellings(names []string) error {
+	first := make(map[string]string, len(names))
+	for _, name := range names {
+		key := strings.ToLower(name) // as annotationTerm reads it
+		if other, ok := first[key]; ok {
+			return fmt.Errorf("%w: filter.annotations names one annotation twice, as %s and %s (names match in any case)",
+				ext.ErrInvalidParams, echoName(other), echoName(name))
+		}
+		first[key] = name
 	}
 	return nil
 }

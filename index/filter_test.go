@@ -54,6 +54,11 @@ func TestFilterAnnotations(t *testing.T) {
 		{"unknown and long", ext.KindTool, ext.Access{}, map[string]any{strings.Repeat("x", 100_000): "red"},
 			`filter.annotations."` + strings.Repeat("x", ext.MaxEchoBytes) + `"… (100000 bytes): unknown annotation`},
 		{"prompts have none", ext.KindPrompt, ext.Access{}, map[string]any{"readOnlyHint": true}, "filter.annotations applies to tools only"},
+		{"one hint in two spellings", ext.KindTool, ext.Access{}, map[string]any{"readOnlyHint": true, "READONLYHINT": true},
+			"filter.annotations names one annotation twice, as READONLYHINT and readOnlyHint (names match in any case)"},
+		{"one hint in two spellings, two values", ext.KindTool, ext.Access{}, map[string]any{"readonlyhint": false, "readOnlyHint": true}, "names one annotation twice"},
+		{"the catalog's own in two spellings", ext.KindTool, ext.Access{}, map[string]any{"category": "weather", "Category": "weather"}, "as Category and category"},
+		{"two spellings of an unknown one", ext.KindTool, ext.Access{}, map[string]any{"colour": "red", "COLOUR": "red"}, "names one annotation twice"},
 	} {
 		t.Run(test.name, func(t *testing.T) {
 			ctx := ext.WithAccess(context.Background(), test.access)

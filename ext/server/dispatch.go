@@ -11,12 +11,17 @@ import (
 	"github.com/mcpsearch/mcpsearch/ext"
 )
 
-// dispatch answers one parsed message through the method table: it checks
-// the protocol era the message states, accepts a notification, refuses a
+// dispatch answers one parsed message through the method table: it
+// refuses a repeated MCP header, checks the protocol era the message
+// states, accepts a notification, refuses a
 // method unknown or of the other era, and runs the method, under the
 // request deadline if its entry says so.
 func (h *Handler) dispatch(w http.ResponseWriter, r *http.Request, req *request) {
 	req.info = lookup(req.Method)
+	if err := repeatedHeader(r.Header, req); err != nil {
+		h.writeError(w, req.ID, err, http.StatusBadRequest)
+		return
+	}
 	detect := detectEra
 	if req.info.lifecycle {
 		detect = detectLifecycleEra
@@ -53,14 +58,10 @@ func (h *Handler) writeEraError(w http.ResponseWriter, req *request, err error) 
 	h.writeError(w, req.ID, err, http.StatusBadRequest)
 }
 
-// accept answers a notification with 202 and no body. A lifecycle
-// notification whose params are not an object cannot be read, as mcp-go
-// said.
-func (h *Handler) accept(w http.ResponseWriter, req *request) {
-	if req.info.lifecycle && len(req.Params) > 0 && req.Params[0] == '[' {
-		h.writeError(w, nil, &ext.Error{Code: ext.CodeParseError, Message: "Failed to parse notification"}, req.era.errorStatus(ext.ErrParse))
-		return
-	}
+// accept answers a notification with 202 and no body ("If the server
+// accepts the input, the server MUST return HTTP status code 202 Accepted
+// with no body", Streamable HTTP, every revision): it is dropped unread.
+func (h *Handler) accept(w http.ResponseWriter, _ *request) {
 	w.WriteHeader(http.StatusAccepted)
 }
 

@@ -44,7 +44,10 @@
 // returned, counted or resolved. Every request gets an id, returned in
 // X-Request-Id, and one log line; errors are converted once into JSON-RPC
 // errors (internal details are logged, never sent), and before 2026-07-28
-// travel in a 200 body.
+// travel in a 200 body. A header that names the request (its protocol
+// version, method, item or session) sent twice is refused with 400
+// (headers.go), and so is a 2026-07-28 request with Last-Event-ID (era.go):
+// that revision resumes no stream.
 //
 // What a request may cost is bounded before the work is done: at most
 // [Options.MaxInFlight] requests are served at once (one more gets HTTP 503

@@ -88,7 +88,6 @@ func TestNotificationsAccepted(t *testing.T) {
 		{"notifications/cancelled", `{"requestId":1,"reason":"x"}`},
 		{"notifications/whatever", `{}`},
 		{"tools/search", `{"query":"x"}`},
-		{"tools/search", `{"query":"\ud800"}`},
 		{"tools/search", `{"query":"x","limt":1}`},
 	} {
 		for _, era := range eras {
@@ -100,6 +99,37 @@ func TestNotificationsAccepted(t *testing.T) {
 			resp, out := post(t, s, body, era.headers(test.method)...)
 			if resp.StatusCode != http.StatusAccepted || len(bytes.TrimSpace(out)) != 0 {
 				t.Errorf("%s %s: got %d %q, want 202 and no body", era.name, body, resp.StatusCode, out)
+			}
+		}
+	}
+}
+
+// TestMalformedNotificationsRefused: a notification whose params no MCP
+// method takes (an array, text that is not valid UTF-8) cannot be
+// accepted: it gets 400, in every era, and a JSON-RPC error with a null id
+// (as the transport allows), never an answer with 200, and never one
+// that says the body did not parse.
+func TestMalformedNotificationsRefused(t *testing.T) {
+	s := newTestServer(t, newMemCatalog("v1", 3), nil)
+	for _, test := range []struct{ method, params, message string }{
+		{"notifications/initialized", `[]`, "params must be an object, not an array"},
+		{"notifications/cancelled", `[1,"x"]`, "params must be an object, not an array"},
+		{"notifications/whatever", `[]`, "params must be an object, not an array"},
+		{"tools/search", `["x"]`, "params must be an object, not an array"},
+		{"tools/search", `{"query":"\ud800"}`, `field "query" is not valid UTF-8`},
+		{"notifications/initialized", "{\"reason\":\"caf\xe9\"}", `field "reason" is not valid UTF-8`},
+	} {
+		for _, era := range eras {
+			body := `{"jsonrpc":"2.0","method":"` + test.method + `","params":` + test.params + `}`
+			resp, out := post(t, s, body, era.headers(test.method)...)
+			var r struct {
+				ID    json.RawMessage `json:"id"`
+				Error *ext.Error      `json:"error"`
+			}
+			json.Unmarshal(out, &r)
+			if resp.StatusCode != http.StatusBadRequest || r.Error == nil || r.Error.Code != ext.CodeInvalidParams ||
+				!strings.Contains(r.Error.Message, test.message) || string(r.ID) != "null" {
+				t.Errorf("%s %s: got HTTP %d %s, want 400, -32602 containing %q, id null", era.name, body, resp.StatusCode, out, test.message)
 			}
 		}
 	}

@@ -57,7 +57,7 @@ func statedVersion(h http.Header, req *request) stated {
 func (s stated) modern() bool { return mcp.IsModernProtocol(s.header) || mcp.IsModernProtocol(s.meta) }
 
 // detectEra checks the protocol version a request of the extension's own
-// methods states.
+// methods states, and refuses a modern one with Last-Event-ID.
 func detectEra(h http.Header, req *request) (era, error) {
 	s := statedVersion(h, req)
 	if !s.modern() {
@@ -69,6 +69,8 @@ func detectEra(h http.Header, req *request) (era, error) {
 	}
 	e := era{modern: true, version: s.meta}
 	switch {
+	case h.Get(mcp.HeaderLastEventID) != "":
+		return e, lastEventIDRefused()
 	case s.header == "":
 		return e, headerMismatch(mcp.HeaderProtocolVersion + " header is required for requests carrying " + mcp.MetaKeyProtocolVersion)
 	case s.meta == "":
@@ -87,10 +89,11 @@ func detectEra(h http.Header, req *request) (era, error) {
 // detectLifecycleEra checks the protocol version a lifecycle message (and
 // a message of a method not in the table) states, as mcp-go's Streamable
 // HTTP transport checks it: a legacy request other than initialize with an
-// unknown version header gets a plain-text 400; a modern one is refused for
-// a Last-Event-ID header, and its unsupported version with the supported
-// ones as data; its _meta errors carry no "invalid params" prefix; and a
-// notification is not checked past its version.
+// unknown version header gets a plain-text 400; a modern one's unsupported
+// version is refused with the supported ones as data; its _meta errors
+// carry no "invalid params" prefix; and a notification is not checked past
+// its version. A modern message with Last-Event-ID is refused in both
+// (lastEventIDRefused).
 func detectLifecycleEra(h http.Header, req *request) (era, error) {
 	s := statedVersion(h, req)
 	if !s.modern() {
@@ -102,8 +105,7 @@ func detectLifecycleEra(h http.Header, req *request) (era, error) {
 	e := era{modern: true, version: s.meta}
 	switch {
 	case h.Get(mcp.HeaderLastEventID) != "":
-		return e, headerMismatch("Last-Event-ID is not supported in protocol version " + mcp.ProtocolVersion20260728 +
-			": streams are not resumable, re-issue the request with a new ID")
+		return e, lastEventIDRefused()
 	case s.header == "":
 		return e, headerMismatch(mcp.HeaderProtocolVersion + " header is required for requests carrying " + mcp.MetaKeyProtocolVersion)
 	case s.meta == "":
@@ -121,6 +123,20 @@ func detectLifecycleEra(h http.Header, req *request) (era, error) {
 		return e, &ext.Error{Code: ext.CodeInvalidParams, Message: "missing or invalid _meta field " + mcp.MetaKeyClientCapabilities}
 	}
 	return e, standardHeaders(h, s, req)
+}
+
+// lastEventIDRefused is the refusal of a 2026-07-28 request that carries
+// Last-Event-ID, whichever its method. That revision's Streamable HTTP
+// says "Resumable SSE streams via Last-Event-ID are not supported"; the
+// header resumed a broken SSE stream, and only by GET ("Resumption is
+// always via HTTP GET with Last-Event-ID", 2025-11-25), which this server
+// answers with 405. On a modern POST it can mean nothing, and mcp-go's
+// transport refuses it so (validateModernRequest, streamable_http_modern.go):
+// the same words and code here, with 400. A request of an earlier revision
+// keeps the header ignored, as mcp-go does.
+func lastEventIDRefused() error {
+	return headerMismatch("Last-Event-ID is not supported in protocol version " + mcp.ProtocolVersion20260728 +
+		": streams are not resumable, re-issue the request with a new ID")
 }
 
 func versionMismatch(s stated) error {

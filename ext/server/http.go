@@ -65,13 +65,26 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, req.ID, h.deadlineError(r.Context(), deadline.Add(-h.timeout), context.DeadlineExceeded), http.StatusOK)
 		return
 	}
-	if err := req.checkParams(); err != nil && !req.isNotification() {
-		era, _ := detectEra(r.Header, req)
-		h.writeError(w, req.ID, err, era.errorStatus(err))
+	if err := req.checkParams(); err != nil {
+		h.writeError(w, req.ID, err, paramsStatus(r.Header, req, err))
 		return
 	}
 	req.deadline = deadline
 	h.dispatch(w, r, req)
+}
+
+// paramsStatus is the HTTP status of a message whose params no method
+// takes (checkParams): a request's era decides it; a notification gets
+// 400 in every era, as the transport answers a notification it cannot
+// accept ("it MUST return an HTTP error status code (e.g., 400 Bad
+// Request). The HTTP response body MAY comprise a JSON-RPC error response
+// that has no id"), never a JSON-RPC answer with 200.
+func paramsStatus(h http.Header, req *request, err error) int {
+	if req.isNotification() {
+		return http.StatusBadRequest
+	}
+	era, _ := detectEra(h, req)
+	return era.errorStatus(err)
 }
 
 // readBody reads the request body, at most maxBodyBytes of it, by the
@@ -155,9 +168,9 @@ func (h *Handler) writeError(w http.ResponseWriter, id json.RawMessage, err erro
 	h.writeJSON(w, status, response{JSONRPC: "2.0", ID: id, Error: wire})
 }
 
-func (h *Handler) writeJSON(w http.ResponseWriter, status int, v any) {
-	body, err := encodeJSON(v)
-	if resp, ok := v.(response); ok && err == nil {
+func (h *Handler) writeJSON(w http.ResponseWriter, status int, resp response) {
+	body, err := resp.encode()
+	if err == nil {
 		body = h.fitAnswer(resp.ID, body)
 	}
 	if err != nil {
@@ -192,6 +205,24 @@ func isLoopback(hostport string) bool {
 	}
 	ip := net.ParseIP(strings.Trim(host, "[]"))
 	return ip != nil && ip.IsLoopback()
+}
+
+// encode encodes r and a newline, as encodeJSON does. A page result is
+// written as its MarshalJSON makes it: its items are stored compact, and
+// encoding/json would scan and copy every byte of them again (a page of
+// the 50 largest tools of the default catalog, 2 MB, cost 35 ms so).
+func (r response) encode() ([]byte, error) {
+	page, ok := r.Result.(*pageResult)
+	if !ok || r.Error != nil {
+		return encodeJSON(r)
+	}
+	const head, mid, tail = `{"jsonrpc":"2.0","id":`, `,"result":`, "}\n"
+	b := make([]byte, 0, len(head)+len(r.ID)+len(mid)+page.size()+len(tail))
+	b, err := page.appendJSON(append(append(append(b, head...), r.ID...), mid...))
+	if err != nil {
+		return nil, err
+	}
+	return append(b, tail...), nil
 }
 
 // encodeJSON encodes v and a newline without HTML escaping, so that the

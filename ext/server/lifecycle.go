@@ -3,8 +3,10 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -120,9 +122,14 @@ func parsed[T any](next handlerFunc) handlerFunc {
 }
 
 // decodeAs decodes the request (method and params) into v, one of mcp-go's
-// request types; what does not decode is refused with -32600, in mcp-go's
-// words. The params are pruned first (prune.go): only what the decoding
-// could fail on is decoded.
+// request types. The params are pruned first (prune.go): only what the
+// decoding could fail on is decoded. The message was checked whole before
+// (parseRequest, checkParams), so what does not decode is a member of
+// params of the wrong type ("protocolVersion": 5): invalid params,
+// -32602, naming the field ("Invalid method parameter(s)", JSON-RPC 2.0,
+// section 5.1; MCP's lifecycle answers a bad protocolVersion with -32602
+// too). mcp-go says -32600, "unparsable request", which is for a message
+// that is not a request at all.
 func (r *request) decodeAs(v any) error {
 	method, _ := json.Marshal(r.Method)
 	msg := append([]byte(`{"method":`), method...)
@@ -130,9 +137,23 @@ func (r *request) decodeAs(v any) error {
 		msg = appendPruned(append(msg, `,"params":`...), paramsType(v), r.Params)
 	}
 	if err := json.Unmarshal(append(msg, '}'), v); err != nil {
-		return &ext.Error{Code: ext.CodeInvalidRequest, Message: fmt.Sprintf("unparsable %s request: %s", r.Method, err)}
+		return fmt.Errorf("%w: %s request: %s", ext.ErrInvalidParams, r.Method, describeParamsError(err))
 	}
 	return nil
+}
+
+// describeParamsError names the member of params a type error of decodeAs
+// is about, without echoing the input.
+func describeParamsError(err error) string {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) {
+		return "params do not decode"
+	}
+	_, field, _ := strings.Cut(te.Field, "params") // mcp-go's paths: params.uri, Request.params._meta
+	if field = strings.TrimPrefix(field, "."); field == "" {
+		return fmt.Sprintf("params must be an object, not %s", te.Value)
+	}
+	return fmt.Sprintf("field %q must be %s, not %s", field, jsonTypeName(te.Type.Kind().String()), te.Value)
 }
 
 // modernResult is result with the members of a 2026-07-28 result added,

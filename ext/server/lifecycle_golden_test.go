@@ -26,7 +26,7 @@ const goldenDir = "testdata/lifecycle"
 // goldenCase is one HTTP request to the server.
 type goldenCase struct {
 	name    string
-	headers []string // name, value, …
+	headers []string // name, value, …; a name given twice is sent twice
 	body    string
 }
 
@@ -139,6 +139,16 @@ var goldenCases = []goldenCase{
 		`{"jsonrpc":"2.0","id":7,"method":"tools/search","params":{"query":"screenshot","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`},
 	{"tools-search-header-unknown", []string{hVersion, "1999-01-01"}, `{"jsonrpc":"2.0","id":8,"method":"tools/search","params":{"query":"screenshot"}}`},
 	{"tools-list-modern", modernHeadersFor("tools/list"), modernBody("tools/list", "")},
+	{"tools-list-last-event-id", append(modernHeadersFor("tools/list"), "Last-Event-ID", "1"), modernBody("tools/list", "")},
+	{"tools-list-last-event-id-legacy", []string{hVersion, "2025-11-25", "Last-Event-ID", "1"}, `{"jsonrpc":"2.0","id":8,"method":"tools/list"}`},
+	{"tools-search-method-header-twice", append(modernHeadersFor("tools/search"), hMethod, "tools/call"), modernBody("tools/search", `"query":"screenshot"`)},
+	{"tools-search-method-header-list", []string{hVersion, modern, hMethod, "tools/search, tools/call"}, modernBody("tools/search", `"query":"screenshot"`)},
+	{"tools-search-version-header-twice-legacy", []string{hVersion, "2025-11-25", hVersion, "2025-06-18"}, `{"jsonrpc":"2.0","id":8,"method":"tools/search","params":{"query":"screenshot"}}`},
+	{"tools-search-version-header-list-legacy", []string{hVersion, "2025-11-25,2025-06-18"}, `{"jsonrpc":"2.0","id":8,"method":"tools/search","params":{"query":"screenshot"}}`},
+	{"tools-call-name-header-twice", append(modernHeadersFor("tools/call"), "Mcp-Name", "srv__tool_000", "Mcp-Name", "srv__tool_001"), modernBody("tools/call", `"name":"srv__tool_000"`)},
+	{"ping-session-header-twice", []string{"Mcp-Session-Id", "a", "Mcp-Session-Id", "b"}, `{"jsonrpc":"2.0","id":2,"method":"ping"}`},
+	{"notification-method-header-twice", append(modernHeadersFor("notifications/initialized"), hMethod, "notifications/initialized"), `{"jsonrpc":"2.0","method":"notifications/initialized","params":{` + meta + `}}`},
+	{"notification-of-a-search-method-params-array", nil, `{"jsonrpc":"2.0","method":"tools/search","params":[]}`},
 	{"tools-list-large", nil, `{"jsonrpc":"2.0","id":8,"method":"tools/list"}`},
 	{"initialize-large", nil, initBody("1", "2025-11-25")},
 	{"discover-large", modernHeadersFor("server/discover"), modernBody("server/discover", "")},
@@ -227,12 +237,18 @@ func exchange(t *testing.T, srv *httptest.Server, c goldenCase) []byte {
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
+	set := map[string]bool{}
 	for i := 0; i+1 < len(c.headers); i += 2 {
-		if c.headers[i+1] == "" {
-			req.Header.Del(c.headers[i])
-			continue
+		name := http.CanonicalHeaderKey(c.headers[i])
+		switch {
+		case c.headers[i+1] == "":
+			req.Header.Del(name)
+		case set[name]: // named twice: sent twice
+			req.Header.Add(name, c.headers[i+1])
+		default:
+			req.Header.Set(name, c.headers[i+1])
 		}
-		req.Header.Set(c.headers[i], c.headers[i+1])
+		set[name] = true
 	}
 	resp, err := srv.Client().Do(req)
 	if err != nil {

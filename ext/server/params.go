@@ -85,8 +85,12 @@ func jsonTypeName(goKind string) string {
 }
 
 // decodeSearchParams decodes the params of a */search request, refusing a
-// member the extension does not define, in params or in its filter.
+// member the extension does not define, in params or in its filter, and
+// (before decoding them) more annotations than a filter may name.
 func decodeSearchParams(raw json.RawMessage) (*SearchParams, error) {
+	if err := annotationsCount(raw); err != nil {
+		return nil, err
+	}
 	p, err := decodeParams[SearchParams](raw)
 	if err != nil {
 		return nil, err

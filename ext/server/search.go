@@ -80,11 +80,15 @@ func (h *Handler) searchQuery(k ext.Kind, p *SearchParams, a ext.Access) (ext.Qu
 		if err := checkServerNames(p.Filter.Servers); err != nil {
 			return ext.Query{}, [8]byte{}, err
 		}
+		if err := annotationSizes(p.Filter.Annotations); err != nil {
+			return ext.Query{}, [8]byte{}, err
+		}
 		filter = normalizeFilter(*p.Filter)
 	}
 	if n := len(filter.Servers); n > ext.MaxFilterServers {
 		return ext.Query{}, [8]byte{}, fmt.Errorf("%w: filter names %d servers, at most %d are allowed", ext.ErrInvalidParams, n, ext.MaxFilterServers)
 	}
+
 	filterKey, _ := json.Marshal(filter) // maps marshal with sorted keys
 	bind := binding("search", string(k), text, string(filterKey), a.Key())
 	explain, err := explainRequested(p.Meta)
@@ -231,20 +235,22 @@ type pageResult struct {
 }
 
 func (r *pageResult) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
+	return r.appendJSON(make([]byte, 0, r.size()))
+}
+
+// appendJSON appends the result's JSON to b.
+func (r *pageResult) appendJSON(b []byte) ([]byte, error) {
 	key, _ := json.Marshal(r.key)
-	b.WriteString("{")
-	b.Write(key)
-	b.WriteString(":[")
+	b = append(append(append(b, '{'), key...), ":["...)
 	for i, it := range r.items {
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		b.Write(it)
+		b = append(b, it...)
 	}
-	b.WriteByte(']')
+	b = append(b, ']')
 	if r.nextCursor != "" {
-		b.WriteString(`,"nextCursor":"` + r.nextCursor + `"`) // base64url: nothing to escape
+		b = append(append(append(b, `,"nextCursor":"`...), r.nextCursor...), '"') // base64url: nothing to escape
 	}
 	extras := r.extra
 	if len(r.meta) > 0 {
@@ -254,17 +260,24 @@ func (r *pageResult) MarshalJSON() ([]byte, error) {
 		}
 		extras["_meta"] = r.meta
 	}
-	if len(extras) > 0 {
-		extra, err := json.Marshal(extras)
-		if err != nil {
-			return nil, err
-		}
-		b.WriteByte(',')
-		b.Write(extra[1:]) // the object's members and its closing brace
-		return b.Bytes(), nil
+	if len(extras) == 0 {
+		return append(b, '}'), nil
 	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	extra, err := json.Marshal(extras)
+	if err != nil {
+		return nil, err
+	}
+	return append(append(b, ','), extra[1:]...), nil // the object's members and its closing brace
+}
+
+// size is about the length of the result's JSON: its items' and a little
+// more for the members beside them.
+func (r *pageResult) size() int {
+	n := len(r.key) + len(r.nextCursor) + 256
+	for _, it := range r.items {
+		n += len(it) + 1
+	}
+	return n
 }
 
 func roundScore(f float64) float64 {
@@ -275,21 +288,22 @@ func roundScore(f float64) float64 {
 // An object without _meta keeps its bytes and key order; the entries an
 // object's _meta has keep theirs.
 func withMeta(obj json.RawMessage, meta map[string]any) (json.RawMessage, error) {
-	var probe struct {
-		Meta map[string]json.RawMessage `json:"_meta"`
+	trimmed := bytes.Trim(obj, jsonWhiteSpace)
+	if len(trimmed) < 2 || trimmed[0] != '{' || trimmed[len(trimmed)-1] != '}' {
+		return nil, errors.New("stored object is not a JSON object")
 	}
-	if err := json.Unmarshal(obj, &probe); err != nil {
-		return nil, fmt.Errorf("stored object: %w", err)
-	}
-	if probe.Meta != nil {
-		return mergeMeta(obj, probe.Meta, meta)
+	if have := memberValue(obj, "_meta"); len(have) > 0 && have[0] == '{' {
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(have, &m); err != nil {
+			return nil, fmt.Errorf("stored object: %w", err)
+		}
+		return mergeMeta(obj, m, meta)
 	}
 	add, err := json.Marshal(meta)
 	if err != nil {
 		return nil, err
 	}
-	trimmed := bytes.TrimLeft(obj, " \t\r\n")
-	rest := bytes.TrimLeft(trimmed[1:], " \t\r\n")
+	rest := bytes.TrimLeft(trimmed[1:], jsonWhiteSpace)
 	out := make([]byte, 0, len(obj)+len(add)+16)
 	out = append(out, `{"_meta":`...)
 	out = append(out, add...)

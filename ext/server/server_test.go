@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -30,14 +31,21 @@ func newTestServer(tb testing.TB, cat ext.Searcher, opts *Options) *Handler {
 	return New(cat, opts)
 }
 
-// post sends body to s and returns the HTTP response with its body read.
+// post sends body to s, with headers (name, value, …; a name given twice
+// is sent twice), and returns the HTTP response with its body read.
 func post(tb testing.TB, s http.Handler, body string, headers ...string) (*http.Response, []byte) {
 	tb.Helper()
 	req := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
+	given := map[string]bool{} // a header named twice is sent twice
 	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
+		if name := http.CanonicalHeaderKey(headers[i]); given[name] {
+			req.Header.Add(name, headers[i+1])
+		} else {
+			req.Header.Set(name, headers[i+1])
+			given[name] = true
+		}
 	}
 	rec := httptest.NewRecorder()
 	s.ServeHTTP(rec, req)
@@ -94,6 +102,11 @@ func TestErrorCodes(t *testing.T) {
 		{"limit a boolean", rpc("prompts/search", `{"query":"x","limit":true}`), ext.CodeInvalidParams, `field "limit" must be an integer, not boolean`},
 		{"unknown params field", rpc("tools/search", `{"query":"x","limt":5}`), ext.CodeInvalidParams, `unknown field "limt" in params (known: query, limit, cursor, filter, _meta)`},
 		{"too many servers", rpc("tools/search", `{"query":"x","filter":{"servers":[`+manyServers(ext.MaxFilterServers+1)+`]}}`), ext.CodeInvalidParams, "filter names 1001 servers, at most 1000 are allowed"},
+		{"too many annotations", rpc("tools/search", `{"query":"x","filter":{"annotations":{`+manyAnnotations(ext.MaxFilterAnnotations+1)+`}}}`), ext.CodeInvalidParams, "filter.annotations names 17 annotations, at most 16 are allowed"},
+		{"9,900 spellings of the four hints", rpc("tools/search", `{"query":"x","filter":{"annotations":{`+manyAnnotations(9900)+`}}}`), ext.CodeInvalidParams, "filter.annotations names 9900 annotations, at most 16 are allowed"},
+		{"annotation value longer than any title", rpc("tools/search", `{"query":"x","filter":{"annotations":{"title":"`+strings.Repeat("t", ext.MaxAnnotationBytes+1)+`"}}}`), ext.CodeInvalidParams, `filter.annotations["title"] is 1025 bytes long; an annotation's text value has at most 1024`},
+		{"annotation value escaped to the limit is fine", rpc("tools/search", `{"query":"x","filter":{"annotations":{"bad":"`+strings.Repeat(`\u0074`, ext.MaxAnnotationBytes)+`"}}}`), ext.CodeInvalidParams, "invalid params: filter.annotations.bad"},
+		{"annotation name too long", rpc("tools/search", `{"query":"x","filter":{"annotations":{"`+strings.Repeat("n", 2000)+`":true}}}`), ext.CodeInvalidParams, `is 2000 bytes long; an annotation's name has at most 1024`},
 		{"server name longer than any", rpc("tools/search", `{"query":"x","filter":{"servers":["github","`+strings.Repeat("é", ext.MaxServerNameChars+1)+`"]}}`), ext.CodeInvalidParams, `field "filter.servers[1]" is 65 characters long; a server name has at most 64`},
 		{"unknown filter field", rpc("resources/search", `{"query":"x","filter":{"server":["srv"]}}`), ext.CodeInvalidParams, `unknown field "server" in filter (known: servers, annotations)`},
 		{"query: invalid bytes", rpc("tools/search", "{\"query\":\"caf\xe9\"}"), ext.CodeInvalidParams, `field "query" is not valid UTF-8`},
@@ -108,6 +121,10 @@ func TestErrorCodes(t *testing.T) {
 		{"read uri: invalid bytes", rpc("resources/read", "{\"uri\":\"file:///\xc0\xaf\"}"), ext.CodeInvalidParams, `field "uri" is not valid UTF-8`},
 		{"initialize: lone surrogate", rpc("initialize", `{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"\ud800","version":"1"}}`), ext.CodeInvalidParams, `field "clientInfo.name" is not valid UTF-8`},
 		{"params an array (mcp-go method)", rpc("ping", `[]`), ext.CodeInvalidParams, "params must be an object, not an array"},
+		{"initialize: protocolVersion a number", rpc("initialize", `{"protocolVersion":20251125,"capabilities":{},"clientInfo":{"name":"c","version":"1"}}`), ext.CodeInvalidParams, `initialize request: field "protocolVersion" must be a string, not number`},
+		{"initialize: clientInfo a string", rpc("initialize", `{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":"c"}`), ext.CodeInvalidParams, `field "clientInfo" must be an object, not string`},
+		{"ping: _meta an array", rpc("ping", `{"_meta":[]}`), ext.CodeInvalidParams, `ping request: field "_meta" must be an object, not array`},
+		{"resources/subscribe: uri a number", rpc("resources/subscribe", `{"uri":5}`), ext.CodeInvalidParams, `field "uri" must be a string, not number`},
 		{"garbled cursor", rpc("tools/search", `{"query":"tool","limit":2,"cursor":"%%%"}`), ext.CodeInvalidParams, "cursor: not a cursor issued by this server"},
 		{"tampered cursor", rpc("tools/search", `{"query":"tool","limit":2,"cursor":"`+string(tampered)+`"}`), ext.CodeInvalidParams, "cursor"},
 		{"cursor of another index", rpc("tools/search", `{"query":"tool","limit":2,"cursor":"`+otherIndexCursor+`"}`), ext.CodeInvalidParams, "another index version"},
@@ -141,6 +158,22 @@ func TestErrorCodes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// manyAnnotations is n members of an annotations filter: n spellings of
+// destructiveHint, differing in the case of their letters.
+func manyAnnotations(n int) string {
+	members := make([]string, n)
+	for i := range members {
+		name := []byte("destructivehint")
+		for j := range name {
+			if i>>j&1 == 1 {
+				name[j] -= 'a' - 'A'
+			}
+		}
+		members[i] = fmt.Sprintf("%q:true", name)
+	}
+	return strings.Join(members, ",")
 }
 
 func rpc(method, params string) string {
