@@ -125,7 +125,12 @@ func writeBundle(cat *catalog.Catalog, dir string, opts *BuildOptions) (*Manifes
 	if err != nil {
 		return nil, err
 	}
-	m.FieldLengths = lengths
+	m.FieldLengths = lengths.all
+	if m.Visibility != nil {
+		for _, set := range m.Visibility.Sets {
+			m.Visibility.FieldLengths = append(m.Visibility.FieldLengths, lengths.bySet[visibilityKey(set)])
+		}
+	}
 	data, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return nil, err
@@ -133,7 +138,39 @@ func writeBundle(cat *catalog.Catalog, dir string, opts *BuildOptions) (*Manifes
 	return m, os.WriteFile(filepath.Join(dir, ManifestFile), append(data, '\n'), 0o644)
 }
 
-func writeIndex(cat *catalog.Catalog, path string) (map[string]int, error) {
+// fieldLengths are the number of tokens of each indexed field over every
+// document, and over the documents of each visibility (by visibilityKey).
+type fieldLengths struct {
+	all   map[string]int
+	bySet map[string]map[string]int
+}
+
+// add counts the fields of doc, an item's of visibility key.
+func (l *fieldLengths) add(key string, doc map[string]any) {
+	own := map[string]int{}
+	addFieldLengths(own, doc)
+	set := l.bySet[key]
+	if set == nil {
+		set = newFieldLengths()
+		l.bySet[key] = set
+	}
+	for f, n := range own {
+		l.all[f] += n
+		set[f] += n
+	}
+}
+
+// newFieldLengths starts counting: every field has an entry, which bleve
+// requires.
+func newFieldLengths() map[string]int {
+	lengths := map[string]int{}
+	for _, f := range indexedFields() {
+		lengths[f] = 0
+	}
+	return lengths
+}
+
+func writeIndex(cat *catalog.Catalog, path string) (*fieldLengths, error) {
 	im, err := newMapping()
 	if err != nil {
 		return nil, err
@@ -143,10 +180,7 @@ func writeIndex(cat *catalog.Catalog, path string) (map[string]int, error) {
 		return nil, err
 	}
 	ordinal := map[ext.Kind]int{}
-	lengths := map[string]int{} // every field has an entry: bleve requires one
-	for _, f := range indexedFields() {
-		lengths[f] = 0
-	}
+	lengths := &fieldLengths{all: newFieldLengths(), bySet: map[string]map[string]int{}}
 	for i := range cat.Items {
 		it := &cat.Items[i]
 		doc := document(it)
@@ -154,7 +188,7 @@ func writeIndex(cat *catalog.Catalog, path string) (map[string]int, error) {
 			b.close()
 			return nil, fmt.Errorf("indexing %s %q: %w", it.Kind, it.Name, err)
 		}
-		addFieldLengths(lengths, doc)
+		lengths.add(visibilityKey(it.Visibility), doc)
 		ordinal[it.Kind]++
 	}
 	return lengths, b.close()

@@ -23,9 +23,11 @@ var _ ext.Directory = (*Index)(nil)
 //
 // A server's About is its own description when it gives one (the
 // manifest's "about"), shown to every caller who sees one of its items, as
-// its name is. Otherwise it is its topics, which are words of its items'
-// names: they are shown only to callers who see every item of the server,
-// so that no word of a hidden item reaches anyone.
+// its name is. Otherwise it is its topics, which are words of the names of
+// the items the caller sees of it: the directory a caller gets is the one
+// a catalog of its own items gives, so that no word of a hidden item
+// reaches it, and no withheld topic tells it that hidden items exist
+// (TestDirectoryIsTheCallersOwn).
 
 // maxTopics is the number of words a server's topics hold at most.
 const maxTopics = 4
@@ -37,8 +39,12 @@ type directory struct {
 }
 
 type dirServer struct {
-	name, about, topics string
-	items               map[int32]int // visibility set → the server's items of it
+	name, about string
+	items       map[int32]int // visibility set → the server's items of it
+	// topics counts the words of the server's item names by visibility
+	// set; everyone is the topics of a caller who sees all of them.
+	topics   map[int32]*topicCounter
+	everyone string
 }
 
 // Directory implements ext.Directory.
@@ -64,8 +70,8 @@ func (x *Index) Directory(ctx context.Context) (_ []ext.ServerEntry, err error) 
 			continue
 		}
 		e := ext.ServerEntry{Name: s.name, About: s.about, Items: seen}
-		if e.About == "" && all {
-			e.About = s.topics
+		if e.About == "" {
+			e.About = s.topicsFor(w, all)
 		}
 		out = append(out, e)
 	}
@@ -83,31 +89,50 @@ func (x *Index) readDirectory() (err error) {
 	d := &x.directory
 	d.servers = make([]dirServer, len(servers))
 	for i, s := range servers {
-		d.servers[i] = dirServer{name: s.Name, about: s.About, items: map[int32]int{}}
+		d.servers[i] = dirServer{name: s.Name, about: s.About, items: map[int32]int{}, topics: map[int32]*topicCounter{}}
 		byName[s.Name] = &d.servers[i]
 	}
-	words := map[string]*topicCounter{}
 	for _, k := range ext.Kinds {
 		if err := x.eachMeta(k, func(n int, m store.Meta) {
 			s := byName[m.Server]
 			if s == nil {
 				return
 			}
-			s.items[x.visibility.setOf(k, n)]++
-			if words[m.Server] == nil {
-				words[m.Server] = newTopicCounter(m.Server)
+			set := x.visibility.setOf(k, n)
+			s.items[set]++
+			if s.topics[set] == nil {
+				s.topics[set] = newTopicCounter(m.Server)
 			}
-			words[m.Server].add(k, m.Label)
+			s.topics[set].add(k, m.Label)
 		}); err != nil {
 			return err
 		}
 	}
 	for i := range d.servers {
-		if c := words[d.servers[i].name]; c != nil {
-			d.servers[i].topics = strings.Join(c.top(maxTopics), ", ")
-		}
+		d.servers[i].everyone = d.servers[i].topicsOf(func(int32) bool { return true })
 	}
 	return nil
+}
+
+// topicsFor is the server's topics for w, who sees all its items or some.
+func (s *dirServer) topicsFor(w viewer, all bool) string {
+	if all {
+		return s.everyone
+	}
+	return s.topicsOf(func(set int32) bool { return w.allowed[set] })
+}
+
+// topicsOf is the server's topics over the items of the visibility sets
+// seen: their words counted together, as over a server of those items
+// alone.
+func (s *dirServer) topicsOf(seen func(set int32) bool) string {
+	merged := newTopicCounter(s.name)
+	for _, set := range slices.Sorted(maps.Keys(s.topics)) {
+		if seen(set) {
+			merged.merge(s.topics[set])
+		}
+	}
+	return strings.Join(merged.top(maxTopics), ", ")
 }
 
 // eachMeta calls fn with the meta record of every item of kind k, reading
@@ -161,6 +186,25 @@ func (c *topicCounter) add(k ext.Kind, label string) {
 			seen[w] = true
 			c.counts[w]++
 		}
+	}
+}
+
+// merge adds the counts of o, a counter of the same server, to c's: of
+// the first kind either has counted (tools first, then the kinds after).
+func (c *topicCounter) merge(o *topicCounter) {
+	if o.items == 0 {
+		return
+	}
+	if c.items > 0 && c.kind != o.kind {
+		if slices.Index(ext.Kinds, o.kind) > slices.Index(ext.Kinds, c.kind) {
+			return
+		}
+		c.counts, c.items = map[string]int{}, 0
+	}
+	c.kind = o.kind
+	c.items += o.items
+	for w, n := range o.counts {
+		c.counts[w] += n
 	}
 }
 

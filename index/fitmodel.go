@@ -65,6 +65,5 @@ func (x *Index) fitSignalsOf(ctx context.Context, text string) (*fit.Signals, er
 	if err != nil {
 		return nil, err
 	}
-	defer res.Close()
 	return res.Signals, nil
 }

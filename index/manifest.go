@@ -51,7 +51,9 @@ import (
 //	   use (serverlist.go).
 //	15: requests.bin: the items' written requests, one document each
 //	   (package requests), matched per request.
-const FormatVersion = 15
+//	16: the visibility table's fieldLengths: each set's field lengths, so
+//	   that BM25's average lengths count what a caller sees.
+const FormatVersion = 16
 
 // BleveVersion is the bleve release that writes and reads bundles; go.mod
 // pins it (a test checks), and manifests record it.

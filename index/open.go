@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"sync/atomic"
 
-	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/blevesearch/bleve/v2/search"
 	bindex "github.com/blevesearch/bleve_index_api"
 
@@ -26,18 +25,20 @@ type Index struct {
 	bleve          bindex.Index // the bleve index, read through scorch (segment.go)
 	bm25           map[ext.Kind]*search.BM25Stats
 	metas, objects *store.Store
-	base           map[ext.Kind]int            // position of each kind's first record
-	uris           uriTable                    // resource URIs and templates, read on first use (lookup.go)
-	visibility     *visibilityIndex            // nil: every item is public
-	vectors        *vectors.Vectors            // item vectors for the dense score
-	hosted         hostedState                 // a hosted model's item vectors, if built with them (hosted.go)
-	requests       *requests.Index             // the items' written requests, matched one by one
-	docOrder       store.DocOrder              // catalog position of each document, BM25's tie-break
-	filterNames    filterNames                 // servers and annotation names, read on first use (filter.go)
-	directory      directory                   // servers by visibility set and their topics, read on first use (directory.go)
-	serverList     serverList                  // the catalog's servers (servers.json), read on first use (serverlist.go)
-	visibleSets    ext.Memo[[]*roaring.Bitmap] // the documents each kind of caller sees, on first use (sight.go)
-	off            atomic.Uint64               // the retrieval rules switched off, a rules.Set (rules.go)
+	base           map[ext.Kind]int                         // position of each kind's first record
+	uris           uriTable                                 // resource URIs and templates, read on first use (lookup.go)
+	visibility     *visibilityIndex                         // nil: every item is public
+	vectors        *vectors.Vectors                         // item vectors for the dense score
+	hosted         hostedState                              // a hosted model's item vectors, if built with them (hosted.go)
+	requests       *requests.Index                          // the items' written requests, matched one by one
+	docOrder       store.DocOrder                           // catalog position of each document, BM25's tie-break
+	filterNames    filterNames                              // servers and annotation names, read on first use (filter.go)
+	directory      directory                                // servers by visibility set and their topics, read on first use (directory.go)
+	serverList     serverList                               // the catalog's servers (servers.json), read on first use (serverlist.go)
+	visibleSets    ext.Memo[*sightDocs]                     // the documents each kind of caller sees, on first use (sight.go)
+	requestViews   ext.Memo[*requests.View]                 // what each kind of caller sees of each kind's requests, likewise
+	callerStats    ext.Memo[map[ext.Kind]*search.BM25Stats] // BM25's statistics of what each kind of caller sees, likewise
+	off            atomic.Uint64                            // the retrieval rules switched off, a rules.Set (rules.go)
 }
 
 // bm25Stats gives BM25, for each kind, the number of its items and the
@@ -69,7 +70,9 @@ func Open(dir string) (x *Index, err error) {
 	if err := m.checkFiles(dir, false); err != nil {
 		return nil, err
 	}
-	x = &Index{dir: dir, manifest: m, bm25: bm25Stats(m), base: kindBases(m.Counts), visibleSets: ext.Memo[[]*roaring.Bitmap]{Limit: maxVisibleSets}}
+	x = &Index{dir: dir, manifest: m, bm25: bm25Stats(m), base: kindBases(m.Counts), visibleSets: ext.Memo[*sightDocs]{Limit: maxVisibleSets},
+		requestViews: ext.Memo[*requests.View]{Limit: maxVisibleSets * len(ext.Kinds)},
+		callerStats:  ext.Memo[map[ext.Kind]*search.BM25Stats]{Limit: maxVisibleSets}}
 	if x.visibility, err = m.Visibility.expand(m.Counts); err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}

@@ -44,7 +44,6 @@ func ranked(tb testing.TB, x *Index, q ext.Query, a ext.Access) *retrieval.Resul
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(res.Close)
 	return res
 }
 

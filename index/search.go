@@ -53,7 +53,6 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 	if err != nil {
 		return nil, err
 	}
-	defer res.Close()
 	if res.Empty {
 		return &ext.Page{Hint: filterHint(q, unknown, res.Hint)}, nil
 	}
@@ -130,7 +129,7 @@ var _ retrieval.Source = source{}
 
 func (s source) Name() string                        { return "index " + s.x.dir }
 func (s source) Reader() (bindex.IndexReader, error) { return s.x.reader() }
-func (s source) Stats(k ext.Kind) *search.BM25Stats  { return s.x.bm25[k] }
+func (s source) Stats(k ext.Kind) *search.BM25Stats  { return s.x.statsOf(s.w, k) }
 func (s source) DocOrder() store.DocOrder            { return s.x.docOrder }
 func (s source) Metas(ids []string) ([]store.Meta, error) {
 	return s.x.metasOf(ids)
@@ -145,6 +144,10 @@ func (s source) SeesAll() bool                       { return s.w.all() }
 func (s source) Sees(k ext.Kind, ord int) bool       { return s.w.sees(k, ord) }
 func (s source) Count(k ext.Kind) int                { return s.w.count(k, s.x.manifest.Counts[k]) }
 func (s source) Visible() ([]*roaring.Bitmap, error) { return s.x.visibleDocs(s.w) }
+func (s source) Outside() ([]*roaring.Bitmap, error) { return s.x.outsideDocs(s.w) }
+func (s source) RequestView(k ext.Kind) *requests.View {
+	return s.x.requestView(s.w, k)
+}
 
 // RetrievalSource is the index as a caller with access a sees it, as the
 // retrieval pipeline reads it: for the pipeline's own tests and tools,

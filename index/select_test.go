@@ -90,23 +90,26 @@ func TestDirectory(t *testing.T) {
 	}
 }
 
-// TestDirectoryHidesWordsOfHiddenItems: a server some of whose items a
-// caller may not see is named to it without the words of its items.
-func TestDirectoryHidesWordsOfHiddenItems(t *testing.T) {
-	x := mustBuild(t, writeCatalog(t, map[string]string{
-		"mixed.json": `{"server":"mixed","tools":[
-			{"name":"list_invoices","description":"x","inputSchema":{"type":"object"}},
-			{"name":"pay_invoice","description":"x","inputSchema":{"type":"object"}},
-			{"name":"fire_employee","description":"x","inputSchema":{"type":"object"},"_meta":{"io.github.mcpsearch/visibility":{"groups":["hr"]}}},
-			{"name":"promote_employee","description":"x","inputSchema":{"type":"object"},"_meta":{"io.github.mcpsearch/visibility":{"groups":["hr"]}}}]}`,
-	}))
+// TestDirectoryIsTheCallersOwn: a server some of whose items a caller
+// may not see is named to it as a catalog of the items it sees names it:
+// with the words of those items, never of the hidden ones, and not
+// without topics (which would tell it that hidden items exist there).
+func TestDirectoryIsTheCallersOwn(t *testing.T) {
+	const open = `{"name":"list_invoices","description":"x","inputSchema":{"type":"object"}},
+			{"name":"pay_invoice","description":"x","inputSchema":{"type":"object"}}`
+	hidden := `{"name":"fire_employee","description":"x","inputSchema":{"type":"object"},"_meta":{"io.github.mcpsearch/visibility":{"groups":["hr"]}}},
+			{"name":"promote_employee","description":"x","inputSchema":{"type":"object"},"_meta":{"io.github.mcpsearch/visibility":{"groups":["hr"]}}},
+			{"name":"employee_payroll","description":"x","inputSchema":{"type":"object"},"_meta":{"io.github.mcpsearch/visibility":{"groups":["hr"]}}}`
+	x := mustBuild(t, writeCatalog(t, map[string]string{"mixed.json": `{"server":"mixed","tools":[` + open + `,` + hidden + `]}`}))
+	alone := mustBuild(t, writeCatalog(t, map[string]string{"mixed.json": `{"server":"mixed","tools":[` + open + `]}`}))
 	public, _ := x.Directory(context.Background())
-	hr, _ := x.Directory(ext.WithAccess(context.Background(), ext.Access{Groups: []string{"hr"}}))
-	if want := []ext.ServerEntry{{Name: "mixed", Items: 2}}; !reflect.DeepEqual(public, want) {
-		t.Errorf("public caller: got %+v, want %+v", public, want)
+	want, _ := alone.Directory(context.Background())
+	if !reflect.DeepEqual(public, want) || len(want) != 1 || want[0].About != "invoice" {
+		t.Errorf("public caller: got %+v, want %+v (the directory of its own items, topic invoice)", public, want)
 	}
-	if len(hr) != 1 || hr[0].About != "employee, invoice" || hr[0].Items != 4 {
-		t.Errorf("hr: got %+v, want the words of all four tools", hr)
+	hr, _ := x.Directory(ext.WithAccess(context.Background(), ext.Access{Groups: []string{"hr"}}))
+	if len(hr) != 1 || hr[0].About != "employee, invoice" || hr[0].Items != 5 {
+		t.Errorf("hr: got %+v, want the words of all five tools", hr)
 	}
 }
 

@@ -53,6 +53,10 @@ func accessTerms(a ext.Access) []string {
 type VisibilityTable struct {
 	Sets []catalog.Visibility  `json:"sets"`
 	Runs map[ext.Kind][][2]int `json:"runs"`
+	// FieldLengths holds, for each set, the number of tokens of each
+	// indexed field over its items' documents (Manifest.FieldLengths, set
+	// by set): a caller's BM25 averages count the sets it sees.
+	FieldLengths []map[string]int `json:"fieldLengths"`
 }
 
 // visibilityTable builds the table of cat, or nil when every item is
@@ -86,9 +90,28 @@ func visibilityTable(cat *catalog.Catalog) *VisibilityTable {
 // visibilityIndex is the table expanded for serving: the set of every item
 // of each kind, by ordinal.
 type visibilityIndex struct {
-	sets   []catalog.Visibility
-	items  map[ext.Kind][]int32
-	counts map[ext.Kind][]int // items of each set, by kind
+	sets    []catalog.Visibility
+	lengths []map[string]int   // field lengths of each set
+	items   [kinds][]int32     // the set of each item, by kind (kindIndex)
+	counts  map[ext.Kind][]int // items of each set, by kind
+}
+
+// kinds is the number of kinds (ext.Kinds).
+const kinds = 4
+
+// kindIndex is k's place in ext.Kinds, which a search asks of every item
+// it may skip, so it is a switch rather than a lookup.
+func kindIndex(k ext.Kind) int {
+	switch k {
+	case ext.KindTool:
+		return 0
+	case ext.KindPrompt:
+		return 1
+	case ext.KindResource:
+		return 2
+	default:
+		return 3
+	}
 }
 
 // expand checks t against the item counts and expands it; a nil table
@@ -97,7 +120,10 @@ func (t *VisibilityTable) expand(counts map[ext.Kind]int) (*visibilityIndex, err
 	if t == nil {
 		return nil, nil
 	}
-	v := &visibilityIndex{sets: t.Sets, items: map[ext.Kind][]int32{}, counts: map[ext.Kind][]int{}}
+	if len(t.FieldLengths) != len(t.Sets) {
+		return nil, fmt.Errorf("manifest visibility table has the field lengths of %d sets, want %d", len(t.FieldLengths), len(t.Sets))
+	}
+	v := &visibilityIndex{sets: t.Sets, lengths: t.FieldLengths, counts: map[ext.Kind][]int{}}
 	for _, k := range ext.Kinds {
 		items := make([]int32, 0, counts[k])
 		for _, run := range t.Runs[k] {
@@ -112,7 +138,7 @@ func (t *VisibilityTable) expand(counts map[ext.Kind]int) (*visibilityIndex, err
 		if len(items) != counts[k] {
 			return nil, fmt.Errorf("manifest visibility runs cover %d of the %d %s items", len(items), counts[k], k)
 		}
-		v.items[k] = items
+		v.items[kindIndex(k)] = items
 	}
 	return v, nil
 }
@@ -151,7 +177,7 @@ func (v *visibilityIndex) viewer(a ext.Access) viewer {
 func (w viewer) all() bool { return w.allowed == nil }
 
 func (w viewer) sees(k ext.Kind, n int) bool {
-	return w.allowed == nil || w.allowed[w.v.items[k][n]]
+	return w.allowed == nil || w.allowed[w.v.items[kindIndex(k)][n]]
 }
 
 // count is the number of items of kind k that w sees, of total.
@@ -184,5 +210,21 @@ func (v *visibilityIndex) setOf(k ext.Kind, n int) int32 {
 	if v == nil {
 		return 0
 	}
-	return v.items[k][n]
+	return v.items[kindIndex(k)][n]
+}
+
+// fieldLengths is the number of tokens of each indexed field over the
+// documents w sees: the sum of the field lengths of the sets it sees.
+func (w viewer) fieldLengths() map[string]int {
+	out := map[string]int{}
+	for set, lengths := range w.v.lengths {
+		for f, n := range lengths {
+			if w.allowed[set] {
+				out[f] += n
+			} else if _, ok := out[f]; !ok {
+				out[f] = 0 // every field has an entry: BM25 requires one
+			}
+		}
+	}
+	return out
 }

@@ -128,15 +128,16 @@ func visToolNamed(server, name string) (visTool, bool) {
 }
 
 // TestDirectoryPerCaller: initialize, server/discover and search_tools'
-// description name the servers the caller sees an item of, and no other;
-// a server's tools' words only to a caller who sees all its items.
+// description name the servers the caller sees an item of, and no other,
+// each with the words of the tools the caller sees of it (alice sees
+// common's public tools only, not its rollout).
 func TestDirectoryPerCaller(t *testing.T) {
 	senders := visSenders(t, map[string]string{"MCPSEARCH_LIST_MODE": "meta"})
 	for _, test := range []struct {
 		caller        visCaller
 		want, notWant []string
 	}{
-		{visCallers[0], []string{"(2)", "- red: deploy, payment, service", "Also: common."}, []string{"blue"}},
+		{visCallers[0], []string{"(2)", "- red: deploy, payment, service", "- common: service, status"}, []string{"blue", "rollout", "Also: common"}},
 		{visCallers[1], []string{"(2)", "- blue: build, ship", "- common: service, status"}, []string{"red"}},
 	} {
 		for _, way := range []string{"http", "lambda"} {

@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 	"github.com/blevesearch/bleve/v2/search/scorer"
@@ -32,7 +34,7 @@ type Query struct {
 	// add up to more, the terms with the most postings (over every field)
 	// are left out, most first, until the rest fit, as if Text did not
 	// hold them; never the last term (0: no bound). The postings counted
-	// are those of every document, whatever Scope.
+	// are those of the documents in Scope.
 	MaxPostings int
 	// Bonus adds scores to documents' BM25 scores, after the outer
 	// disjunction's share of clauses: evidence scored outside the postings
@@ -48,13 +50,31 @@ type Bonus struct {
 	Score float64
 }
 
-// Scope is what a caller may see of a kind: Count documents, and DocFreq
-// counts those of them that hold a term in a field. A leaf's idf counts
-// within it, so that a term that only documents outside hold weighs as a
-// term of none. The field lengths (avgLen) stay those of every document.
+// Scope is what a caller may see of a kind: Count documents, and Outside
+// the documents it may not see, a bitmap per segment of the index
+// (deleted documents included). Every posting list is read without them
+// (scopedReader): a leaf's idf counts the documents in the scope, so that
+// a term that only documents outside hold weighs as a term of none,
+// MaxPostings counts their postings, the filters let none of the others
+// through, and no posting of theirs is scored or decoded. The average
+// field lengths are the statistics' that Top is given (the caller's own,
+// retrieval.Bundle.Stats).
 type Scope struct {
 	Count   int
-	DocFreq func(field, term string) (int, error)
+	Outside []*roaring.Bitmap
+}
+
+// termReader opens the postings of term in field, within scope (nil:
+// every document), with frequencies and norms.
+func termReader(r bindex.IndexReader, scope *Scope, field, term string) (bindex.TermFieldReader, error) {
+	if scope == nil {
+		return r.TermFieldReader(context.Background(), []byte(term), field, true, true, false)
+	}
+	snap, ok := r.(*scorch.IndexSnapshot)
+	if !ok {
+		return nil, fmt.Errorf("index reader %T is not a scorch snapshot", r)
+	}
+	return openScoped(snap, scope.Outside, field, term)
 }
 
 // Bleve is q as a bleve query, for comparing scores and explanations with
@@ -96,7 +116,7 @@ type scoredLeaf struct {
 // q.Scope (nil: every document). The leaves of the terms q.MaxPostings
 // leaves out are closed and dropped (leftOut).
 func openLeaves(r bindex.IndexReader, stats *search.BM25Stats, q Query) ([][]scoredLeaf, error) {
-	postings, err := openPostings(r, q.Text)
+	postings, err := openPostings(r, q.Scope, q.Text)
 	if err != nil {
 		return nil, err
 	}
@@ -134,14 +154,14 @@ func openLeaves(r bindex.IndexReader, stats *search.BM25Stats, q Query) ([][]sco
 	return out, nil
 }
 
-// openPostings opens the postings of every leaf of text; on an error it
-// closes those it opened.
-func openPostings(r bindex.IndexReader, text [][]Leaf) ([][]bindex.TermFieldReader, error) {
+// openPostings opens the postings of every leaf of text within scope;
+// on an error it closes those it opened.
+func openPostings(r bindex.IndexReader, scope *Scope, text [][]Leaf) ([][]bindex.TermFieldReader, error) {
 	out := make([][]bindex.TermFieldReader, len(text))
 	for i, clause := range text {
 		out[i] = make([]bindex.TermFieldReader, len(clause))
 		for j, l := range clause {
-			p, err := r.TermFieldReader(context.Background(), []byte(l.Term), l.Field, true, true, false)
+			p, err := termReader(r, scope, l.Field, l.Term)
 			if err != nil {
 				closePostings(out)
 				return nil, fmt.Errorf("term %q in %s: %w", l.Term, l.Field, err)
@@ -212,14 +232,9 @@ func newScoredLeaf(p bindex.TermFieldReader, stats *search.BM25Stats, l Leaf, sc
 		return scoredLeaf{}, fmt.Errorf("no field length for %s", l.Field)
 	}
 	avgLen := math.Ceil(float64(length) / n)
-	df := float64(p.Count())
+	df := float64(p.Count()) // within the scope, when there is one
 	if scope != nil {
 		n = float64(max(1, scope.Count))
-		seen, err := scope.DocFreq(l.Field, l.Term)
-		if err != nil {
-			return scoredLeaf{}, fmt.Errorf("term %q in %s: %w", l.Term, l.Field, err)
-		}
-		df = float64(seen)
 	}
 	sl := scoredLeaf{Leaf: l, postings: p, avgLen: avgLen, boost: l.Boost}
 	if avgLen > 0 {

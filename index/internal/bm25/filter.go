@@ -1,7 +1,6 @@
 package bm25
 
 import (
-	"context"
 	"encoding/binary"
 	"fmt"
 
@@ -16,11 +15,11 @@ type Set []uint64
 // Allowed returns the documents every filter clause lets through, of docs
 // documents, or the empty Set when there are no filters.
 func Allowed(r bindex.IndexReader, filters [][]Leaf, docs int) (Set, error) {
-	return allowed(r, filters, docs, nil)
+	return allowed(r, nil, filters, docs, nil)
 }
 
-// allowed is Allowed, in buf.
-func allowed(r bindex.IndexReader, filters [][]Leaf, docs int, buf Set) (Set, error) {
+// allowed is Allowed within scope (nil: every document), in buf.
+func allowed(r bindex.IndexReader, scope *Scope, filters [][]Leaf, docs int, buf Set) (Set, error) {
 	if len(filters) == 0 {
 		return buf[:0], nil
 	}
@@ -30,7 +29,7 @@ func allowed(r bindex.IndexReader, filters [][]Leaf, docs int, buf Set) (Set, er
 	for _, f := range filters {
 		clear(clause)
 		for _, l := range f {
-			if err := markPostings(r, l, clause); err != nil {
+			if err := markPostings(r, scope, l, clause); err != nil {
 				return allowed, err
 			}
 		}
@@ -52,9 +51,9 @@ func fill(b []uint64, n int, v uint64) []uint64 {
 	return b
 }
 
-// markPostings sets the bit of every document holding leaf l.
-func markPostings(r bindex.IndexReader, l Leaf, bits []uint64) error {
-	p, err := r.TermFieldReader(context.Background(), []byte(l.Term), l.Field, false, false, false)
+// markPostings sets the bit of every document in scope holding leaf l.
+func markPostings(r bindex.IndexReader, scope *Scope, l Leaf, bits []uint64) error {
+	p, err := termReader(r, scope, l.Field, l.Term)
 	if err != nil {
 		return fmt.Errorf("term %q in %s: %w", l.Term, l.Field, err)
 	}

@@ -51,7 +51,7 @@ func Top(ctx context.Context, r bindex.IndexReader, docs int, stats *search.BM25
 	}
 	s := getScratch(docs)
 	defer scratchPool.Put(s)
-	if err := s.filter(r, q.Filters, docs); err != nil {
+	if err := s.filter(r, q.Scope, q.Filters, docs); err != nil {
 		return nil, err
 	}
 	for _, clause := range leaves {
@@ -69,8 +69,8 @@ func Top(ctx context.Context, r bindex.IndexReader, docs int, stats *search.BM25
 
 // filter sets the documents every filter clause lets through; with no
 // filters, all are.
-func (s *bm25Scratch) filter(r bindex.IndexReader, filters [][]Leaf, docs int) (err error) {
-	s.allowed, err = allowed(r, filters, docs, s.allowed[:0])
+func (s *bm25Scratch) filter(r bindex.IndexReader, scope *Scope, filters [][]Leaf, docs int) (err error) {
+	s.allowed, err = allowed(r, scope, filters, docs, s.allowed[:0])
 	return err
 }
 

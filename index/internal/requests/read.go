@@ -23,8 +23,8 @@ type Index struct {
 	data     mmap.MMap
 	items    int
 	nServers int
-	asked    sync.Once
-	withReqs []int // by kind of ext.Kinds: its items with a request, counted on first use
+	fullOnce sync.Once
+	full     []*View // by kind of ext.Kinds: every item's requests, made on first use
 	kinds    []kindHead
 	// sections of data, as the package documentation lays them out
 	itemFirst, itemDoc, itemServer, serverOff, reqItem, reqLen, textOff, termOff, postOff, postReq, postTF, terms, texts, servers []byte
@@ -274,19 +274,19 @@ func (x *Index) Items(k ext.Kind) (first, end int) {
 func (x *Index) DocOf(pos int) uint32 { return u32At(x.itemDoc, pos) }
 
 // ItemsWithRequests counts the items of kind k that carry a written
-// request (counted once, on first use).
-func (x *Index) ItemsWithRequests(k ext.Kind) int {
-	x.asked.Do(func() {
-		x.withReqs = make([]int, len(x.kinds))
-		for i, h := range x.kinds {
-			for pos := int(h.first); pos < int(h.first+h.items); pos++ {
-				if u32At(x.itemFirst, pos+1) > u32At(x.itemFirst, pos) {
-					x.withReqs[i]++
-				}
-			}
+// request.
+func (x *Index) ItemsWithRequests(k ext.Kind) int { return x.fullView(k).asked }
+
+// fullView is the view of kind k of a caller who sees every item, made
+// once.
+func (x *Index) fullView(k ext.Kind) *View {
+	x.fullOnce.Do(func() {
+		x.full = make([]*View, len(ext.Kinds))
+		for i, kind := range ext.Kinds {
+			x.full[i] = x.View(kind, nil)
 		}
 	})
-	return x.withReqs[kindIndex(k)]
+	return x.full[kindIndex(k)]
 }
 
 // Items of kind k.

@@ -137,7 +137,7 @@ func TestBestCountsWhatTheCallerSees(t *testing.T) {
 	}
 	x := build(t, its)
 	onlyFirst := func(ord int) bool { return ord == 0 }
-	ms, err := x.Search(ext.KindTool, onlyFirst, 0).Best(context.Background(), terms("vault"))
+	ms, err := x.Search(ext.KindTool, x.View(ext.KindTool, onlyFirst), 0).Best(context.Background(), terms("vault"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func TestBestCountsWhatTheCallerSees(t *testing.T) {
 	without := build(t, []catalog.Item{its[0],
 		{Kind: ext.KindTool, Name: "hidden1", Requests: []string{"xyzzy audit"}},
 		{Kind: ext.KindTool, Name: "hidden2", Requests: []string{"xyzzy snapshot"}}})
-	want, _ := without.Search(ext.KindTool, onlyFirst, 0).Best(context.Background(), terms("vault"))
+	want, _ := without.Search(ext.KindTool, without.View(ext.KindTool, onlyFirst), 0).Best(context.Background(), terms("vault"))
 	if math.Abs(ms[0].Score-want[0].Score) > 1e-9 {
 		t.Errorf("score %.4f with hidden items holding the word, %.4f with hidden items not holding it", ms[0].Score, want[0].Score)
 	}
@@ -157,7 +157,7 @@ func TestBestCountsWhatTheCallerSees(t *testing.T) {
 	if all[0].Score >= ms[0].Score {
 		t.Errorf("seeing every item, vault's idf is no lower: %.4f, %.4f", all[0].Score, ms[0].Score)
 	}
-	if n := x.ItemsHolding(ext.KindTool, "audit", onlyFirst); n != 0 {
+	if n := x.ItemsHolding(ext.KindTool, "audit", x.View(ext.KindTool, onlyFirst)); n != 0 {
 		t.Errorf("a hidden item's word is held by %d items the caller sees", n)
 	}
 	if n := x.ItemsHolding(ext.KindTool, "vault", nil); n != 3 {
@@ -328,7 +328,11 @@ func searchOnlyKind(t *testing.T, name string, x *Index, k ext.Kind) {
 		return true
 	}
 	for _, seen := range []func(int) bool{nil, sees} {
-		ms, err := x.Search(k, seen, 0).Best(context.Background(), terms("lead"))
+		var view *View
+		if seen != nil {
+			view = x.View(k, seen)
+		}
+		ms, err := x.Search(k, view, 0).Best(context.Background(), terms("lead"))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -336,10 +340,10 @@ func searchOnlyKind(t *testing.T, name string, x *Index, k ext.Kind) {
 			if m.Pos < first || m.Pos >= end || x.Item(m.Request) != m.Pos {
 				t.Errorf("%s: %s search matched %+v, of another kind", name, k, m)
 			}
-			x.Search(k, seen, 0).Explain(terms("lead"), m.Request)
-			x.Search(k, seen, 0).Covered(m.Request, terms("lead"))
+			x.Search(k, view, 0).Explain(terms("lead"), m.Request)
+			x.Search(k, view, 0).Covered(m.Request, terms("lead"))
 		}
-		if n := x.ItemsHolding(k, "lead", seen); n > end-first {
+		if n := x.ItemsHolding(k, "lead", view); n > end-first {
 			t.Errorf("%s: %d %s items hold lead, of %d", name, n, k, end-first)
 		}
 	}
@@ -371,69 +375,114 @@ func TestWriteRefuses(t *testing.T) {
 	}
 }
 
-// TestSearchLooksUpOnce: a search counts what the caller sees once, and
-// looks each term up once, however many requests it then explains or
-// compares: for a caller who does not see every item each look-up walks
-// the term's postings, which a page of explanations would otherwise walk
-// again for every item.
+// TestSearchLooksUpOnce: a search looks each term up once in the
+// caller's view, however many requests it then explains or compares:
+// explaining and comparing again charges nothing more.
 func TestSearchLooksUpOnce(t *testing.T) {
 	x := build(t, items())
 	calls := 0
-	sees := func(ord int) bool { calls++; return ord != 1 }
-	s := x.Search(ext.KindTool, sees, 0)
+	view := x.View(ext.KindTool, func(ord int) bool { calls++; return ord != 1 })
+	made := calls
+	s := x.Search(ext.KindTool, view, 0)
 	q := terms("add a new lead")
 	ms, err := s.Best(context.Background(), q)
 	if err != nil || len(ms) == 0 {
 		t.Fatalf("matches %v (%v)", ms, err)
 	}
-	after := calls
-	for range 20 {
-		for _, m := range ms {
-			s.Explain(q, m.Request)
-			s.Covered(m.Request, q)
+	compare := func() {
+		for range 20 {
+			for _, m := range ms {
+				s.Explain(q, m.Request)
+				s.Covered(m.Request, q)
+			}
 		}
 	}
-	covered := calls - after
-	for range 20 {
-		for _, m := range ms {
-			s.Explain(q, m.Request)
-			s.Covered(m.Request, q)
-		}
+	compare()
+	spent := s.spent
+	compare()
+	if s.spent != spent {
+		t.Errorf("explaining and comparing again charged %d more lookup steps", s.spent-spent)
 	}
-	if calls-after != covered {
-		t.Errorf("explaining and comparing again asked the caller's sight %d more times", calls-after-covered)
+	if calls != made {
+		t.Errorf("the search asked the caller's sight %d times; want none after the view is made", calls-made)
 	}
 	if parts := s.Explain(q, ms[0].Request); len(parts) == 0 {
 		t.Error("no parts explained")
 	}
 }
 
-// TestSearchBoundsItsSight: for a caller who does not see every item, the
-// postings a search walks to count what it sees stay within its bound,
-// however many terms it looks up.
+// TestSearchBoundsItsSight: for a caller who does not see every item,
+// counting a term's postings in its view examines at most the view's
+// steps of them one by one, however many postings items outside the view
+// hold; and the matches are those of the same catalog without the words
+// of the hidden items.
 func TestSearchBoundsItsSight(t *testing.T) {
-	var its []catalog.Item
-	for i := range 200 {
-		its = append(its, catalog.Item{Kind: ext.KindTool, Name: fmt.Sprint("t", i), Requests: []string{"alpha beta gamma delta epsilon zeta"}})
+	catalogWith := func(hiddenWords string) []catalog.Item {
+		var its []catalog.Item
+		for i := range 1200 {
+			words := "alpha beta gamma"
+			if i >= 100 && i < 1100 {
+				words = hiddenWords
+			}
+			its = append(its, catalog.Item{Kind: ext.KindTool, Name: fmt.Sprint("t", i), Requests: []string{words}})
+		}
+		return its
 	}
-	x := build(t, its)
-	calls := 0
-	sees := func(ord int) bool { calls++; return ord%2 == 0 }
-	const bound = 300
-	s := x.Search(ext.KindTool, sees, bound)
-	afterCount := calls // the items counted once
-	ms, err := s.Best(context.Background(), terms("alpha beta gamma delta epsilon zeta"))
-	if err != nil || len(ms) != 100 {
-		t.Fatalf("%d matches (%v), want the 100 items seen", len(ms), err)
+	seesEnds := func(ord int) bool { return ord < 100 || ord >= 1100 }
+	x, without := build(t, catalogWith("alpha beta delta epsilon")), build(t, catalogWith("zeta eta theta iota"))
+	q := terms("alpha beta gamma delta")
+	s := x.Search(ext.KindTool, x.View(ext.KindTool, seesEnds), 0)
+	ms, err := s.Best(context.Background(), q)
+	if err != nil || len(ms) != 200 {
+		t.Fatalf("%d matches (%v), want the 200 items seen", len(ms), err)
 	}
-	// counting what it sees walks at most bound postings; scoring at most
-	// bound more (the terms left out past it)
-	if walked := calls - afterCount; walked > 2*bound {
-		t.Errorf("the search asked the caller's sight %d times, want at most %d", walked, 2*bound)
+	if bound := 4 * s.view.steps; s.examined > bound {
+		t.Errorf("counting 4 terms in the view examined %d postings one by one, want at most %d", s.examined, bound)
+	}
+	want, _ := without.Search(ext.KindTool, without.View(ext.KindTool, seesEnds), 0).Best(context.Background(), q)
+	if fmt.Sprint(ms) != fmt.Sprint(want) {
+		t.Errorf("matches differ with the hidden items' words:\n%v\n%v", ms, want)
 	}
 	for _, m := range ms {
-		if m.Ord%2 != 0 {
+		if !seesEnds(m.Ord) {
 			t.Fatalf("an item the caller does not see matched: %+v", m)
 		}
+	}
+}
+
+// TestLookupBoundIsAlike: in a catalog whose visibility alternates item
+// by item, a search that spends its lookup steps weighs every further
+// term as nothing, alike, so its matches are still those of the same
+// catalog without the hidden items' words, and its cost is bounded.
+func TestLookupBoundIsAlike(t *testing.T) {
+	catalogWith := func(hidden func(i int) string) []catalog.Item {
+		var its []catalog.Item
+		for i := range 4000 {
+			words := fmt.Sprintf("w%d w%d w%d", i%50, (i+1)%50, (i+7)%50)
+			if i%2 == 1 {
+				words = hidden(i)
+			}
+			its = append(its, catalog.Item{Kind: ext.KindTool, Name: fmt.Sprint("t", i), Requests: []string{words}})
+		}
+		return its
+	}
+	even := func(ord int) bool { return ord%2 == 0 }
+	x := build(t, catalogWith(func(i int) string { return fmt.Sprintf("w%d w%d", i%50, (i+3)%50) }))
+	without := build(t, catalogWith(func(i int) string { return "other words" }))
+	var q []Term
+	for i := range 50 {
+		q = append(q, Term{Text: fmt.Sprint("w", i), Weight: 1})
+	}
+	s := x.Search(ext.KindTool, x.View(ext.KindTool, even), 0)
+	got, err := s.Best(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.spent <= maxLookupSteps {
+		t.Fatalf("the search spent %d lookup steps; the test wants a view whose 50 terms pass %d", s.spent, maxLookupSteps)
+	}
+	want, _ := without.Search(ext.KindTool, without.View(ext.KindTool, even), 0).Best(context.Background(), q)
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("past the lookup bound the matches depend on the hidden items' words:\n%v\n%v", got[:min(3, len(got))], want[:min(3, len(want))])
 	}
 }

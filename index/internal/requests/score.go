@@ -42,36 +42,47 @@ type termPostings struct {
 	Term
 	from, to int    // its postings, indices into postReq and postTF
 	lo, hi   uint32 // the requests of the kind searched
+	df       int    // its postings in the caller's view
 	idf      float64
 }
 
+// maxLookupSteps bounds the work a search spends counting its terms'
+// postings in the caller's view (View.lookupCost a term, each term once
+// a search): about a million binary-search steps, a few milliseconds. A
+// caller who sees every item, or runs of a few hundred servers, never
+// reaches it with the longest query and the requests the no-match test
+// compares; past it, in a catalog whose visibility alternates item by
+// item, every further term weighs nothing, alike.
+const maxLookupSteps = 1 << 20
+
 // Search is one search's view of the requests of a kind: what the caller
-// sees of them, counted once, and each term's postings and idf among them,
+// sees of them (a View), and each term's postings and idf among them,
 // looked up once however many requests the search scores, explains or
 // compares (Best, Explain, Covered). It is not safe for concurrent use.
 type Search struct {
 	x            *Index
 	head         kindHead
 	reqLo, reqHi uint32
-	sees         func(ord int) bool
-	visible      int // requests of the items the caller sees
+	view         *View
 	maxPostings  int
 	avgLen       float64
 	terms        map[string]termPostings // looked up, weight 1
-	walked       int                     // postings walked to count what the caller sees
+	spent        int                     // lookup steps charged (maxLookupSteps)
+	examined     int                     // postings examined one by one to count terms in the view
 }
 
 // Search starts a search of the requests of kind k for a caller who sees
-// the items sees(ord) of k (ord an item's place among the items of k; nil
-// sees all); the queries it scores walk at most maxPostings postings (0:
-// no bound).
-func (x *Index) Search(k ext.Kind, sees func(ord int) bool, maxPostings int) *Search {
+// what view holds (nil: every item); the queries it scores walk at most
+// maxPostings postings of the view (0: no bound).
+func (x *Index) Search(k ext.Kind, view *View, maxPostings int) *Search {
 	head := x.kinds[kindIndex(k)]
-	s := &Search{x: x, head: head, sees: sees, maxPostings: maxPostings, terms: map[string]termPostings{}}
+	if view == nil {
+		view = x.fullView(k)
+	}
+	s := &Search{x: x, head: head, view: view, maxPostings: maxPostings, terms: map[string]termPostings{}}
 	s.reqLo, s.reqHi = u32At(x.itemFirst, int(head.first)), u32At(x.itemFirst, int(head.first+head.items))
-	if head.requests > 0 {
-		s.visible = x.visibleRequests(head, sees)
-		s.avgLen = float64(head.length) / float64(head.requests)
+	if view.requests > 0 {
+		s.avgLen = float64(view.length) / float64(view.requests)
 	}
 	return s
 }
@@ -82,14 +93,14 @@ func (x *Index) Search(k ext.Kind, sees func(ord int) bool, maxPostings int) *Se
 // most postings are left out, most first, never the last; they still
 // count in the query's full weight. Matches come in catalog order.
 func (s *Search) Best(ctx context.Context, terms []Term) ([]Match, error) {
-	if s.head.requests == 0 || len(terms) == 0 {
+	if s.view.requests == 0 || len(terms) == 0 {
 		return nil, nil
 	}
 	postings, full := s.lookUp(terms)
 	postings = bounded(postings, s.maxPostings)
 	acc := getScratch(int(s.reqHi - s.reqLo))
 	defer putScratch(acc)
-	if err := s.x.accumulate(ctx, acc, postings, s.reqLo, s.avgLen, s.head, s.sees); err != nil {
+	if err := s.x.accumulate(ctx, acc, postings, s.reqLo, s.avgLen, s.view); err != nil {
 		return nil, err
 	}
 	return s.x.bestOfItems(acc, s.reqLo, int(s.head.first), full), nil
@@ -105,7 +116,7 @@ type TermScore struct {
 // by term, each divided by the query's full weight: the parts add up to
 // the request's Share.
 func (s *Search) Explain(terms []Term, req uint32) []TermScore {
-	if s.head.requests == 0 || req < s.reqLo || req >= s.reqHi {
+	if s.view.requests == 0 || req < s.reqLo || req >= s.reqHi {
 		return nil
 	}
 	postings, full := s.lookUp(terms)
@@ -139,7 +150,7 @@ const maxCoveredTerms = 64
 // says. A request holding the query's words may still be about something
 // else ("the receipts of my flight to Lisbon" holds "a flight to Lisbon").
 func (s *Search) Covered(req uint32, terms []Term) float64 {
-	if s.head.requests == 0 || req < s.reqLo || req >= s.reqHi {
+	if s.view.requests == 0 || req < s.reqLo || req >= s.reqHi {
 		return 0
 	}
 	own := make([]Term, 0, 16)
@@ -165,46 +176,43 @@ func (s *Search) Covered(req uint32, terms []Term) float64 {
 	return held / all
 }
 
-// ItemsHolding counts the items of kind k that the caller sees (sees; nil
-// sees all) of which a request holds term.
-func (x *Index) ItemsHolding(k ext.Kind, term string, sees func(ord int) bool) int {
+// ItemsHolding counts the items of the view's kind that the caller sees
+// (view; nil sees all) of which a request holds term, walking the term's
+// postings in the view only.
+func (x *Index) ItemsHolding(k ext.Kind, term string, view *View) int {
+	if view == nil {
+		view = x.fullView(k)
+	}
 	head := x.kinds[kindIndex(k)]
 	i, ok := x.term(term)
-	if !ok || head.requests == 0 {
+	if !ok || view.requests == 0 {
 		return 0
 	}
-	reqLo, reqHi := u32At(x.itemFirst, int(head.first)), u32At(x.itemFirst, int(head.first+head.items))
-	from, to := int(u32At(x.postOff, i)), int(u32At(x.postOff, i+1))
-	tp := termPostings{from: from + searchReq(x.postReq[4*from:4*to], reqLo), to: from + searchReq(x.postReq[4*from:4*to], reqHi), lo: reqLo, hi: reqHi}
+	tp := x.postingsOf(i, u32At(x.itemFirst, int(head.first)), u32At(x.itemFirst, int(head.first+head.items)))
 	n, last := 0, -1
-	for p := tp.from; p < tp.to; p++ {
-		req, ok := x.request(tp, p)
-		if !ok {
-			continue
+	x.eachSpan(view, tp, func(from, to int) {
+		for p := from; p < to; p++ {
+			req, ok := x.request(tp, p)
+			if !ok {
+				continue
+			}
+			if pos := x.Item(req); pos != last {
+				n++
+				last = pos
+			}
 		}
-		pos := x.Item(req)
-		if pos != last && (sees == nil || sees(pos-int(head.first))) {
-			n++
-			last = pos
-		}
-	}
+	})
 	return n
 }
 
-// visibleRequests counts the requests of the items of head that the
-// caller sees.
-func (x *Index) visibleRequests(head kindHead, sees func(int) bool) int {
-	if sees == nil {
-		return int(head.requests)
+// postingsOf are the postings of the i-th term among the requests
+// [lo, hi).
+func (x *Index) postingsOf(i int, lo, hi uint32) termPostings {
+	from, to := int(u32At(x.postOff, i)), int(u32At(x.postOff, i+1))
+	return termPostings{
+		from: from + searchReq(x.postReq[4*from:4*to], lo), to: from + searchReq(x.postReq[4*from:4*to], hi),
+		lo: lo, hi: hi,
 	}
-	n := 0
-	for ord := range int(head.items) {
-		if sees(ord) {
-			pos := int(head.first) + ord
-			n += int(u32At(x.itemFirst, pos+1) - u32At(x.itemFirst, pos))
-		}
-	}
-	return n
 }
 
 // lookUp finds each term's postings among the kind's requests and its idf
@@ -231,54 +239,31 @@ func (s *Search) lookUp(terms []Term) ([]termPostings, float64) {
 
 // term looks term up: its postings among the kind's requests, and its idf
 // among the requests the caller sees (0 postings when the caller sees no
-// request holding it).
+// request holding it, or when the search has spent its maxLookupSteps:
+// then the term weighs nothing, as every term past the bound does).
 func (s *Search) term(term string) termPostings {
 	x := s.x
-	tp := termPostings{Term: Term{Text: term, Weight: 1}, lo: s.reqLo, hi: s.reqHi}
+	tp := termPostings{lo: s.reqLo, hi: s.reqHi}
 	if i, ok := x.term(term); ok {
-		from, to := int(u32At(x.postOff, i)), int(u32At(x.postOff, i+1))
-		tp.from = from + searchReq(x.postReq[4*from:4*to], s.reqLo)
-		tp.to = from + searchReq(x.postReq[4*from:4*to], s.reqHi)
+		tp = x.postingsOf(i, s.reqLo, s.reqHi)
 	}
-	df := s.visibleDocFreq(tp)
-	tp.idf = math.Log(1 + (float64(s.visible)-float64(df)+0.5)/(float64(df)+0.5))
-	if df == 0 {
+	tp.Term = Term{Text: term, Weight: 1}
+	if s.spent += s.view.lookupCost(); s.spent > maxLookupSteps {
+		tp.to = tp.from
+		return tp
+	}
+	tp.df = s.viewDocFreq(tp)
+	tp.idf = math.Log(1 + (float64(s.view.requests)-float64(tp.df)+0.5)/(float64(tp.df)+0.5))
+	if tp.df == 0 {
 		tp.to = tp.from
 	}
 	return tp
 }
 
-// visibleDocFreq counts the requests holding tp's term among those the
-// caller sees. For a caller who does not see every item that walks the
-// term's postings, and a search walks at most its maxPostings of them for
-// all its terms together: past that budget a term's count is that of
-// every request (at most the requests the caller sees), so that the worst
-// query — 48 terms, then 64 of each request compared — costs no more than
-// the bound its scoring has; a word common enough to pass it tells
-// nothing of any one item.
-func (s *Search) visibleDocFreq(tp termPostings) int {
-	n := tp.to - tp.from
-	if s.sees == nil {
-		return n
-	}
-	if s.maxPostings > 0 && s.walked+n > s.maxPostings {
-		return min(n, s.visible)
-	}
-	s.walked += n
-	return s.x.visiblePostings(tp, s.head, s.sees)
-}
-
-// visiblePostings counts the postings of tp whose item the caller sees.
-func (x *Index) visiblePostings(tp termPostings, head kindHead, sees func(int) bool) int {
-	if sees == nil {
-		return tp.to - tp.from
-	}
+// viewDocFreq counts the postings of tp that the caller's view holds.
+func (s *Search) viewDocFreq(tp termPostings) int {
 	df := 0
-	for p := tp.from; p < tp.to; p++ {
-		if req, ok := x.request(tp, p); ok && sees(x.Item(req)-int(head.first)) {
-			df++
-		}
-	}
+	s.examined += s.x.eachSpan(s.view, tp, func(from, to int) { df += to - from })
 	return df
 }
 
@@ -309,47 +294,55 @@ func searchReq(postReq []byte, req uint32) int {
 	return lo
 }
 
-// bounded leaves out the terms with the most postings, most first, until
-// the rest fit maxPostings (0: no bound); never the last term.
+// bounded leaves out the terms with the most postings in the caller's
+// view, most first, until the rest fit maxPostings (0: no bound); never
+// the last term.
 func bounded(ps []termPostings, maxPostings int) []termPostings {
 	total := 0
 	for _, p := range ps {
-		total += p.to - p.from
+		total += p.df
 	}
 	if maxPostings <= 0 || total <= maxPostings {
 		return ps
 	}
 	byCount := slices.Clone(ps)
-	slices.SortStableFunc(byCount, func(a, b termPostings) int { return cmp.Compare(b.to-b.from, a.to-a.from) })
+	slices.SortStableFunc(byCount, func(a, b termPostings) int { return cmp.Compare(b.df, a.df) })
 	left := map[string]bool{}
 	for _, p := range byCount[:len(byCount)-1] {
 		if total <= maxPostings {
 			break
 		}
 		left[p.Text] = true
-		total -= p.to - p.from
+		total -= p.df
 	}
 	return slices.DeleteFunc(ps, func(p termPostings) bool { return left[p.Text] })
 }
 
-// accumulate adds each posting's BM25 score to its request's.
-func (x *Index) accumulate(ctx context.Context, acc *scratch, ps []termPostings, reqLo uint32, avgLen float64, head kindHead, sees func(int) bool) error {
+// accumulate adds the BM25 score of each posting in the view to its
+// request's.
+func (x *Index) accumulate(ctx context.Context, acc *scratch, ps []termPostings, reqLo uint32, avgLen float64, view *View) error {
 	walked := 0
 	for _, tp := range ps {
-		for p := tp.from; p < tp.to; p++ {
-			if walked++; walked%ctxCheckEvery == 0 && ctx.Err() != nil {
-				return ctx.Err()
+		var err error
+		x.eachSpan(view, tp, func(from, to int) {
+			for p := from; p < to && err == nil; p++ {
+				if walked++; walked%ctxCheckEvery == 0 && ctx.Err() != nil {
+					err = ctx.Err()
+					return
+				}
+				req := u32At(x.postReq, p)
+				if req < tp.lo || req >= tp.hi {
+					continue // a damaged file's posting (Open checks not every one)
+				}
+				at := req - reqLo
+				if acc.sum[at] == 0 {
+					acc.touched = append(acc.touched, at)
+				}
+				acc.sum[at] += x.score(tp, req, p, avgLen)
 			}
-			req, ok := x.request(tp, p)
-			if !ok || sees != nil && !sees(x.Item(req)-int(head.first)) {
-				continue
-			}
-			score := x.score(tp, req, p, avgLen)
-			at := req - reqLo
-			if acc.sum[at] == 0 {
-				acc.touched = append(acc.touched, at)
-			}
-			acc.sum[at] += score
+		})
+		if err != nil {
+			return err
 		}
 	}
 	return nil

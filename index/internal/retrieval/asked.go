@@ -90,7 +90,7 @@ func (x searcher) requestMatches(ctx context.Context, r *Request) (RequestMatche
 		return RequestMatches{}, nil
 	}
 	kind := r.Query.Kind
-	s := idx.Search(kind, x.seesOf(kind), x.maxPostings(kind))
+	s := idx.Search(kind, x.RequestView(kind), x.maxPostings(kind))
 	list, err := s.Best(ctx, requestTerms(r))
 	return RequestMatches{list: list, search: s}, err
 }

@@ -12,10 +12,12 @@ import (
 )
 
 // maxPostings bounds the postings a search of kind walks
-// (bm25.Query.MaxPostings): rank.PostingsPerItem per item of the kind, at
-// least rank.MinPostings.
+// (bm25.Query.MaxPostings): rank.PostingsPerItem per item of the kind that
+// the caller sees, at least rank.MinPostings. The postings counted are the
+// caller's too (bm25.Scope), so which words of a long query of common
+// words are left out is what it would be over a catalog of those items.
 func (x searcher) maxPostings(kind ext.Kind) int {
-	return max(rank.PostingsPerItem*int(x.Stats(kind).DocCount), rank.MinPostings)
+	return max(rank.PostingsPerItem*x.Count(kind), rank.MinPostings)
 }
 
 // candidates runs the BM25 query for the best n items (package bm25) and

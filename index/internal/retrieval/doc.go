@@ -28,7 +28,9 @@
 // (mcpsearch eval --ablate).
 //
 // What a caller may not see it learns nothing of: every word is looked up,
-// corrected and weighed among the items it sees (Sight), BM25's idf counts
-// those items only (bm25.Scope), and the vectors' candidates are the
-// nearest items it sees.
+// corrected and weighed among the items it sees (Sight); BM25 reads no
+// posting of another (bm25.Scope), and its idf, average field lengths and
+// postings bound count those items only, as the written requests' do
+// (requests.View); whether most items carry requests is counted among
+// them too; and the vectors' candidates are the nearest items it sees.
 package retrieval

@@ -33,7 +33,7 @@ type modelJudgement struct {
 // judgeByModel asks the fit model about r's best candidates, where it
 // applies: fit-model on, the kind's items mostly asked (mostlyAsked).
 func (x searcher) judgeByModel(r *Request, cands []rank.Candidate, asked RequestMatches, held map[string]bool, w window, written string) (modelJudgement, error) {
-	if !r.Off.On(rules.FitModel) || !mostlyAsked(x.Requests(), r.Query.Kind) {
+	if !r.Off.On(rules.FitModel) || !x.mostlyAsked(r.Query.Kind) {
 		return modelJudgement{}, nil
 	}
 	m, err := fitmodel.Default()
@@ -123,12 +123,21 @@ func (x searcher) fitSignals(r *Request, m *fitmodel.Model, cands []rank.Candida
 }
 
 // mostlyAsked reports whether at least rank.MinAskedShare of the items of
-// kind carry written requests: the errand and fit models know what people
-// ask of software through them, and on catalogs without requests the
-// errand model emptied answerable tasks.
-func mostlyAsked(idx *requests.Index, kind ext.Kind) bool {
-	return idx != nil && idx.ItemCount(kind) > 0 &&
-		float64(idx.ItemsWithRequests(kind)) >= rank.MinAskedShare*float64(idx.ItemCount(kind))
+// kind that the caller sees carry written requests: the errand and fit
+// models know what people ask of software through them, and on catalogs
+// without requests the errand model emptied answerable tasks. Items the
+// caller may not see count neither way, so that a hidden server's
+// requests never switch the caller's no-match test (TestHiddenRequestsSwitchNothing).
+func (x searcher) mostlyAsked(kind ext.Kind) bool {
+	idx := x.Requests()
+	if idx == nil {
+		return false
+	}
+	items, asked := idx.ItemCount(kind), idx.ItemsWithRequests(kind)
+	if v := x.RequestView(kind); v != nil {
+		items, asked = v.Items(), v.Asked()
+	}
+	return items > 0 && float64(asked) >= rank.MinAskedShare*float64(items)
 }
 
 // maxWindowConcepts bounds the queries whose window coverage the fit

@@ -445,8 +445,7 @@ func (x searcher) bestCoverage(kind ext.Kind, concepts []Concept, alternatives [
 // requests: the model knows what people ask of software through them, and
 // on catalogs without requests it emptied answerable tasks.
 func (x searcher) readsAsErrand(r *Request) (bool, error) {
-	idx, kind := x.Requests(), r.Query.Kind
-	if !r.Off.On(rules.ErrandModel) || !mostlyAsked(idx, kind) {
+	if !r.Off.On(rules.ErrandModel) || !x.mostlyAsked(r.Query.Kind) {
 		return false, nil
 	}
 	m, err := errand.Default()

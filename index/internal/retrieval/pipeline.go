@@ -36,14 +36,6 @@ type Result struct {
 	// Signals are what the fit model weighed (fit-model), nil where it
 	// was not asked.
 	Signals *fitmodel.Signals
-	done    func()
-}
-
-// Close releases what the result's query reads.
-func (r *Result) Close() {
-	if r.done != nil {
-		r.done()
-	}
 }
 
 // Rank retrieves the items of r's kind that the caller of src sees and
@@ -53,30 +45,26 @@ func (r *Result) Close() {
 func Rank(ctx context.Context, src Source, r *Request, filters [][]bm25.Leaf) (*Result, error) {
 	x := searcher{src}
 	q, terms := r.Query, r.TermStrings()
-	scope, done, err := x.scope(q.Kind)
+	scope, err := x.scope(q.Kind)
 	if err != nil {
-		done()
 		return nil, err
 	}
-	res := &Result{done: done, Request: r, Query: bm25.Query{
+	res := &Result{Request: r, Query: bm25.Query{
 		Text:        textQuery(q.Kind, r.Names, terms, r.Off),
 		Filters:     filters,
 		Scope:       scope,
 		MaxPostings: x.maxPostings(q.Kind),
 	}}
 	if res.Requests, err = x.requestMatches(ctx, r); err != nil {
-		res.Close()
 		return nil, err
 	}
 	res.Servers = x.liftedServers(res.Requests, r.Off)
 	res.Query.Bonus = append(requestBonus(res.Requests), x.serverBonus(q.Kind, res.Servers)...)
 	if res.Candidates, res.Vectors, err = x.ranked(ctx, r, res.Query); err != nil {
-		res.Close()
 		return nil, err
 	}
 	judged, err := x.judgeFit(r, res.Candidates, res.Requests)
 	if err != nil {
-		res.Close()
 		return nil, err
 	}
 	res.Empty, res.Hint, res.Signals = judged.empty, judged.hint, judged.signals

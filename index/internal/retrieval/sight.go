@@ -33,22 +33,13 @@ func (d *termDicts) visibleFreq(full, term string) (int, error) {
 	return n, nil
 }
 
-// scope is what BM25 counts idf over for the caller (bm25.Scope), and the function that closes what it reads; nil for one
-// who sees every item.
-func (x searcher) scope(kind ext.Kind) (*bm25.Scope, func(), error) {
-	visible, err := x.Visible()
-	if err != nil || visible == nil {
-		return nil, func() {}, err
+// scope is what BM25 reads for the caller (bm25.Scope): the items it
+// sees, and the documents outside them, which no posting list it reads
+// holds; nil for one who sees every item.
+func (x searcher) scope(kind ext.Kind) (*bm25.Scope, error) {
+	outside, err := x.Outside()
+	if err != nil || outside == nil {
+		return nil, err
 	}
-	r, err := x.Reader()
-	if err != nil {
-		return nil, func() {}, err
-	}
-	count := x.Count(kind)
-	d, err := newTermDicts(r, kind, visible, count)
-	if err != nil {
-		r.Close()
-		return nil, func() {}, err
-	}
-	return &bm25.Scope{Count: count, DocFreq: d.visibleFreq}, func() { r.Close() }, nil
+	return &bm25.Scope{Count: x.Count(kind), Outside: outside}, nil
 }

@@ -29,8 +29,9 @@ type Bundle interface {
 	// Reader opens a reader of the postings (a scorch snapshot); the
 	// caller closes it.
 	Reader() (bindex.IndexReader, error)
-	// Stats are BM25's statistics of kind k: its items and the true
-	// total length of each field.
+	// Stats are BM25's statistics of kind k for the caller: the items of
+	// k it sees and the true total length of each field over their
+	// documents.
 	Stats(k ext.Kind) *search.BM25Stats
 	// DocOrder is the catalog position of each document, BM25's
 	// tie-break.
@@ -69,4 +70,11 @@ type Sight interface {
 	// Visible returns the documents the caller sees, a bitmap per segment
 	// of the bundle (read only); nil when it sees every one.
 	Visible() ([]*roaring.Bitmap, error)
+	// Outside returns the documents the caller may not see, deleted ones
+	// included, a bitmap per segment (read only); nil when it sees every
+	// one.
+	Outside() ([]*roaring.Bitmap, error)
+	// RequestView is what the caller sees of the written requests of kind
+	// k (read only); nil when it sees every item.
+	RequestView(k ext.Kind) *requests.View
 }

@@ -82,8 +82,8 @@ func (x searcher) requestWords(kind ext.Kind, off rules.Set) func(term string) i
 	if !off.On(rules.WrittenRequests) || idx == nil {
 		return func(string) int { return 0 }
 	}
-	sees := x.seesOf(kind)
-	return func(term string) int { return idx.ItemsHolding(kind, term, sees) }
+	view := x.RequestView(kind)
+	return func(term string) int { return idx.ItemsHolding(kind, term, view) }
 }
 
 // resolveTerm returns term with its document frequency, or its

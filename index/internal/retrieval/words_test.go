@@ -80,7 +80,6 @@ func TestRequestIsReadOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer res.Close()
 	explained, err := Explain(context.Background(), src, q.Kind, res, res.Candidates[:1])
 	if err != nil {
 		t.Fatal(err)
