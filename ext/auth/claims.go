@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
+	"sync"
 )
 
 // How groups and scopes are read from claims.
@@ -29,8 +31,9 @@ import (
 //     string, and an array as its elements joined by spaces in brackets:
 //     ["Finance Team", "blue"] arrives as "[Finance Team blue]", which a
 //     list of three groups spells too. gatewayGroups reads such a string
-//     from the token itself when it can (see there), and otherwise grants
-//     no group from a bracketed list that holds a space, rather than a group
+//     from the token itself when it can, splits a Cognito user pool's
+//     cognito:groups (whose names hold no space), and otherwise grants no
+//     group from a bracketed list that holds a space, rather than a group
 //     the caller may not be in.
 
 // groupsOf reads a JWT's groups claim: the elements of an array, or one
@@ -103,8 +106,10 @@ var errAmbiguousGroups = errors.New("the groups claim is a list whose elements m
 //     authorizer passed, and its sub is the authorizer's: the token's
 //     array gives its elements, its string one group;
 //   - without such a token, a JSON array of strings gives its elements,
-//     "[a]" (one element without a space) is the group a, and "[a b c]" is
-//     ambiguous: no group is granted from it (errAmbiguousGroups says why).
+//     "[a]" (one element without a space) is the group a, Cognito's
+//     cognito:groups from a user pool's token splits at its spaces (its
+//     names hold none), and any other "[a b c]" is ambiguous: no group is
+//     granted from it (errAmbiguousGroups says why).
 //
 // The token's signature is not checked again: it only says how the string
 // the authorizer verified splits. Any array that spells that string is
@@ -128,9 +133,23 @@ func gatewayGroups(claims map[string]string, claim string, r *http.Request) ([]s
 		return nil, nil
 	case !strings.Contains(inner, " "):
 		return []string{inner}, nil
+	case claim == cognitoGroupsClaim && cognitoIssuerRE().MatchString(claims["iss"]):
+		return strings.Fields(inner), nil
 	}
 	return nil, fmt.Errorf("claim %q: %w", claim, errAmbiguousGroups)
 }
+
+// cognitoGroupsClaim is the claim an Amazon Cognito user pool lists a
+// user's groups in. Cognito's group names hold no white space (its
+// GroupName pattern is [\p{L}\p{M}\p{S}\p{N}\p{P}]+), so the list API Gateway
+// spells "[a b]" splits at its spaces without doubt when the token's
+// issuer, which the authorizer verified, is a user pool.
+const cognitoGroupsClaim = "cognito:groups"
+
+// cognitoIssuerRE matches the issuer of a Cognito user pool's tokens.
+var cognitoIssuerRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^https://cognito-idp\.[a-z0-9-]+\.amazonaws\.com(\.cn)?/[A-Za-z0-9_-]+$`)
+})
 
 // tokenGroups reads the groups claim from the JWT in r's Authorization
 // header, when the token agrees with what the authorizer passed: its sub is

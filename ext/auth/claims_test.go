@@ -2,6 +2,7 @@ package auth
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/base64"
 	"encoding/json"
 	"log/slog"
@@ -79,47 +80,55 @@ func unverified(t *testing.T, claims map[string]any) string {
 
 // TestAWSGroupsAreWhole: in aws mode a groups claim is read as API
 // Gateway spells it: a string is one group; a bracketed list is read from
-// the token the authorizer verified when that token spells it so, and
-// otherwise grants no group it cannot tell whole ("[not blue]" is one group
-// or two). Scopes split at spaces only, brackets or not.
+// the token the authorizer verified when that token spells it so, a
+// Cognito user pool's cognito:groups splits at its spaces (its names hold
+// none), and any other list grants no group it cannot tell whole ("[not
+// blue]" is one group or two).
 func TestAWSGroupsAreWhole(t *testing.T) {
 	const claim = "cognito:groups"
 	token := func(sub string, groups any) string {
 		return "Bearer " + unverified(t, map[string]any{"sub": sub, claim: groups, "iss": testIssuer})
 	}
+	const pool = "https://cognito-idp.us-east-1.amazonaws.com/us-east-1_Example"
 	for _, test := range []struct {
 		name, groups, authorization string
 		want                        []string
-		logged                      bool // the reason no group was granted is logged
+		logged                      bool   // the reason no group was granted is logged
+		iss, claim                  string // if empty, testIssuer and claim
 	}{
-		{"string with a space", "not blue", "", []string{"not blue"}, false},
-		{"string with a comma", "Finance,blue", "", []string{"Finance,blue"}, false},
-		{"one group", "blue", "", []string{"blue"}, false},
-		{"a list of one with a comma", "[Finance,blue]", "", []string{"Finance,blue"}, false},
-		{"a list of one", "[blue]", "", []string{"blue"}, false},
-		{"an empty list", "[]", "", nil, false},
-		{"a JSON list", `["not blue","ops"]`, "", []string{"not blue", "ops"}, false},
-		{"ambiguous without a token", "[not blue]", "", nil, true},
-		{"ambiguous with another credential", "[not blue]", "Basic Ym9iOnB3", nil, true},
-		{"read from the token: one group with a space", "[not blue]", token("bob", []string{"not blue"}), []string{"not blue"}, false},
-		{"read from the token: two groups", "[blue ops]", token("bob", []string{"blue", "ops"}), []string{"blue", "ops"}, false},
-		{"read from the bare token", "[blue ops]", strings.TrimPrefix(token("bob", []string{"blue", "ops"}), "Bearer "), []string{"blue", "ops"}, false},
-		{"read from the token: a string claim in brackets", "[not blue]", token("bob", "[not blue]"), []string{"[not blue]"}, false},
-		{"a token of another subject", "[not blue]", token("eve", []string{"not", "blue"}), nil, true},
-		{"a token that spells other groups", "[not blue]", token("bob", []string{"not blue", "admin"}), nil, true},
-		{"a token without the claim", "[not blue]", "Bearer " + unverified(t, map[string]any{"sub": "bob"}), nil, true},
-		{"a token that is not a JWT", "[not blue]", "Bearer not-a-jwt", nil, true},
+		{"string with a space", "not blue", "", []string{"not blue"}, false, "", ""},
+		{"string with a comma", "Finance,blue", "", []string{"Finance,blue"}, false, "", ""},
+		{"one group", "blue", "", []string{"blue"}, false, "", ""},
+		{"a list of one with a comma", "[Finance,blue]", "", []string{"Finance,blue"}, false, "", ""},
+		{"a list of one", "[blue]", "", []string{"blue"}, false, "", ""},
+		{"an empty list", "[]", "", nil, false, "", ""},
+		{"a JSON list", `["not blue","ops"]`, "", []string{"not blue", "ops"}, false, "", ""},
+		{"ambiguous without a token", "[not blue]", "", nil, true, "", ""},
+		{"ambiguous with another credential", "[not blue]", "Basic Ym9iOnB3", nil, true, "", ""},
+		{"read from the token: one group with a space", "[not blue]", token("bob", []string{"not blue"}), []string{"not blue"}, false, "", ""},
+		{"read from the token: two groups", "[blue ops]", token("bob", []string{"blue", "ops"}), []string{"blue", "ops"}, false, "", ""},
+		{"read from the bare token", "[blue ops]", strings.TrimPrefix(token("bob", []string{"blue", "ops"}), "Bearer "), []string{"blue", "ops"}, false, "", ""},
+		{"read from the token: a string claim in brackets", "[not blue]", token("bob", "[not blue]"), []string{"[not blue]"}, false, "", ""},
+		{"a token of another subject", "[not blue]", token("eve", []string{"not", "blue"}), nil, true, "", ""},
+		{"a token that spells other groups", "[not blue]", token("bob", []string{"not blue", "admin"}), nil, true, "", ""},
+		{"a token without the claim", "[not blue]", "Bearer " + unverified(t, map[string]any{"sub": "bob"}), nil, true, "", ""},
+		{"a token that is not a JWT", "[not blue]", "Bearer not-a-jwt", nil, true, "", ""},
+		{"a Cognito user pool's groups, without a token", "[blue ops]", "", []string{"blue", "ops"}, false, pool, ""},
+		{"cognito:groups of another issuer", "[blue ops]", "", nil, true, "https://idp.example.com/cognito-idp.us-east-1.amazonaws.com/x", ""},
+		{"a user pool's other claim", "[not blue]", "", nil, true, pool, "groups"},
 	} {
 		t.Run(test.name, func(t *testing.T) {
 			var log bytes.Buffer
 			logger := slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug}))
 			p := &probe{}
-			h, err := New(Config{Mode: ModeAWS, GroupsClaim: claim, Logger: logger, Resource: Resource{HostTrusted: true}}, p)
+			named := cmp.Or(test.claim, claim)
+			h, err := New(Config{Mode: ModeAWS, GroupsClaim: named, Logger: logger, Resource: Resource{HostTrusted: true}}, p)
 			if err != nil {
 				t.Fatal(err)
 			}
 			r := httptest.NewRequest(http.MethodPost, "http://127.0.0.1:8080/mcp", nil)
-			r = r.WithContext(WithAWSIdentity(r.Context(), AWSIdentity{JWTClaims: map[string]string{"sub": "bob", claim: test.groups}}))
+			id := AWSIdentity{JWTClaims: map[string]string{"sub": "bob", "iss": cmp.Or(test.iss, testIssuer), named: test.groups}}
+			r = r.WithContext(WithAWSIdentity(r.Context(), id))
 			if test.authorization != "" {
 				r.Header.Set("Authorization", test.authorization)
 			}
