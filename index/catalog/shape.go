@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 	"unicode/utf8"
 )
@@ -39,16 +40,25 @@ import (
 const MaxNestingDepth = 100
 
 // readFields are the member names the loader reads by encoding/json's
-// case-insensitive matching, by the place of their object (see fieldsAt).
-var readFields = map[string][]string{
-	"file":        {"server", "package", "license", "source", "upstream", "visibility", "serverInfo", "tools", "prompts", "resources", "resourceTemplates", "resourceContents"},
-	"item":        {"name", "title", "description", "inputSchema", "annotations", "arguments", "uri", "uriTemplate", "mimeType", "_meta"},
-	"argument":    {"name", "description"},
-	"inputSchema": {"type", "properties"},
-	"property":    {"description"},
-	"content":     {"uri", "mimeType", "text"},
-	"upstream":    {"transport", "url", "headers", "command", "args", "env"},
-	"serverInfo":  {"description"},
+// case-insensitive matching (Unicode folding: "ſerver" is read as
+// "server"), by the place of their object (see fieldsAt).
+var readFields = map[string][][]byte{
+	"file":        names("server", "package", "license", "source", "upstream", "visibility", "serverInfo", "tools", "prompts", "resources", "resourceTemplates", "resourceContents"),
+	"item":        names("name", "title", "description", "inputSchema", "annotations", "arguments", "uri", "uriTemplate", "mimeType", "_meta"),
+	"argument":    names("name", "description"),
+	"inputSchema": names("type", "properties"),
+	"property":    names("description"),
+	"content":     names("uri", "mimeType", "text"),
+	"upstream":    names("transport", "url", "headers", "command", "args", "env"),
+	"serverInfo":  names("description"),
+}
+
+func names(list ...string) [][]byte {
+	out := make([][]byte, len(list))
+	for i, n := range list {
+		out[i] = []byte(n)
+	}
+	return out
 }
 
 // step is one step of a path in the file: a member (its decoded name,
@@ -95,6 +105,9 @@ var errNotJSON = errors.New("not valid JSON")
 // the item and the field. Text that is not JSON is left to decodeStrict
 // (errNotJSON).
 func checkShape(file string, data []byte) error {
+	if err := checkFileSize(int64(len(data))); err != nil {
+		return &LoadError{File: file, Err: err}
+	}
 	s := &shapeScanner{b: data}
 	err := s.value()
 	if err == nil {
@@ -116,10 +129,15 @@ type shapeScanner struct {
 	depth     int
 	path      []step
 	itemStart int // the offset of the item the scanner is in, for its name
-	// names and spelt hold the member names of the open objects, innermost
-	// last: as decoded and as written.
-	names, spelt [][]byte
+	// names holds the member names of the open objects, innermost last,
+	// as where their quoted spellings lie in b: 8 bytes a name (a server
+	// file is at most MaxFileBytes, and checkShape refuses a longer text).
+	names  []span
+	sorted nameOrder // repeated's, reused
 }
+
+// span is where a quoted name lies in the text.
+type span struct{ start, end int32 }
 
 func (s *shapeScanner) value() error {
 	s.space()
@@ -183,12 +201,12 @@ func (s *shapeScanner) object() error {
 	}
 	s.i++
 	s.depth--
-	names, spelt := s.names[first:], s.spelt[first:]
-	s.names, s.spelt = s.names[:first], s.spelt[:first]
-	if name, err := uniqueNames(names, spelt); err != nil {
+	names := s.names[first:]
+	defer func() { s.names = s.names[:first] }()
+	if name, err := s.uniqueNames(names); err != nil {
 		return s.failAt(name, err)
 	}
-	if name, err := exactFields(names, fieldsAt(s.path)); err != nil {
+	if name, err := s.exactFields(names, fieldsAt(s.path)); err != nil {
 		return s.failAt(name, err)
 	}
 	return nil
@@ -206,12 +224,13 @@ func (s *shapeScanner) member() error {
 	if s.i >= len(s.b) || s.b[s.i] != '"' {
 		return errNotJSON
 	}
+	start := s.i
 	raw, err := s.str()
 	if err != nil {
 		return err
 	}
 	name := unquote(raw)
-	s.names, s.spelt = append(s.names, name), append(s.spelt, raw)
+	s.names = append(s.names, span{int32(start), int32(s.i)})
 	s.space()
 	if s.i >= len(s.b) || s.b[s.i] != ':' {
 		return errNotJSON
@@ -311,52 +330,94 @@ func unquote(quoted []byte) []byte {
 
 // uniqueNames refuses an object whose member names, as decoded, repeat;
 // it returns the name.
-func uniqueNames(names, spelt [][]byte) (string, error) {
-	if a, b, dup := repeated(names); dup {
-		how := ""
-		if !bytes.Equal(spelt[a], spelt[b]) {
-			how = fmt.Sprintf(", spelt %s and %s", clipName(string(spelt[a])), clipName(string(spelt[b])))
-		}
-		return string(names[a]), fmt.Errorf("the member appears twice in its object%s: a catalog names each member once (JSON readers disagree on which one counts)", how)
+func (s *shapeScanner) uniqueNames(names []span) (string, error) {
+	a, b, dup := s.repeated(names)
+	if !dup {
+		return "", nil
 	}
-	return "", nil
+	how := ""
+	if spa, spb := s.b[a.start:a.end], s.b[b.start:b.end]; !bytes.Equal(spa, spb) {
+		how = fmt.Sprintf(", spelt %s and %s", clipName(string(spa)), clipName(string(spb)))
+	}
+	return string(s.decoded(a)), fmt.Errorf("the member appears twice in its object%s: a catalog names each member once (JSON readers disagree on which one counts)", how)
 }
+
+// decoded is the name at sp as it decodes.
+func (s *shapeScanner) decoded(sp span) []byte { return unquote(s.b[sp.start:sp.end]) }
 
 // fewNames is how many names repeated compares pairwise, without sorting.
 const fewNames = 8
 
-// repeated returns two indexes of names that hold the same name, the
-// first one first.
-func repeated(names [][]byte) (int, int, bool) {
+// repeated returns two of names that decode to the same name, the first
+// one first. A large object's names are sorted, those with escapes
+// decoded once.
+func (s *shapeScanner) repeated(names []span) (span, span, bool) {
 	if len(names) <= fewNames {
 		for b := 1; b < len(names); b++ {
 			for a := range b {
-				if bytes.Equal(names[a], names[b]) {
-					return a, b, true
+				if bytes.Equal(s.decoded(names[a]), s.decoded(names[b])) {
+					return names[a], names[b], true
 				}
 			}
 		}
-		return 0, 0, false
+		return span{}, span{}, false
 	}
-	order := make([]int, len(names))
-	for i := range order {
-		order[i] = i
+	o := &s.sorted
+	*o = nameOrder{b: s.b, names: names, order: o.order[:0]}
+	for i, sp := range names {
+		if raw := s.b[sp.start:sp.end]; bytes.IndexByte(raw, '\\') >= 0 {
+			if o.escaped == nil {
+				o.escaped = map[int32][]byte{}
+			}
+			o.escaped[int32(i)] = unquote(raw)
+		}
+		o.order = append(o.order, int32(i))
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return bytes.Compare(names[a], names[b]) })
-	for k := 1; k < len(order); k++ {
-		if bytes.Equal(names[order[k-1]], names[order[k]]) {
-			return order[k-1], order[k], true
+	sort.Sort(o)
+	for k := 1; k < len(o.order); k++ {
+		if a, b := o.order[k-1], o.order[k]; bytes.Equal(o.key(a), o.key(b)) {
+			return names[a], names[b], true
 		}
 	}
-	return 0, 0, false
+	return span{}, span{}, false
+}
+
+// nameOrder sorts the names of an object by what they decode to, then by
+// their place: repeated's sort, kept in the scanner to be reused.
+type nameOrder struct {
+	b       []byte
+	names   []span
+	order   []int32
+	escaped map[int32][]byte // the decoded names that hold escapes
+}
+
+func (o *nameOrder) key(i int32) []byte {
+	if k, ok := o.escaped[i]; ok {
+		return k
+	}
+	return o.b[o.names[i].start+1 : o.names[i].end-1]
+}
+
+func (o *nameOrder) Len() int      { return len(o.order) }
+func (o *nameOrder) Swap(i, j int) { o.order[i], o.order[j] = o.order[j], o.order[i] }
+func (o *nameOrder) Less(i, j int) bool {
+	a, b := o.order[i], o.order[j]
+	if c := bytes.Compare(o.key(a), o.key(b)); c != 0 {
+		return c < 0
+	}
+	return a < b
 }
 
 // exactFields refuses a member name that is one of fields in another case;
 // it returns the name.
-func exactFields(names [][]byte, fields []string) (string, error) {
-	for _, n := range names {
+func (s *shapeScanner) exactFields(names []span, fields [][]byte) (string, error) {
+	if len(fields) == 0 {
+		return "", nil
+	}
+	for _, sp := range names {
+		n := s.decoded(sp)
 		for _, f := range fields {
-			if string(n) != f && strings.EqualFold(string(n), f) {
+			if !bytes.Equal(n, f) && bytes.EqualFold(n, f) {
 				return string(n), fmt.Errorf("the catalog reads %q here, and names are case-sensitive: spell it so", f)
 			}
 		}
@@ -365,7 +426,7 @@ func exactFields(names [][]byte, fields []string) (string, error) {
 }
 
 // fieldsAt returns the fields the loader reads in the object at path.
-func fieldsAt(path []step) []string {
+func fieldsAt(path []step) [][]byte {
 	switch {
 	case len(path) == 0:
 		return readFields["file"]

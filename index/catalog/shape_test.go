@@ -98,6 +98,7 @@ func TestLoadRefusesOtherCases(t *testing.T) {
 			`tools[0] "t"`, "_Meta"},
 		{"escaped _META", `{"server":"s","prompts":[{"name":"p","\u005fMETA":{"io.github.mcpsearch/visibility":{"groups":["a"]}}}]}`, `prompts[0] "p"`, "_META"},
 		{"Description", `{"server":"s","tools":[{"name":"t","inputSchema":{},"Description":"read as the description, unseen"}]}`, `tools[0] "t"`, "Description"},
+		{"a long s, as Unicode folds it", `{"server":"s","tools":[{"name":"t","inputSchema":{},"de\u017fcription":"read as the description"}]}`, `tools[0] "t"`, `"deſcription"`},
 		{"inputSchema Properties", `{"server":"s","tools":[{"name":"t","inputSchema":{"Properties":{"a":{}}}}]}`, `tools[0] "t"`, "inputSchema.Properties"},
 		{"a property's Description", `{"server":"s","tools":[{"name":"t","inputSchema":{"properties":{"a":{"DESCRIPTION":"x"}}}}]}`, `tools[0] "t"`, "inputSchema.properties.a.DESCRIPTION"},
 		{"an argument's Name", `{"server":"s","prompts":[{"name":"p","arguments":[{"Name":"a"}]}]}`, `prompts[0] "p"`, "arguments[0].Name"},
