@@ -43,17 +43,17 @@ const MaxNestingDepth = 100
 // case-insensitive matching (Unicode folding: "ſerver" is read as
 // "server"), by the place of their object (see fieldsAt).
 var readFields = map[string][][]byte{
-	"file":        names("server", "package", "license", "source", "upstream", "visibility", "serverInfo", "tools", "prompts", "resources", "resourceTemplates", "resourceContents"),
-	"item":        names("name", "title", "description", "inputSchema", "annotations", "arguments", "uri", "uriTemplate", "mimeType", "_meta"),
-	"argument":    names("name", "description"),
-	"inputSchema": names("type", "properties"),
-	"property":    names("description"),
-	"content":     names("uri", "mimeType", "text"),
-	"upstream":    names("transport", "url", "headers", "command", "args", "env"),
-	"serverInfo":  names("description"),
+	"file":        byteNames("server", "package", "license", "source", "upstream", "visibility", "serverInfo", "tools", "prompts", "resources", "resourceTemplates", "resourceContents"),
+	"item":        byteNames("name", "title", "description", "inputSchema", "annotations", "arguments", "uri", "uriTemplate", "mimeType", "_meta"),
+	"argument":    byteNames("name", "description"),
+	"inputSchema": byteNames("type", "properties"),
+	"property":    byteNames("description"),
+	"content":     byteNames("uri", "mimeType", "text"),
+	"upstream":    byteNames("transport", "url", "headers", "command", "args", "env"),
+	"serverInfo":  byteNames("description"),
 }
 
-func names(list ...string) [][]byte {
+func byteNames(list ...string) [][]byte {
 	out := make([][]byte, len(list))
 	for i, n := range list {
 		out[i] = []byte(n)
