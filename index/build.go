@@ -43,6 +43,9 @@ type BuildOptions struct {
 // bundle.
 func Build(cat *catalog.Catalog, dir string, opts *BuildOptions) (m *Manifest, err error) {
 	defer wrapf(&err, "building index %s", dir)
+	if err := checkNotEmpty(cat); err != nil {
+		return nil, err
+	}
 	if err := checkReplaceable(dir); err != nil {
 		return nil, err
 	}
@@ -68,6 +71,52 @@ func BuildDir(catalogDir, dir string, opts *BuildOptions) (*Manifest, error) {
 		return nil, err
 	}
 	return Build(cat, dir, opts)
+}
+
+// checkNotEmpty refuses a catalog without items, naming it and its
+// servers: a bundle needs at least one document (bleve writes no segment of
+// none), and a catalog whose servers all answered nothing (as a crawl of
+// servers that list nothing writes) is a mistake to report, not an index
+// to serve. A catalog with items of some kinds only builds.
+func checkNotEmpty(cat *catalog.Catalog) error {
+	if len(cat.Items) > 0 {
+		return nil
+	}
+	names := make([]string, 0, maxEmptyServers+1)
+	for i, s := range cat.Servers {
+		if i == maxEmptyServers {
+			names = append(names, fmt.Sprintf("and %d more", len(cat.Servers)-i))
+			break
+		}
+		names = append(names, s.Name)
+	}
+	servers := "no server"
+	switch {
+	case len(cat.Servers) == 1:
+		servers = "server " + names[0]
+	case len(cat.Servers) > 1:
+		servers = "servers " + strings.Join(names, ", ")
+	}
+	return fmt.Errorf("%s (%s) lists no tools, prompts, resources or resource templates: there is nothing to index", catalogLabel(cat), servers)
+}
+
+// maxEmptyServers is how many servers the error of an empty catalog names
+// before it counts the rest.
+const maxEmptyServers = 5
+
+// catalogLabel names a catalog by the directory of its server files, when
+// they share one.
+func catalogLabel(cat *catalog.Catalog) string {
+	if len(cat.Servers) == 0 || cat.Servers[0].File == "" {
+		return "the catalog"
+	}
+	dir := filepath.Dir(cat.Servers[0].File)
+	for _, s := range cat.Servers[1:] {
+		if filepath.Dir(s.File) != dir {
+			return "the catalog"
+		}
+	}
+	return "catalog " + dir
 }
 
 func checkReplaceable(dir string) error {

@@ -32,8 +32,9 @@ const (
 // segmentBuilder writes a bleve index of one segment (bleve.NewBuilder's
 // work: each document indexed once, no background goroutines).
 type segmentBuilder struct {
-	b *scorch.Builder
-	m mapping.IndexMapping
+	b    *scorch.Builder
+	m    mapping.IndexMapping
+	docs int
 }
 
 func newSegmentBuilder(path string, m *mapping.IndexMappingImpl) (*segmentBuilder, error) {
@@ -66,11 +67,27 @@ func (s *segmentBuilder) index(id string, data any) error {
 	if err := s.m.MapDocument(doc, data); err != nil {
 		return err
 	}
-	return s.b.Index(doc)
+	if err := s.b.Index(doc); err != nil {
+		return err
+	}
+	s.docs++
+	return nil
 }
 
-// close writes the segment.
-func (s *segmentBuilder) close() error { return s.b.Close() }
+// errNoDocuments is close's error when nothing was indexed: scorch's
+// builder has no segment to write then (its Close would index past the end
+// of an empty list).
+var errNoDocuments = errors.New("no document was indexed: a segment holds at least one")
+
+// close writes the segment; with no document indexed it writes nothing and
+// says so (the build's folder, with the builder's files, is removed with
+// the failed build).
+func (s *segmentBuilder) close() error {
+	if s.docs == 0 {
+		return errNoDocuments
+	}
+	return s.b.Close()
+}
 
 // openSegment opens the bleve index at path read-only: nothing is written
 // and no persister or merger runs, so a non-owner opens a read-only tree.

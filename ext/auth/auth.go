@@ -96,6 +96,7 @@ var errAmbiguous = errors.New("more than one credential: send one Authorization 
 
 // New returns the middleware of cfg around next.
 func New(cfg Config, next http.Handler) (http.Handler, error) {
+	logger := cmp.Or(cfg.Logger, slog.Default())
 	var auth authenticator
 	switch cfg.Mode {
 	case ModeNone:
@@ -113,11 +114,10 @@ func New(cfg Config, next http.Handler) (http.Handler, error) {
 		}
 		auth = cfg.JWT.authenticate
 	case ModeAWS:
-		auth = awsAuth(cmp.Or(cfg.GroupsClaim, "groups"))
+		auth = awsAuth(cmp.Or(cfg.GroupsClaim, "groups"), logger)
 	default:
 		return nil, fmt.Errorf("auth mode %q: want none, bearer, jwt or aws", cfg.Mode)
 	}
-	logger := cmp.Or(cfg.Logger, slog.Default())
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c, err := auth(r)
 		if err != nil {

@@ -315,7 +315,7 @@ func TestAWS(t *testing.T) {
 		want *Caller
 	}{
 		{"jwt claims, bracketed list", &AWSIdentity{JWTClaims: map[string]string{"sub": "bob", "cognito:groups": "[blue ops]", "scope": "docs:read"}},
-			&Caller{Subject: "bob", Groups: []string{"blue", "ops"}, Scopes: []string{"docs:read"}}},
+			&Caller{Subject: "bob", Groups: []string{"blue", "ops"}, Scopes: []string{"docs:read"}}}, // read from the token (TestAWSGroupsAreWhole)
 		{"jwt claims, one group, authorizer scopes", &AWSIdentity{JWTClaims: map[string]string{"sub": "bob", "cognito:groups": "blue"}, JWTScopes: []string{"a:b"}},
 			&Caller{Subject: "bob", Groups: []string{"blue"}, Scopes: []string{"a:b"}}},
 		{"iam", &AWSIdentity{IAM: &IAMIdentity{UserARN: "arn:aws:iam::123456789012:user/ci", AccountID: "123456789012"}},
@@ -329,6 +329,7 @@ func TestAWS(t *testing.T) {
 			r := httptest.NewRequest(http.MethodPost, "http://127.0.0.1:8080/mcp", nil)
 			if test.id != nil {
 				r = r.WithContext(WithAWSIdentity(r.Context(), *test.id))
+				r.Header.Set("Authorization", "Bearer "+unverified(t, map[string]any{"sub": "bob", "cognito:groups": []string{"blue", "ops"}}))
 			}
 			w := httptest.NewRecorder()
 			h.ServeHTTP(w, r)

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/go-jose/go-jose/v4"
@@ -31,8 +30,9 @@ type JWTOptions struct {
 	KeyFile string
 	// HS256Secret is a shared secret for HS256.
 	HS256Secret []byte
-	// GroupsClaim names the claim that holds the caller's groups. If empty,
-	// "groups".
+	// GroupsClaim names the claim that holds the caller's groups: an array
+	// of group names, or one string that is one group name (a group is its
+	// whole name, never split; claims.go). If empty, "groups".
 	GroupsClaim string
 	// Leeway is the clock skew allowed on exp and nbf. If zero, 30 seconds.
 	Leeway time.Duration
@@ -179,7 +179,7 @@ func (v *JWTVerifier) authenticate(r *http.Request) (Caller, error) {
 	if err != nil {
 		return Caller{}, fmt.Errorf("jwt: %w", err)
 	}
-	return Caller{Subject: std.Subject, Groups: stringList(extra[v.opts.GroupsClaim]), Scopes: scopes(extra)}, nil
+	return Caller{Subject: std.Subject, Groups: groupsOf(extra[v.opts.GroupsClaim]), Scopes: scopes(extra)}, nil
 }
 
 // verify checks the signature with the key the token's kid names (any key
@@ -202,29 +202,8 @@ func (v *JWTVerifier) verify(tok *jwt.JSONWebToken, dest ...any) error {
 	return fmt.Errorf("jwt: signature: %w", err)
 }
 
-// scopes reads the OAuth scopes of a token: "scope" (space-separated) or
-// "scp" (a list or a space-separated string).
+// scopes reads the OAuth scopes of a token: "scope" (space-separated) and
+// "scp" (an array or a space-separated string).
 func scopes(c tokenClaims) []string {
-	return append(stringList(c["scope"]), stringList(c["scp"])...)
-}
-
-// stringList reads a claim that is a list of strings or one string of
-// names separated by spaces or commas.
-func stringList(v any) []string {
-	var out []string
-	switch v := v.(type) {
-	case string:
-		out = splitNames(v)
-	case []any:
-		for _, e := range v {
-			if s, ok := e.(string); ok && s != "" {
-				out = append(out, s)
-			}
-		}
-	}
-	return out
-}
-
-func splitNames(s string) []string {
-	return strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' })
+	return append(scopesOf(c["scope"]), scopesOf(c["scp"])...)
 }

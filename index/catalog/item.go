@@ -54,14 +54,18 @@ func (p *itemParser) parse(k ext.Kind, i int, raw json.RawMessage) (Item, error)
 		return fail("name", errors.New("missing: every item has a name"))
 	}
 	where = fmt.Sprintf("%s %s", where, clipName(*r.Name))
-	vis, own, raw, field, err := itemVisibility(raw)
+	meta := itemMeta(raw)
+	if field, err := checkProjectKeys(meta); err != nil {
+		return fail(field, err)
+	}
+	vis, own, raw, field, err := itemVisibility(raw, meta)
 	if err != nil {
 		return fail(field, err)
 	}
 	if !own {
 		vis = p.visibility
 	}
-	requests, raw, field, err := itemRequests(raw)
+	requests, raw, field, err := itemRequests(raw, meta)
 	if err != nil {
 		return fail(field, err)
 	}

@@ -20,6 +20,8 @@ func FuzzLoadFS(f *testing.F) {
 		`{"server":"r","resources":[{"uri":"file:///a","name":"a"}],"resourceTemplates":[{"uriTemplate":"file:///{p}","name":"t"}]}`,
 		`{"server":"u","upstream":{"transport":"streamable-http","url":"http://127.0.0.1:1/mcp"},"tools":[]}`,
 		`{`, `[]`, `null`, `{"server":""}`, `{"server":"a__b","tools":[{"name":5}]}`,
+		`{"server":"d","tools":[{"name":"t","inputSchema":{},"_meta":{"io.github.mcpsearch\/requests":["a"],"io.github.mcpsearch/requests":["b"]}}]}`,
+		`{"server":"n","tools":[{"name":"t","inputSchema":` + strings.Repeat("[", 150) + strings.Repeat("]", 150) + `}]}`,
 	} {
 		f.Add([]byte(seed))
 	}

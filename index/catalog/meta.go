@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"unicode"
 )
 
@@ -12,6 +14,108 @@ import (
 // MetaRequests). These edit one key of it and keep every other byte of
 // the object: an item is served as its upstream listed it, and a catalog
 // file written back changes only where it is meant to.
+
+// MetaPrefix begins every _meta key of the project: the catalog's
+// (MetaVisibility, MetaRequests) and those the server adds to its answers
+// (ext.MetaServer, ext.MetaScore, …).
+const MetaPrefix = "io.github.mcpsearch/"
+
+// itemMeta returns the _meta object of an item: nil when it has none, or
+// one that is not an object (which holds no key of the project's).
+func itemMeta(obj json.RawMessage) map[string]json.RawMessage {
+	var probe struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	if json.Unmarshal(obj, &probe) != nil {
+		return nil
+	}
+	return probe.Meta
+}
+
+// checkProjectKeys refuses, in an item's _meta, a key of the project's
+// other than the catalog's own: a misspelt visibility would leave the item
+// public, and the other keys are the server's to add to its answers, never
+// a catalog's to hold (a crawl strips them from what upstreams list). It
+// returns the field at fault.
+func checkProjectKeys(meta map[string]json.RawMessage) (string, error) {
+	keys := make([]string, 0, len(meta))
+	for k := range meta {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if strings.HasPrefix(k, MetaPrefix) && k != MetaVisibility && k != MetaRequests {
+			return "_meta." + fieldName(k), fmt.Errorf("not a key a catalog holds: the catalog's keys under %s are %q and %q", MetaPrefix, MetaVisibility, MetaRequests)
+		}
+	}
+	return "", nil
+}
+
+// WithoutProjectKeys returns obj, an item as an upstream listed it,
+// without the project's keys in its _meta (each member whose name, as
+// decoded, begins with MetaPrefix, however it is escaped), and without
+// _meta if that leaves it empty; every other byte is kept. It returns the
+// keys it removed. What those keys hold comes from the operator's files,
+// never from an upstream's answer: the crawler strips them from every item
+// it lists.
+func WithoutProjectKeys(obj json.RawMessage) (json.RawMessage, []string, error) {
+	start, end, err := topLevelValue(obj, "_meta")
+	if errors.Is(err, errNoKey) {
+		return obj, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	meta := obj[start:end]
+	if bytes.TrimSpace(meta)[0] != '{' {
+		return obj, nil, nil // not an object: it holds no key
+	}
+	var removed []string
+	for {
+		key, found, err := firstMemberWith(meta, MetaPrefix)
+		if err != nil {
+			return nil, nil, fmt.Errorf("_meta: %w", err)
+		}
+		if !found {
+			break
+		}
+		if meta, err = withoutMember(meta, key); err != nil {
+			return nil, nil, fmt.Errorf("_meta: %w", err)
+		}
+		removed = append(removed, key)
+	}
+	if len(removed) == 0 {
+		return obj, nil, nil
+	}
+	if isEmptyObject(meta) {
+		out, err := withoutMember(obj, "_meta")
+		return out, removed, err
+	}
+	return splice(obj, start, end, meta), removed, nil
+}
+
+// firstMemberWith returns the name, as decoded, of the first member of the
+// JSON object obj whose name begins with prefix.
+func firstMemberWith(obj []byte, prefix string) (string, bool, error) {
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return "", false, errors.New("not a JSON object")
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return "", false, err
+		}
+		if k, _ := t.(string); strings.HasPrefix(k, prefix) {
+			return k, true, nil
+		}
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return "", false, err
+		}
+	}
+	return "", false, nil
+}
 
 // withoutMetaKey returns obj without _meta[key] (and without _meta if that
 // leaves it empty), every other byte as it was: the object is served as

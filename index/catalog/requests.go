@@ -29,17 +29,12 @@ const (
 	MaxRequestBytes    = 1 << 10
 )
 
-// itemRequests takes an item's requests out of its _meta: it returns them
+// itemRequests takes an item's requests out of its _meta (meta, from
+// itemMeta): it returns them
 // (none when the item has none) and the object without the key, or the
 // field at fault.
-func itemRequests(obj json.RawMessage) (requests []string, out json.RawMessage, field string, err error) {
-	var probe struct {
-		Meta map[string]json.RawMessage `json:"_meta"`
-	}
-	if json.Unmarshal(obj, &probe) != nil || probe.Meta == nil {
-		return nil, obj, "", nil
-	}
-	raw, ok := probe.Meta[MetaRequests]
+func itemRequests(obj json.RawMessage, meta map[string]json.RawMessage) (requests []string, out json.RawMessage, field string, err error) {
+	raw, ok := meta[MetaRequests]
 	if !ok {
 		return nil, obj, "", nil
 	}

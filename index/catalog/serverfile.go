@@ -51,8 +51,8 @@ func parseServerFile(file string, data []byte, sep string) (Server, []Item, erro
 	if err := checkUTF8(data); err != nil {
 		return Server{}, nil, &LoadError{File: file, Err: err}
 	}
-	if err := decodeStrict(data, &sf); err != nil {
-		return Server{}, nil, &LoadError{File: file, Err: err}
+	if err := decodeFile(file, data, &sf); err != nil {
+		return Server{}, nil, err
 	}
 	name, err := serverName(sf.Server, sep)
 	if err != nil {
@@ -121,6 +121,23 @@ func attachContents(file string, raws []json.RawMessage, items []Item) error {
 			seen[*c.URI] = true
 			it.Content = *c.Text
 		}
+	}
+	return nil
+}
+
+// decodeFile checks the shape of a server file's text (checkShape) and
+// decodes it. Text that is not JSON is reported by decodeStrict, with its
+// line.
+func decodeFile(file string, data []byte, sf *serverFile) error {
+	shapeErr := checkShape(file, data)
+	if shapeErr != nil && !errors.Is(shapeErr, errNotJSON) {
+		return shapeErr
+	}
+	if err := decodeStrict(data, sf); err != nil {
+		return &LoadError{File: file, Err: err}
+	}
+	if shapeErr != nil { // JSON to encoding/json, not to the shape check: refused all the same
+		return &LoadError{File: file, Err: shapeErr}
 	}
 	return nil
 }

@@ -86,17 +86,11 @@ func parseNames(raw json.RawMessage) ([]string, string, error) {
 
 func invalidNameRune(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }
 
-// itemVisibility takes an item's own visibility out of its _meta: it
-// returns the visibility (ok false when the item has none) and the object
+// itemVisibility takes an item's own visibility out of its _meta (meta,
+// from itemMeta): it returns the visibility (ok false when the item has none) and the object
 // without the key.
-func itemVisibility(obj json.RawMessage) (v Visibility, ok bool, out json.RawMessage, field string, err error) {
-	var probe struct {
-		Meta map[string]json.RawMessage `json:"_meta"`
-	}
-	if json.Unmarshal(obj, &probe) != nil || probe.Meta == nil {
-		return Visibility{}, false, obj, "", nil
-	}
-	raw, ok := probe.Meta[MetaVisibility]
+func itemVisibility(obj json.RawMessage, meta map[string]json.RawMessage) (v Visibility, ok bool, out json.RawMessage, field string, err error) {
+	raw, ok := meta[MetaVisibility]
 	if !ok {
 		return Visibility{}, false, obj, "", nil
 	}

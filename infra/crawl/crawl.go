@@ -8,7 +8,8 @@
 // Options.Timeout; follows every cursor of every list the server's
 // capabilities declare; and writes <out>/<name>.json atomically (a temporary
 // file in the same directory, then a rename). The objects are the upstream's
-// raw JSON, untouched. ${VAR} references in the servers file are resolved
+// raw JSON, untouched but for the project's own _meta keys, which only the
+// operator's files set and a crawl strips (strip.go). ${VAR} references in the servers file are resolved
 // only to connect: the catalog keeps them as written, so secrets never reach
 // it.
 //
@@ -20,6 +21,7 @@
 package crawl
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -99,7 +101,12 @@ type Result struct {
 	// item changed (its description) or gone (requests.go).
 	RequestsKept    int
 	RequestsDropped []string
-	Err             error
+	// Stripped names what the upstream answered with keys of the project
+	// (io.github.mcpsearch/…), which only the operator's files set: the
+	// items whose _meta held them, and the capabilities that named them.
+	// The file is written without them (strip.go).
+	Stripped []string
+	Err      error
 }
 
 // Run crawls every server of cfg into outDir, which is created if needed.
@@ -185,10 +192,11 @@ func fetch(ctx context.Context, s *ServerConfig, o *Options, r *Result) (*catalo
 	if err := sess.listAll(ctx); err != nil {
 		return nil, err
 	}
-	f, err := newCatalogFile(s, sess)
+	f, stripped, err := newCatalogFile(s, sess)
 	if err != nil {
 		return nil, err
 	}
+	r.Stripped = stripped
 	r.Tools, r.Prompts, r.Resources, r.Templates = len(f.Tools), len(f.Prompts), len(f.Resources), len(f.ResourceTemplates)
 	if o.ReadResources && len(f.Resources) > 0 {
 		var st readStats
@@ -217,16 +225,19 @@ type catalogFile struct {
 	ResourceContents  []Content          `json:"resourceContents,omitempty"`
 }
 
-// newCatalogFile assembles the file of s from what sess recorded. The
-// upstream is s as written, unexpanded.
-func newCatalogFile(s *ServerConfig, sess *session) (*catalogFile, error) {
+// newCatalogFile assembles the file of s from what sess recorded, without
+// the project's keys the upstream answered (stripProjectKeys; it returns
+// what held them). The upstream is s as written, unexpanded.
+func newCatalogFile(s *ServerConfig, sess *session) (*catalogFile, []string, error) {
 	f := &catalogFile{Server: s.Name, ServerInfo: sess.init.ServerInfo, ProtocolVersion: sess.init.ProtocolVersion,
 		Upstream: s, Visibility: s.Visibility}
-	caps, err := json.Marshal(sess.init.Capabilities)
+	caps := sess.init.Capabilities
+	stripped := stripCapabilities(&caps)
+	capsJSON, err := json.Marshal(caps)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	f.Capabilities = caps
+	f.Capabilities = capsJSON
 	for _, l := range []struct {
 		dst         *[]json.RawMessage
 		method, key string
@@ -237,10 +248,15 @@ func newCatalogFile(s *ServerConfig, sess *session) (*catalogFile, error) {
 		{&f.ResourceTemplates, string(mcp.MethodResourcesTemplatesList), "resourceTemplates"},
 	} {
 		if *l.dst, err = sess.rec.items(l.method, l.key); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+		names, err := stripItems(l.key, *l.dst)
+		if err != nil {
+			return nil, nil, err
+		}
+		stripped = append(stripped, names...)
 	}
-	return f, nil
+	return f, stripped, nil
 }
 
 // writeCatalog writes f to dir/<server>.json once the build's own checks
@@ -249,15 +265,19 @@ func newCatalogFile(s *ServerConfig, sess *session) (*catalogFile, error) {
 // named, and its previous file stays.
 func writeCatalog(dir string, f *catalogFile) (path string, err error) {
 	path = filepath.Join(dir, f.Server+".json")
-	data, err := json.MarshalIndent(f, "", "  ")
+	compact, err := json.Marshal(f)
 	if err != nil {
 		return "", fmt.Errorf("encoding %s: %w", path, err)
 	}
-	data = append(data, '\n')
-	if err := catalog.CheckServerFile(path, data, nil); err != nil {
+	if err := catalog.CheckServerFile(path, compact, nil); err != nil {
 		return "", fmt.Errorf("the upstream's answer would not build: %w", err)
 	}
-	return path, ReplaceFile(dir, path, data)
+	var indented bytes.Buffer // indented once checked: 9,000 levels indent to 160 MB
+	if err := json.Indent(&indented, compact, "", "  "); err != nil {
+		return "", fmt.Errorf("encoding %s: %w", path, err)
+	}
+	indented.WriteByte('\n')
+	return path, ReplaceFile(dir, path, indented.Bytes())
 }
 
 // ReplaceFile writes data to path through a temporary file in dir and a

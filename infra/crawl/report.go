@@ -99,7 +99,35 @@ func WriteSummary(w io.Writer, results []Result, readResources bool) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if err := writeStripped(w, results); err != nil {
+		return err
+	}
 	return writeDroppedRequests(w, results)
+}
+
+// maxStrippedNamed is how many stripped places a server's line names
+// before it counts the rest.
+const maxStrippedNamed = 10
+
+// writeStripped names, for each server, what its answer held under the
+// project's keys, which the crawl left out: an upstream that sets its own
+// visibility or requests is worth a look.
+func writeStripped(w io.Writer, results []Result) error {
+	for _, r := range results {
+		if len(r.Stripped) == 0 {
+			continue
+		}
+		named := r.Stripped[:min(len(r.Stripped), maxStrippedNamed)]
+		more := ""
+		if n := len(r.Stripped) - len(named); n > 0 {
+			more = fmt.Sprintf(" and %d more", n)
+		}
+		if _, err := fmt.Fprintf(w, "%s: the upstream answered keys only the operator's files set (io.github.mcpsearch/…); left out of %d places: %s%s\n",
+			r.Server, len(r.Stripped), strings.Join(named, "; "), more); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // writeDroppedRequests names, for each server, the items whose written
