@@ -32,16 +32,16 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 	if err := x.checkAnnotations(q, w); err != nil {
 		return nil, err
 	}
-	filters, err := filterClauses(q, w.all(), access)
+	unknown, err := x.unknownServers(q, w)
+	if err != nil {
+		return nil, err
+	}
+	filters, err := filterClauses(withKnownServers(q, unknown), w.all(), access)
 	if err != nil {
 		return nil, err
 	}
 	if len(req.Terms) == 0 {
 		return &ext.Page{Hint: "the query has no searchable words"}, nil
-	}
-	unknown, err := x.unknownServers(q, w)
-	if err != nil {
-		return nil, err
 	}
 	if len(unknown) > 0 && len(unknown) == len(q.Filter.Servers) {
 		return &ext.Page{Hint: filterHint(q, unknown, "")}, nil
@@ -154,4 +154,40 @@ func (s source) RequestView(k ext.Kind) *requests.View {
 // which open bundles through this package.
 func (x *Index) RetrievalSource(a ext.Access) retrieval.Source {
 	return source{x, x.visibility.viewer(a)}
+}
+
+// withKnownServers is q with its filter's servers less those unknown to
+// the caller (each once): a server that holds nothing the caller sees
+// lets nothing through, so the filter needs no clause of its own for it,
+// and a filter of 1,000 names, most unknown, reads the postings of the
+// known ones only.
+func withKnownServers(q ext.Query, unknown []unknownServer) ext.Query {
+	if len(unknown) == 0 && !hasRepeats(q.Filter.Servers) {
+		return q
+	}
+	skip := map[string]bool{}
+	for _, u := range unknown {
+		skip[u.name] = true
+	}
+	known := make([]string, 0, len(q.Filter.Servers)-len(unknown))
+	for _, s := range q.Filter.Servers {
+		if !skip[s] {
+			known = append(known, s)
+			skip[s] = true
+		}
+	}
+	q.Filter.Servers = known
+	return q
+}
+
+// hasRepeats reports whether names holds a name twice.
+func hasRepeats(names []string) bool {
+	seen := make(map[string]bool, len(names))
+	for _, n := range names {
+		if seen[n] {
+			return true
+		}
+		seen[n] = true
+	}
+	return false
 }

@@ -36,6 +36,10 @@ type Query struct {
 	// hold them; never the last term (0: no bound). The postings counted
 	// are those of the documents in Scope.
 	MaxPostings int
+	// Allowed, when set, is the set of documents Filters let through,
+	// computed once (AllowedIn) for the steps of a search that read it;
+	// Top then reads it rather than the filters' postings again.
+	Allowed *Set
 	// Bonus adds scores to documents' BM25 scores, after the outer
 	// disjunction's share of clauses: evidence scored outside the postings
 	// (an item's best-matching written request). A document with a bonus

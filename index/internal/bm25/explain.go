@@ -77,11 +77,21 @@ func pageDocs(r bindex.IndexReader, ids []string) ([]pageDoc, error) {
 
 // matchLeaf adds to hits the documents of docs that leaf l (the leaf
 // spec of clause c) matches.
+//
+// The postings are advanced only past the last posting read: a page
+// document before it holds no posting of the leaf, and advancing a
+// bleve reader to a document before its own makes it open its postings
+// again, which, for a long query explained at the largest page, cost as
+// much again as the search.
 func matchLeaf(l *scoredLeaf, c int, docs []pageDoc, hits [][]Contribution) ([][]Contribution, error) {
 	var tfd bindex.TermFieldDoc
+	var got *bindex.TermFieldDoc
 	for _, d := range docs {
-		got, err := l.postings.Advance(d.id, &tfd)
-		if err != nil {
+		if got != nil && DocNumber(got.ID) > d.num {
+			continue
+		}
+		var err error
+		if got, err = l.postings.Advance(d.id, &tfd); err != nil {
 			return nil, fmt.Errorf("term %q in %s: %w", l.Term, l.Field, err)
 		}
 		if got == nil {

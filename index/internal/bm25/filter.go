@@ -18,6 +18,12 @@ func Allowed(r bindex.IndexReader, filters [][]Leaf, docs int) (Set, error) {
 	return allowed(r, nil, filters, docs, nil)
 }
 
+// AllowedIn is Allowed within scope (nil: every document): the documents
+// of scope that every filter clause lets through.
+func AllowedIn(r bindex.IndexReader, scope *Scope, filters [][]Leaf, docs int) (Set, error) {
+	return allowed(r, scope, filters, docs, nil)
+}
+
 // allowed is Allowed within scope (nil: every document), in buf.
 func allowed(r bindex.IndexReader, scope *Scope, filters [][]Leaf, docs int, buf Set) (Set, error) {
 	if len(filters) == 0 {

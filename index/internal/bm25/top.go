@@ -20,6 +20,7 @@ type bm25Scratch struct {
 	clauseHits []uint16  // field clauses matched
 	bonus      []float64 // Query.Bonus
 	allowed    Set       // filters: the documents they let through
+	given      *Set      // Query.Allowed, read in place of allowed when set
 	touched    []uint32  // documents with a field clause matched
 	inField    []uint32  // documents matched in the current field clause
 }
@@ -51,7 +52,7 @@ func Top(ctx context.Context, r bindex.IndexReader, docs int, stats *search.BM25
 	}
 	s := getScratch(docs)
 	defer scratchPool.Put(s)
-	if err := s.filter(r, q.Scope, q.Filters, docs); err != nil {
+	if err := s.filter(r, q, docs); err != nil {
 		return nil, err
 	}
 	for _, clause := range leaves {
@@ -69,12 +70,20 @@ func Top(ctx context.Context, r bindex.IndexReader, docs int, stats *search.BM25
 
 // filter sets the documents every filter clause lets through; with no
 // filters, all are.
-func (s *bm25Scratch) filter(r bindex.IndexReader, scope *Scope, filters [][]Leaf, docs int) (err error) {
-	s.allowed, err = allowed(r, scope, filters, docs, s.allowed[:0])
+func (s *bm25Scratch) filter(r bindex.IndexReader, q Query, docs int) (err error) {
+	if s.given = q.Allowed; s.given != nil {
+		return nil
+	}
+	s.allowed, err = allowed(r, q.Scope, q.Filters, docs, s.allowed[:0])
 	return err
 }
 
-func (s *bm25Scratch) lets(doc uint64) bool { return s.allowed.Has(doc) }
+func (s *bm25Scratch) lets(doc uint64) bool {
+	if s.given != nil {
+		return s.given.Has(doc)
+	}
+	return s.allowed.Has(doc)
+}
 
 // scoreClause adds one field clause (a disjunction of leaves) to the text
 // scores: its sum times the share of its leaves matched.
@@ -148,6 +157,7 @@ func (s *bm25Scratch) reset() {
 		s.textSum[doc], s.clauseHits[doc], s.bonus[doc] = 0, 0, 0
 	}
 	s.inField, s.touched = s.inField[:0], s.touched[:0]
+	s.given = nil
 }
 
 // Doc is a document and its final BM25 score.

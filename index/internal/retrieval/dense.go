@@ -46,7 +46,7 @@ import (
 // (queryVector), the clauses' always the word vectors'. It returns the
 // candidates, the size of the new window and which vectors the query's
 // were (queryVector's note).
-func (x searcher) addDense(ctx context.Context, kind ext.Kind, r *Request, filters [][]bm25.Leaf, cands []rank.Candidate, window int) ([]rank.Candidate, int, string, error) {
+func (x searcher) addDense(ctx context.Context, kind ext.Kind, r *Request, allowed *bm25.Set, cands []rank.Candidate, window int) ([]rank.Candidate, int, string, error) {
 	if len(cands) == 0 {
 		return cands, window, "", nil // nothing shares a word with the query: no items
 	}
@@ -62,7 +62,7 @@ func (x searcher) addDense(ctx context.Context, kind ext.Kind, r *Request, filte
 	if err != nil {
 		return nil, 0, "", err
 	}
-	if near, err = x.passFilter(kind, filters, near); err != nil {
+	if near, err = x.passFilter(kind, allowed, near); err != nil {
 		return nil, 0, "", err
 	}
 	out, moved, err := x.joinWindow(kind, cands, window, near)
@@ -136,21 +136,18 @@ func (x searcher) scoreDense(kind ext.Kind, qv DenseQuery, cvs []DenseQuery, win
 	return nil
 }
 
-// passFilter keeps the hits that pass filters (the clauses restricting
-// kind, filter and visibility), in their order.
-func (x searcher) passFilter(kind ext.Kind, filters [][]bm25.Leaf, hits []vectors.Hit) ([]vectors.Hit, error) {
-	if len(filters) == 0 || len(hits) == 0 {
+// passFilter keeps the hits that the filters let through (allowed: the
+// clauses restricting kind, filter and visibility; nil, no filter), in
+// their order.
+func (x searcher) passFilter(kind ext.Kind, allowed *bm25.Set, hits []vectors.Hit) ([]vectors.Hit, error) {
+	if allowed == nil || len(hits) == 0 {
 		return hits, nil
 	}
-	r, docs, err := x.readerOfDocs()
+	r, err := x.Reader()
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	allowed, err := bm25.Allowed(r, filters, docs)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", x.Name(), err)
-	}
 	pass := map[int]bool{}
 	for _, h := range hits {
 		id, err := r.InternalID(schema.DocID(kind, h.Ord))

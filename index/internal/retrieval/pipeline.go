@@ -2,6 +2,7 @@ package retrieval
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/mcpsearch/mcpsearch/index/internal/bm25"
 	fitmodel "github.com/mcpsearch/mcpsearch/index/internal/fit"
@@ -76,11 +77,16 @@ func Rank(ctx context.Context, src Source, r *Request, filters [][]bm25.Leaf) (*
 // re-ranked; and which vectors the dense step compared (Result.Vectors).
 func (x searcher) ranked(ctx context.Context, r *Request, bq bm25.Query) ([]rank.Candidate, string, error) {
 	q, terms := r.Query, r.TermStrings()
+	allowed, err := x.allowedBy(bq)
+	if err != nil {
+		return nil, "", err
+	}
+	bq.Allowed = allowed
 	cands, err := x.candidates(ctx, q.Kind, bq, max(rank.RerankWindow, q.Offset+q.Limit+1))
 	if err != nil {
 		return nil, "", err
 	}
-	cands, window, vectors, err := x.addDense(ctx, q.Kind, r, bq.Filters, cands, min(len(cands), rank.RerankWindow))
+	cands, window, vectors, err := x.addDense(ctx, q.Kind, r, allowed, cands, min(len(cands), rank.RerankWindow))
 	if err != nil {
 		return nil, "", err
 	}
@@ -91,4 +97,22 @@ func (x searcher) ranked(ctx context.Context, r *Request, bq bm25.Query) ([]rank
 // searcher runs the pipeline's steps over a source.
 type searcher struct {
 	Source
+}
+
+// allowedBy is the set of documents bq's filters let through, computed
+// once for BM25 and the dense candidates; nil when bq has no filters.
+func (x searcher) allowedBy(bq bm25.Query) (*bm25.Set, error) {
+	if len(bq.Filters) == 0 {
+		return nil, nil
+	}
+	r, docs, err := x.readerOfDocs()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	set, err := bm25.AllowedIn(r, bq.Scope, bq.Filters, docs)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", x.Name(), err)
+	}
+	return &set, nil
 }
