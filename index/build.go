@@ -126,6 +126,9 @@ func writeBundle(cat *catalog.Catalog, dir string, opts *BuildOptions) (*Manifes
 		return nil, err
 	}
 	m.FieldLengths = lengths
+	if err := m.seal(); err != nil {
+		return nil, err
+	}
 	data, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return nil, err
