@@ -180,6 +180,9 @@ func writeBundle(cat *catalog.Catalog, dir string, opts *BuildOptions) (*Manifes
 			m.Visibility.FieldLengths = append(m.Visibility.FieldLengths, lengths.bySet[visibilityKey(set)])
 		}
 	}
+	if err := m.seal(); err != nil {
+		return nil, err
+	}
 	data, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return nil, err

@@ -177,7 +177,12 @@ func segmentFile(t *testing.T, m *Manifest) FileInfo {
 	return FileInfo{}
 }
 
+// writeManifest writes m as the manifest of the bundle at dir, with the
+// checksum of its content: a manifest that says what m says.
 func writeManifest(t *testing.T, dir string, m *Manifest) {
+	if err := m.seal(); err != nil {
+		t.Fatal(err)
+	}
 	data, _ := json.Marshal(m)
 	if err := os.WriteFile(filepath.Join(dir, ManifestFile), data, 0o644); err != nil {
 		t.Fatal(err)

@@ -19,12 +19,14 @@
 // The index version is the SHA-256 of the canonical catalog (and of the
 // format version: [catalog.Catalog.Version]), so equal catalogs give equal
 // versions although bleve's bytes differ from build to build. [Open]
-// refuses a bundle whose manifest is missing, of another format, whose
-// files do not have the recorded sizes, or whose root.bolt does not have
-// the recorded hash (bolt trusts its pages: guard.go); it opens the index
-// read-only and writes nothing, so a bundle on a read-only file system
-// owned by another user (as in Lambda) opens. [Verify] also checks every
-// file's hash.
+// refuses a bundle whose manifest is missing, of another format, not of
+// the checksum it records, whose files do not have the recorded sizes, or
+// whose root.bolt does not have the recorded hash (bolt trusts its pages:
+// guard.go); the other files are checked by checksums of their own where
+// they are read (internal/checksum), bleve's segment excepted. It opens
+// the index read-only and writes nothing, so a bundle on a read-only file
+// system owned by another user (as in Lambda) opens. [Verify] also checks
+// every file's hash.
 //
 // *Index implements ext.Searcher, ext.Resolver, ext.Selector (exact
 // lookups for select: queries, select.go), ext.Describer and ext.Directory

@@ -1,15 +1,23 @@
 package index
 
-import "fmt"
+import (
+	"fmt"
 
-// The readers under the index (bleve's zap segments, bolt, our record
-// stores) trust the bytes they map: a bundle damaged without a change in
-// size (which Open checks) can make them panic. Open and the methods that
-// read the bundle recover such a panic into an error, so that a damaged
-// bundle fails Open or the one request (-32603 over the protocol), never
-// the process. bolt alone follows offsets it reads outside the mapping, a
-// fault no recover catches: Open checks root.bolt's hash before bolt maps
-// it (hashedAtOpen). `mcpsearch verify` finds any damage by hash.
+	"github.com/mcpsearch/mcpsearch/index/internal/checksum"
+)
+
+// bleve's readers (its zap segment, bolt) trust the bytes they map: a
+// bundle damaged without a change in size (which Open checks) can make
+// them panic. Open and the methods that read the bundle recover such a
+// panic into an error, so that a damaged bundle fails Open or the one
+// request (-32603 over the protocol), never the process. bolt alone
+// follows offsets it reads outside the mapping, a fault no recover
+// catches: Open checks root.bolt's hash before bolt maps it
+// (hashedAtOpen). The bundle's own files carry checksums that their
+// readers check where they read (internal/checksum); those of the written
+// requests return no errors and panic with a *checksum.Damage instead,
+// which is recovered here too. `mcpsearch verify` finds any damage by
+// hash.
 
 // recoverDamage, deferred by a method reading the bundle at dir, turns a
 // panic into *err.
@@ -19,7 +27,13 @@ func recoverDamage(dir string, err *error) {
 	}
 }
 
+// damaged is the error of p, a panic of a reader of the bundle at dir: a
+// *checksum.Damage (a reader that returns no error found a damaged part,
+// package requests), or a reader's fault on bytes it trusted.
 func damaged(dir string, p any) error {
+	if err, ok := p.(*checksum.Damage); ok {
+		return fmt.Errorf("index %s: damaged bundle: %w", dir, err)
+	}
 	return fmt.Errorf("index %s: damaged bundle (mcpsearch verify checks every file's hash): %v", dir, p)
 }
 

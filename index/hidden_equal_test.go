@@ -17,10 +17,10 @@ import (
 // caller may not see (functions/search/README.md, "What is not hidden").
 var vectorRules = []string{"similarity", "dense-candidates", "clauses"}
 
-// answer is everything a search tells a caller: whether it has items,
+// fullAnswer is everything a search tells a caller: whether it has items,
 // which, in order, with their scores and explanations, and its hint. The
 // explanations leave out the cosine of the word vectors (vectorRules).
-func answer(tb testing.TB, x *Index, ctx context.Context, q ext.Query) string {
+func fullAnswer(tb testing.TB, x *Index, ctx context.Context, q ext.Query) string {
 	tb.Helper()
 	q.Explain = true
 	p := mustSearch(tb, x, ctx, q)
@@ -68,7 +68,7 @@ func TestHiddenItemsShapeNothing(t *testing.T) {
 	differ := 0
 	for _, query := range evalQueries(t) {
 		q := ext.Query{Kind: ext.KindTool, Text: query, Limit: 10}
-		if got, want := answer(t, full, caller, q), answer(t, quarter, caller, q); got != want {
+		if got, want := fullAnswer(t, full, caller, q), fullAnswer(t, quarter, caller, q); got != want {
 			if differ++; differ <= 3 {
 				t.Errorf("%q:\ngot  %s\nwant %s", query, got, want)
 			}
@@ -108,7 +108,7 @@ func TestHiddenRequestsSwitchNothing(t *testing.T) {
 	setRulesOff(t, vectorRules, x, alone)
 	for _, query := range []string{"order lunch", "I'd like to order some lunch please", "book a flight to Lisbon", "cancel my order"} {
 		q := ext.Query{Kind: ext.KindTool, Text: query, Limit: 5}
-		if got, want := answer(t, x, public, q), answer(t, alone, public, q); got != want {
+		if got, want := fullAnswer(t, x, public, q), fullAnswer(t, alone, public, q); got != want {
 			t.Errorf("%q beside a hidden server with requests:\ngot  %s\nwant %s", query, got, want)
 		}
 	}
@@ -143,11 +143,11 @@ func TestHiddenRequestWordsPastTheBudget(t *testing.T) {
 	setRulesOff(t, vectorRules, x, alone)
 	public := context.Background()
 	q := ext.Query{Kind: ext.KindTool, Text: strings.Join(common, " ") + " zirconia", Limit: 5}
-	got, want := answer(t, x, public, q), answer(t, alone, public, q)
+	got, want := fullAnswer(t, x, public, q), fullAnswer(t, alone, public, q)
 	if got != want {
 		t.Errorf("a word only hidden requests hold, past the budget:\ngot  %s\nwant %s", got, want)
 	}
-	if reflect.DeepEqual(got, answer(t, x, ext.WithAccess(public, ext.Access{All: true}), q)) {
+	if reflect.DeepEqual(got, fullAnswer(t, x, ext.WithAccess(public, ext.Access{All: true}), q)) {
 		t.Error("a caller who sees the vault gets the same answer: the test's word weighs nothing")
 	}
 }

@@ -51,8 +51,14 @@ import (
 //	   use (serverlist.go).
 //	15: requests.bin: the items' written requests, one document each
 //	   (package requests), matched per request.
-//	16: the visibility table's fieldLengths: each set's field lengths, so
-//	   that BM25's average lengths count what a caller sees.
+//	16: checksums where files are read: the manifest's SHA-256 of its own
+//	   content; a CRC-32C after each block of the record stores, after
+//	   docorder.bin, of vectors.bin's and hosted.bin's heads and of each
+//	   list or chunk of their rows, of requests.bin's head, of each term's
+//	   postings and each chunk of its texts (sections reordered: the head
+//	   first); see "Catalogs and bundles" in the README. The visibility
+//	   table's fieldLengths: each set's field lengths, so that BM25's
+//	   average lengths count what a caller sees.
 const FormatVersion = 16
 
 // BleveVersion is the bleve release that writes and reads bundles; go.mod
@@ -104,6 +110,30 @@ type Manifest struct {
 	// Visibility says who sees which item; absent when every item is
 	// public.
 	Visibility *VisibilityTable `json:"visibility,omitempty"`
+	// Checksum is the SHA-256 (hex) of the manifest's content: the
+	// manifest encoded as compact JSON with Checksum empty (contentSum).
+	// Open checks it, so that a damaged byte of the manifest — its
+	// versions, counts, field lengths, files, cursor key or visibility —
+	// is refused, never read as other figures.
+	Checksum string `json:"checksum"`
+}
+
+// contentSum is the checksum of m's content (Manifest.Checksum).
+func (m *Manifest) contentSum() (string, error) {
+	c := *m
+	c.Checksum = ""
+	data, err := json.Marshal(&c)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// seal records m's checksum in it.
+func (m *Manifest) seal() (err error) {
+	m.Checksum, err = m.contentSum()
+	return err
 }
 
 // FileInfo is one file of the bundle, by slash path relative to the bundle.
@@ -132,14 +162,19 @@ func readManifest(dir string) (*Manifest, error) {
 	switch {
 	case m.Format != FormatVersion:
 		return nil, fmt.Errorf("%s: bundle format %d, this build reads format %d: rebuild the bundle", dir, m.Format, FormatVersion)
+	case m.Tables != text.TablesID:
+		return nil, fmt.Errorf("%s: %w: built with %s, this binary has %s: rebuild the bundle", dir, ErrOtherTables, cmp.Or(m.Tables, "unrecorded ones"), text.TablesID)
+	}
+	if sum, err := m.contentSum(); err != nil || sum != m.Checksum {
+		return nil, fmt.Errorf("%s: %s does not have the checksum it records (%s): the manifest is damaged: rebuild or restore the bundle", dir, ManifestFile, cmp.Or(m.Checksum, "none"))
+	}
+	switch {
 	case m.IndexVersion == "":
 		return nil, fmt.Errorf("%s: manifest has no indexVersion", dir)
 	case len(m.Files) == 0:
 		return nil, fmt.Errorf("%s: manifest lists no files", dir)
 	case len(m.FieldLengths) == 0:
 		return nil, fmt.Errorf("%s: manifest has no fieldLengths", dir)
-	case m.Tables != text.TablesID:
-		return nil, fmt.Errorf("%s: %w: built with %s, this binary has %s: rebuild the bundle", dir, ErrOtherTables, cmp.Or(m.Tables, "unrecorded ones"), text.TablesID)
 	}
 	for _, f := range m.Files {
 		if err := checkBundlePath(f.Path); err != nil {
@@ -183,16 +218,37 @@ func (m *Manifest) checkFiles(dir string, full bool) error {
 }
 
 // hashedAtOpen reports whether Open checks the file at path (a slash path
-// in the bundle) by its hash, not only by its size. bolt maps root.bolt and
-// follows the page numbers and offsets it holds without checking them
-// against the file, so a damaged byte there makes it read outside the
-// mapping: a fault (SIGSEGV) that kills the process, which no recover
-// catches. The other readers check their bounds (a damaged byte is at
-// worst a panic that guard.go turns into an error). root.bolt is 64 KiB at
-// any catalog size: hashing it takes 0.06 ms, where hashing every file
-// would take 7 ms at 10k tools and 49 ms at 100k (Open itself: 1.5 and
-// 5.9 ms, warm).
-func hashedAtOpen(path string) bool { return pathpkg.Ext(path) == ".bolt" }
+// in the bundle) by its hash, not only by its size: the small files of
+// bleve's index, read whole at open. bolt maps root.bolt and follows the
+// page numbers and offsets it holds without checking them against the
+// file, so a damaged byte there makes it read outside the mapping: a fault
+// (SIGSEGV) that kills the process, which no recover catches. root.bolt is
+// 64 KiB at any catalog size: hashing it takes 0.06 ms, where hashing
+// every file would take 7 ms at 10k tools and 49 ms at 100k (Open itself:
+// 1.5 and 5.9 ms, warm). The other files are checked where they are read,
+// by checksums of their own (see "Catalogs and bundles" in the README).
+func hashedAtOpen(path string) bool {
+	return pathpkg.Ext(path) == ".bolt" || pathpkg.Base(path) == segmentMetaFile
+}
+
+// readChecked reads the file at path (a slash path in the bundle at dir)
+// whole, and checks it by the SHA-256 the manifest records.
+func (m *Manifest) readChecked(dir, path string) ([]byte, error) {
+	data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(path)))
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range m.Files {
+		if f.Path != path {
+			continue
+		}
+		if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != f.SHA256 {
+			return nil, fmt.Errorf("file %s does not have the SHA-256 the manifest records: the file is damaged (mcpsearch verify checks every file's hash)", path)
+		}
+		return data, nil
+	}
+	return nil, fmt.Errorf("file %s is not in the manifest", path)
+}
 
 func (f FileInfo) check(dir string, full bool) error {
 	path := filepath.Join(dir, filepath.FromSlash(f.Path))

@@ -50,7 +50,8 @@ func damageServerList(t *testing.T, dir string) {
 // a change of size opens and serves searches, those whose words name a
 // server too (no search reads it); what needs it (Describe, Directory, a
 // lookup's upstream) fails with an error naming the bundle and the file,
-// never a crash; Verify finds it by hash. A missing list fails Open.
+// found by the file's hash, never a crash; Verify finds it by hash too. A
+// missing list fails Open.
 func TestDamagedServerListFailsWhenNeeded(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "bundle")
 	if _, err := BuildDir("testdata/catalog", dir, nil); err != nil {
@@ -68,7 +69,7 @@ func TestDamagedServerListFailsWhenNeeded(t *testing.T) {
 			t.Fatalf("a search for %q: %v, %v; want its items", text, page, err)
 		}
 	}
-	want := dir + ": " + ServersFile + " is not a valid list of servers"
+	want := dir + ": list of servers: file " + ServersFile + " does not have the SHA-256 the manifest records: the file is damaged"
 	_, describeErr := x.Describe()
 	_, directoryErr := x.Directory(ctx)
 	_, resolveErr := x.Resolve(ctx, ext.KindTool, "notes__create_note")

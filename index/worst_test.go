@@ -48,6 +48,7 @@ func makeWorstQueries(tb testing.TB, x *Index) []worstQuery {
 	vocab := vocabulary(tb, x, ext.KindTool, schema.Description)
 	common := commonWords(tb, x, vocab, 128, 1)
 	typos := costliestTypos(tb, x, 128)
+	most := mostPostedWords(tb, x, 128)
 	qs := []worstQuery{
 		{name: "one-4096-char-word", text: randomWord(rand.New(rand.NewPCG(1, 1)), 4096)},
 		{name: "128-rare-31-char-words", text: randomWords(128, 31)},
@@ -57,6 +58,15 @@ func makeWorstQueries(tb testing.TB, x *Index) []worstQuery {
 		{name: "128-common-words", text: strings.Join(common, " ")},
 		{name: "128-common-words-explained", text: strings.Join(common, " "), explain: true},
 		{name: "128-common-words-of-5-letters", text: strings.Join(commonWords(tb, x, vocab, 128, rank.MinTypoRunes), " ")},
+		// the words of the most postings over every field, explained: at
+		// limit 50 each explained page advanced every term's postings to
+		// each item, reopening them when they had passed it (9.98 MiB in
+		// the review of issue 33, against the 8 MiB bound); in full-width
+		// letters (one word each, folded by NFKC), and as one camelCase
+		// identifier
+		{name: "128-most-posted-words-explained", text: strings.Join(most, " "), explain: true},
+		{name: "128-most-posted-words-full-width-explained", text: upTo(ext.MaxQueryBytes, " ", fullWidth, most), explain: true},
+		{name: "camelCase-identifier-of-most-posted-words-explained", text: upTo(ext.MaxQueryBytes, "", capitalised, most), explain: true},
 		{name: "identifier-of-682-rare-parts", text: identifier(rand.New(rand.NewPCG(2, 2)), 4096)},
 		{name: "camelCase-identifier-of-typos", text: camelIdentifier(shortTypos(tb, x, vocab), 4096)},
 		{name: "camelCase-identifier-of-typos-explained", text: camelIdentifier(shortTypos(tb, x, vocab), 4096), explain: true},
@@ -74,6 +84,59 @@ func makeWorstQueries(tb testing.TB, x *Index) []worstQuery {
 		}
 	}
 	return qs
+}
+
+// mostPostedWords returns the n terms of the tools' text fields, words of
+// letters, with the most postings over all of them.
+func mostPostedWords(tb testing.TB, x *Index, n int) []string {
+	tb.Helper()
+	postings := map[string]int{}
+	for _, field := range schema.TextFields {
+		for term, docs := range vocabulary(tb, x, ext.KindTool, field) {
+			if isWordOfLetters(term, 2, false) {
+				postings[term] += docs
+			}
+		}
+	}
+	words := sortedKeys(postings)
+	slices.SortStableFunc(words, func(a, b string) int { return postings[b] - postings[a] })
+	return words[:min(n, len(words))]
+}
+
+// upTo joins the words, each turned by f, with sep, as many as fit in
+// size bytes.
+func upTo(size int, sep string, f func(string) string, words []string) string {
+	var b strings.Builder
+	for _, w := range words {
+		w = f(w)
+		if b.Len() > 0 && b.Len()+len(sep)+len(w) > size || b.Len()+len(w) > size {
+			break
+		}
+		if b.Len() > 0 {
+			b.WriteString(sep)
+		}
+		b.WriteString(w)
+	}
+	return b.String()
+}
+
+// fullWidth writes the ASCII letters and signs of s in their full-width
+// forms (U+FF01–U+FF5E), three bytes each, which NFKC folds back.
+func fullWidth(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r >= '!' && r <= '~' {
+			r += 0xFF01 - '!'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// capitalised is w with its first letter upper-cased.
+func capitalised(w string) string {
+	r := []rune(w)
+	return strings.ToUpper(string(r[:1])) + string(r[1:])
 }
 
 // costliestTypos returns the n words, of two edits of a term of the name

@@ -59,7 +59,7 @@ func TestFirstSearchReadsNoServerList(t *testing.T) {
 	if code, _ := rpcErr["code"].(float64); code != -32603 {
 		t.Errorf("initialize answered %v, want -32603", r)
 	}
-	if !strings.Contains(logs.String(), index.ServersFile+" is not a valid list of servers") {
+	if !strings.Contains(logs.String(), index.ServersFile+" does not have the SHA-256 the manifest records") {
 		t.Errorf("logs %s, want the damaged %s named", logs.String(), index.ServersFile)
 	}
 }

@@ -14,13 +14,20 @@
 //
 // File, all integers little-endian:
 //
-//	"MCPSHV1\n", uint32 n, n bytes of JSON head:
+//	"MCPSHV2\n", uint32 n, n bytes of JSON head:
 //	  {"backend", "model", "endpoint", "region", "dims", "counts"}
 //	  (what embedded: no key is ever written; counts: items by kind, in
 //	  ext.Kinds order)
 //	dims × float32           the mean item vector
+//	chunks × uint32          the CRC-32C of each chunk of 256 rows (the
+//	                         last may be shorter)
+//	uint32                   the CRC-32C of all the above
 //	per item, catalog order: float32 scale (the cosine is scale × query ·
 //	  row), dims × int8
 //
-// Open maps the file; rows are paged in as queries touch them.
+// Open maps the file and checks its head by its CRC; rows are paged in as
+// queries touch them, and each chunk of rows is checked by its CRC the
+// first time a search reads one of its rows, then remembered as sound
+// (checksum.Checked): a damaged row is an error of the search that reads
+// it, never a changed cosine.
 package hosted

@@ -13,16 +13,20 @@ import (
 	"github.com/blevesearch/mmap-go"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/checksum"
 	"github.com/mcpsearch/mcpsearch/index/internal/vectors"
 )
 
 const (
 	File  = "hosted.bin"
-	magic = "MCPSHV1\n"
+	magic = "MCPSHV2\n"
 	// MaxDims bounds the dimensions a file may hold.
 	MaxDims = 8192
 	// maxHead bounds the JSON head read.
 	maxHead = 64 << 10
+	// chunkRows is how many rows one checksum covers (checked once, the
+	// first time a search reads one of them).
+	chunkRows = 256
 )
 
 // Model is what embedded the items: a bundle records it, never a key.
@@ -51,6 +55,8 @@ type Vectors struct {
 	count    map[ext.Kind]int
 	rows     []byte
 	rowBytes int
+	sums     []byte            // the CRC-32C of each chunk of chunkRows rows, little-endian
+	checked  *checksum.Checked // the chunks found sound
 }
 
 // Open maps the hosted vectors of the bundle at dir, whose kinds hold
@@ -85,15 +91,44 @@ func Open(dir string, counts map[ext.Kind]int) (_ *Vectors, err error) {
 		v.base[k], v.count[k] = total, counts[k]
 		total += counts[k]
 	}
-	if len(rest) != 4*h.Dims+total*v.rowBytes {
-		return nil, fmt.Errorf("%s: %d bytes after its head, want %d", File, len(rest), 4*h.Dims+total*v.rowBytes)
+	chunks := (total + chunkRows - 1) / chunkRows
+	if want := 4*h.Dims + 4*chunks + 4 + total*v.rowBytes; len(rest) != want {
+		return nil, fmt.Errorf("%s: %d bytes after its head, want %d", File, len(rest), want)
 	}
 	v.mean = make([]float32, h.Dims)
 	for d := range v.mean {
 		v.mean[d] = math.Float32frombits(binary.LittleEndian.Uint32(rest[4*d:]))
 	}
-	v.rows = rest[4*h.Dims:]
+	v.sums = rest[4*h.Dims : 4*h.Dims+4*chunks]
+	headEnd := len(v.data) - len(rest) + 4*h.Dims + 4*chunks + 4
+	if head, crc, _ := checksum.Split(v.data[:headEnd]); checksum.Of(head) != crc {
+		return nil, &checksum.Damage{File: File, Part: "the head (model, counts, mean vector and checksums)"}
+	}
+	v.rows, v.checked = v.data[headEnd:], checksum.NewChecked(chunks)
 	return v, nil
+}
+
+// chunk checks the rows of chunk c by its CRC, the first time.
+func (v *Vectors) chunk(c int) error {
+	if v.checked.Has(c) {
+		return nil
+	}
+	rows := v.rows[c*chunkRows*v.rowBytes : min(len(v.rows), (c+1)*chunkRows*v.rowBytes)]
+	if err := checksum.Check(File, fmt.Sprintf("rows %d to %d", c*chunkRows, c*chunkRows+len(rows)/v.rowBytes-1), binary.LittleEndian.Uint32(v.sums[4*c:]), rows); err != nil {
+		return err
+	}
+	v.checked.Add(c)
+	return nil
+}
+
+// checkRows checks, by their chunks, the n rows from row first.
+func (v *Vectors) checkRows(first, n int) error {
+	for c := first / chunkRows; n > 0 && c <= (first+n-1)/chunkRows; c++ {
+		if err := v.chunk(c); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // readHead checks the magic and reads the JSON head.
@@ -160,6 +195,9 @@ func (v *Vectors) Query(vec []float32) (*Query, error) {
 // Nearest returns the k items of kind nearest to q, best first (ties by
 // ordinal), comparing every item that keep keeps (nil: all).
 func (v *Vectors) Nearest(kind ext.Kind, q *Query, k int, keep func(ord int) bool) ([]vectors.Hit, error) {
+	if err := v.checkRows(v.base[kind], v.count[kind]); err != nil {
+		return nil, err
+	}
 	top := make([]vectors.Hit, 0, k+1)
 	for ord := range v.count[kind] {
 		if keep != nil && !keep(ord) {
@@ -190,6 +228,9 @@ func (v *Vectors) Cosines(kind ext.Kind, q *Query, ords []int) ([]float32, error
 	for i, ord := range ords {
 		if ord < 0 || ord >= v.count[kind] {
 			return nil, fmt.Errorf("%s: no %s %d", File, kind, ord)
+		}
+		if err := v.checkRows(v.base[kind]+ord, 1); err != nil {
+			return nil, err
 		}
 		out[i] = v.cosine(q, v.base[kind]+ord)
 	}

@@ -1,13 +1,18 @@
 package hosted
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/index/internal/checksum"
 )
 
 func testItems() ([]catalog.Item, [][]float32) {
@@ -79,4 +84,67 @@ func TestOpenRefusesDamage(t *testing.T) {
 	if err := Write(dir, Model{Backend: "openai", Name: "m"}, items, [][]float32{{1}, {1, 2}, {float32(math.NaN())}}); err == nil {
 		t.Error("vectors of unequal dimensions were written")
 	}
+}
+
+// TestDamagedFileIsAnError flips each byte of a hosted vectors file in
+// turn: Open refuses it, or the first read of the damaged rows fails with
+// a *checksum.Damage naming the file; no read returns a changed cosine.
+func TestDamagedFileIsAnError(t *testing.T) {
+	dir := t.TempDir()
+	items, vecs := testItems()
+	if err := Write(dir, Model{Backend: "openai", Name: "m"}, items, vecs); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, File)
+	sound, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := readAll(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for at := range sound {
+		bad := slices.Clone(sound)
+		bad[at] ^= 0x01
+		if err := os.WriteFile(path, bad, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := readAll(dir)
+		var damage *checksum.Damage
+		switch {
+		case errors.As(err, &damage) || err != nil && strings.HasPrefix(err.Error(), File):
+		case err != nil:
+			t.Errorf("byte %d: %v, want an error naming %s", at, err, File)
+		case got != want:
+			t.Errorf("byte %d flipped: the vectors read back otherwise, without an error", at)
+		}
+	}
+}
+
+// readAll opens the hosted vectors of dir and reads each kind's nearest
+// items and cosines for a query.
+func readAll(dir string) (string, error) {
+	v, err := Open(dir, counts)
+	if err != nil {
+		return "", err
+	}
+	defer v.Close()
+	q, err := v.Query([]float32{0.3, 1, 0, 0.2})
+	if err != nil {
+		return "", err
+	}
+	var out strings.Builder
+	for _, k := range []ext.Kind{ext.KindTool, ext.KindPrompt} {
+		hits, err := v.Nearest(k, q, 3, nil)
+		if err != nil {
+			return "", err
+		}
+		cos, err := v.Cosines(k, q, []int{0})
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintln(&out, hits, cos)
+	}
+	return out.String(), nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/index/internal/checksum"
 )
 
 // ItemText is the text of an item a hosted model embeds: what the word
@@ -68,10 +69,16 @@ func Write(dir string, m Model, items []catalog.Item, vecs [][]float32) error {
 	for _, x := range mean {
 		out = binary.LittleEndian.AppendUint32(out, math.Float32bits(float32(x)))
 	}
+	var rows []byte
 	for _, v := range vecs {
-		out = appendRow(out, v, mean)
+		rows = appendRow(rows, v, mean)
 	}
-	return os.WriteFile(filepath.Join(dir, File), out, 0o644)
+	chunk := chunkRows * (4 + m.Dims)
+	for from := 0; from < len(rows); from += chunk {
+		out = binary.LittleEndian.AppendUint32(out, checksum.Of(rows[from:min(len(rows), from+chunk)]))
+	}
+	out = checksum.Append(out, checksum.Of(out))
+	return os.WriteFile(filepath.Join(dir, File), append(out, rows...), 0o644)
 }
 
 func checkVector(v []float32, dims int) error {

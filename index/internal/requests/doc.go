@@ -14,26 +14,44 @@
 // requests: a term's idf counts the requests of the items the caller sees.
 //
 // The file (File) is written at build time (Write) and mapped into memory
-// (Open), which reads its head and checks the offsets of its items and
-// terms; what is written once a request or once a posting is checked
-// where it is read, so that opening does not pass over the file (at
-// 100,000 tools, 0.3 ms instead of 4.6 ms: BenchmarkOpen):
+// (Open). Its head — everything a search reads wherever its words lead:
+// the counts, the items' requests, documents and servers, the requests'
+// lengths, the terms and the offsets of their postings, and the checksums
+// of the rest — is checked at open by its CRC-32C (package checksum), and
+// the offsets of its items and terms are checked to ascend. The rest is
+// checked where it is read, the first time (checksum.Checked), so that
+// opening does not pass over the file (at 100,000 tools the head is about
+// 3 of 67 MB): a term's postings when the term is looked up (every reader
+// of them looks it up first), a chunk of 256 requests' texts when one of
+// them is read (Text). An item's number of each request is trusted only
+// when that item's requests hold it (Item), so it needs no checksum.
 //
-//	magic "MCPSRQ1\n"
+// A part found damaged where it is read panics with a *checksum.Damage
+// naming the file and the part: the readers return no errors (score.go
+// reads the sections in place), and package index recovers the panic into
+// the error of the search, so that a damaged file is an error of the
+// answer that reads the damage, never a changed answer.
+//
+//	magic "MCPSRQ2\n"
 //	u32 items, requests, terms, postings, servers
 //	per kind of ext.Kinds: u32 first item, items, requests, total length
 //	itemFirst  (items+1) × u32   first request of each item, in catalog order
 //	itemDoc    items × u32       the item's document number in the postings
 //	itemServer items × u32       the item's server, an index into the servers
 //	serverOff  (servers+1) × u32 each server's name in the server blob
-//	reqItem    requests × u32    the catalog position of each request's item
 //	reqLen     requests × u16    terms in each request
-//	textOff    (requests+1) × u32  each request's text in the text blob
 //	termOff    (terms+1) × u32   each term in the term blob, terms sorted
 //	postOff    (terms+1) × u32   each term's first posting
+//	termSum    terms × u32       the CRC-32C of each term's postReq and postTF
+//	textSum    ⌈requests/256⌉ × u32  the CRC-32C of each chunk of 256 requests'
+//	                             textOff entries (and the next) and texts
+//	term blob, server blob
+//	u32                          the CRC-32C of the head: all the above
+//	reqItem    requests × u32    the catalog position of each request's item
+//	textOff    (requests+1) × u32  each request's text in the text blob
 //	postReq    postings × u32    the request of each posting, ascending per term
 //	postTF     postings × u8     the term's count in that request
-//	term blob, text blob, server blob
+//	text blob
 //
 // All integers are little-endian.
 package requests

@@ -7,17 +7,23 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/index/internal/checksum"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
 
 const (
 	// File is the requests index of a bundle.
 	File  = "requests.bin"
-	magic = "MCPSRQ1\n"
+	magic = "MCPSRQ2\n"
 )
+
+// textChunk is how many requests' texts one checksum covers (checked once,
+// the first time a search reads one of them: Text).
+const textChunk = 256
 
 // maxTF is the largest count of a term in one request the file keeps.
 const maxTF = math.MaxUint8
@@ -137,64 +143,93 @@ func (b *builder) encode(docOf []uint32) []byte {
 		total += len(ps)
 	}
 	slices.Sort(terms)
-	out := []byte(magic)
-	u32 := func(v uint32) { out = binary.LittleEndian.AppendUint32(out, v) }
-	offsets := func(n int, size func(i int) int) {
-		at := 0
-		for i := range n {
-			u32(uint32(at))
-			at += size(i)
-		}
-		u32(uint32(at))
+	w := &encoder{}
+	w.out = append(w.out, magic...)
+	for _, v := range []int{len(docOf), len(b.reqItem), len(terms), total, len(b.servers)} {
+		w.u32(uint32(v))
 	}
-	u32(uint32(len(docOf)))
-	u32(uint32(len(b.reqItem)))
-	u32(uint32(len(terms)))
-	u32(uint32(total))
-	u32(uint32(len(b.servers)))
 	for _, h := range b.kinds {
-		u32(h.first)
-		u32(h.items)
-		u32(h.requests)
-		u32(h.length)
+		w.u32s(h.first, h.items, h.requests, h.length)
 	}
-	for _, v := range b.itemFirst {
-		u32(v)
-	}
-	for _, v := range docOf {
-		u32(v)
-	}
-	for _, v := range b.itemSrv {
-		u32(v)
-	}
-	offsets(len(b.servers), func(i int) int { return len(b.servers[i]) })
-	for _, v := range b.reqItem {
-		u32(v)
-	}
+	w.u32s(b.itemFirst...)
+	w.u32s(docOf...)
+	w.u32s(b.itemSrv...)
+	w.offsets(len(b.servers), func(i int) int { return len(b.servers[i]) })
 	for _, v := range b.reqLen {
-		out = binary.LittleEndian.AppendUint16(out, v)
+		w.out = binary.LittleEndian.AppendUint16(w.out, v)
 	}
-	offsets(len(b.texts), func(i int) int { return len(b.texts[i]) })
-	offsets(len(terms), func(i int) int { return len(terms[i]) })
-	offsets(len(terms), func(i int) int { return len(b.postings[terms[i]]) })
+	w.offsets(len(terms), func(i int) int { return len(terms[i]) })
+	w.offsets(len(terms), func(i int) int { return len(b.postings[terms[i]]) })
+	postReq, postTF := b.postingsOf(terms)
+	w.termSums(b.postings, terms, postReq, postTF)
+	textOff := (&encoder{}).offsets(len(b.texts), func(i int) int { return len(b.texts[i]) }).out
+	texts := []byte(strings.Join(b.texts, ""))
+	w.textSums(textOff, texts)
 	for _, t := range terms {
-		for _, p := range b.postings[t] {
-			u32(p.req)
-		}
-	}
-	for _, t := range terms {
-		for _, p := range b.postings[t] {
-			out = append(out, p.tf)
-		}
-	}
-	for _, t := range terms {
-		out = append(out, t...)
-	}
-	for _, s := range b.texts {
-		out = append(out, s...)
+		w.out = append(w.out, t...)
 	}
 	for _, s := range b.servers {
-		out = append(out, s...)
+		w.out = append(w.out, s...)
 	}
-	return out
+	w.out = checksum.Append(w.out, checksum.Of(w.out))
+	w.u32s(b.reqItem...)
+	w.out = append(w.out, textOff...)
+	w.out = append(append(w.out, postReq...), postTF...)
+	return append(w.out, texts...)
+}
+
+// postingsOf lays out the postings of terms: the request of each, then
+// the count of each.
+func (b *builder) postingsOf(terms []string) (postReq, postTF []byte) {
+	for _, t := range terms {
+		for _, p := range b.postings[t] {
+			postReq = binary.LittleEndian.AppendUint32(postReq, p.req)
+			postTF = append(postTF, p.tf)
+		}
+	}
+	return postReq, postTF
+}
+
+// encoder appends the file's sections.
+type encoder struct{ out []byte }
+
+func (w *encoder) u32(v uint32) { w.out = binary.LittleEndian.AppendUint32(w.out, v) }
+
+func (w *encoder) u32s(vs ...uint32) {
+	for _, v := range vs {
+		w.u32(v)
+	}
+}
+
+// offsets appends the offset of each of n parts, of size(i) each, and the
+// end of the last.
+func (w *encoder) offsets(n int, size func(i int) int) *encoder {
+	at := 0
+	for i := range n {
+		w.u32(uint32(at))
+		at += size(i)
+	}
+	w.u32(uint32(at))
+	return w
+}
+
+// termSums appends the checksum of each term's postings: its requests in
+// postReq and its counts in postTF.
+func (w *encoder) termSums(postings map[string][]posting, terms []string, postReq, postTF []byte) {
+	from := 0
+	for _, t := range terms {
+		to := from + len(postings[t])
+		w.u32(checksum.Of(postReq[4*from:4*to], postTF[from:to]))
+		from = to
+	}
+}
+
+// textSums appends the checksum of each chunk of textChunk requests'
+// texts: their offsets (and the end of the last) and their bytes.
+func (w *encoder) textSums(textOff, texts []byte) {
+	n := len(textOff)/4 - 1
+	for first := 0; first < n; first += textChunk {
+		end := min(first+textChunk, n)
+		w.u32(checksum.Of(textOff[4*first:4*(end+1)], texts[u32At(textOff, first):u32At(textOff, end)]))
+	}
 }

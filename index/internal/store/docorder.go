@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/mcpsearch/mcpsearch/index/internal/checksum"
 )
 
 // Document order. bleve numbers the documents of a segment in the order
@@ -15,11 +17,14 @@ import (
 // does not depend on the build: DocOrderFile maps each document number to
 // the item's position in catalog order, written at build time.
 //
-// DocOrderFile: the magic "MCPSDO1\n", then one little-endian uint32 a
-// document, by document number.
+// DocOrderFile: the magic "MCPSDO2\n", then one little-endian uint32 a
+// document, by document number, then the CRC-32C of all before it
+// (package checksum), which ReadDocOrder checks: the file is read whole at
+// open (4 bytes an item), and a damaged position would reorder ties
+// silently.
 const (
 	DocOrderFile  = "docorder.bin"
-	docOrderMagic = "MCPSDO1\n"
+	docOrderMagic = "MCPSDO2\n"
 )
 
 // WriteDocOrder writes DocOrderFile into dir: positions[doc] is the
@@ -30,7 +35,7 @@ func WriteDocOrder(dir string, positions []uint32) error {
 	for _, pos := range positions {
 		out = binary.LittleEndian.AppendUint32(out, pos)
 	}
-	return os.WriteFile(filepath.Join(dir, DocOrderFile), out, 0o644)
+	return os.WriteFile(filepath.Join(dir, DocOrderFile), checksum.Append(out, checksum.Of(out)), 0o644)
 }
 
 // DocOrder is the body of DocOrderFile: the catalog position of each
@@ -43,10 +48,14 @@ func ReadDocOrder(dir string, count int) (DocOrder, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !strings.HasPrefix(string(data), docOrderMagic) || len(data) != len(docOrderMagic)+4*count {
+	body, crc, _ := checksum.Split(data)
+	if !strings.HasPrefix(string(body), docOrderMagic) || len(body) != len(docOrderMagic)+4*count {
 		return nil, fmt.Errorf("%s: not the document order of %d items", DocOrderFile, count)
 	}
-	return data[len(docOrderMagic):], nil
+	if err := checksum.Check(DocOrderFile, "the document order", crc, body); err != nil {
+		return nil, err
+	}
+	return body[len(docOrderMagic):], nil
 }
 
 // Rank is a document's position in catalog order, the tie-break of BM25

@@ -13,6 +13,8 @@ import (
 	"sync"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/mcpsearch/mcpsearch/index/internal/checksum"
 )
 
 // Record stores keep what a search returns or re-ranks by outside bleve,
@@ -29,9 +31,15 @@ import (
 //	             of the last
 //
 // A block's payload is the uvarint length of each of its records followed
-// by the records. Reading a record is one positioned read of its block;
-// nothing is loaded at open, so cold start does not grow with the catalog,
-// and bleve stores no fields, so its segment stays small.
+// by the records. A block is stored as its payload (compressed or not),
+// then the CRC-32C of the store's header, the block's number (uint64) and
+// the stored payload (package checksum): a read checks it before decoding,
+// so a damaged block, a damaged offset (which reads another span) and a
+// damaged header (another codec or block size) are each an error naming
+// the store and the block, never a changed record. Reading a record is one
+// positioned read of its block; nothing is loaded at open, so cold start
+// does not grow with the catalog, and bleve stores no fields, so its
+// segment stays small.
 const (
 	MetaStore   = "meta"
 	ObjectStore = "objects"
@@ -82,7 +90,7 @@ const (
 
 // storeMagic opens every .idx file; storeHeaderSize is the header's length.
 const (
-	storeMagic      = "MCPSIDX1"
+	storeMagic      = "MCPSIDX2"
 	storeHeaderSize = len(storeMagic) + 8 + 8 + 8
 )
 
@@ -129,10 +137,12 @@ func writeStore(dir, name string, records [][]byte, codec, perBlock int) (err er
 	}
 	defer data.Close()
 	idx := storeHeader(codec, perBlock, len(records))
+	seed := checksum.Of(idx)
 	var pos uint64
-	for start := 0; start < len(records); start += perBlock {
+	for start, b := 0, 0; start < len(records); start, b = start+perBlock, b+1 {
 		idx = binary.LittleEndian.AppendUint64(idx, pos)
-		block := enc(blockPayload(records[start:min(start+perBlock, len(records))]))
+		stored := enc(blockPayload(records[start:min(start+perBlock, len(records))]))
+		block := checksum.Append(stored, blockCRC(seed, b, stored))
 		if _, err := data.Write(block); err != nil {
 			return err
 		}
@@ -143,6 +153,14 @@ func writeStore(dir, name string, records [][]byte, codec, perBlock int) (err er
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, name+".idx"), idx, 0o644)
+}
+
+// blockCRC is the checksum of block b, stored as stored, of the store whose
+// header's CRC-32C is seed.
+func blockCRC(seed uint32, b int, stored []byte) uint32 {
+	var number [8]byte
+	binary.LittleEndian.PutUint64(number[:], uint64(b))
+	return checksum.Update(checksum.Update(seed, number[:]), stored)
 }
 
 func storeHeader(codec, perBlock, count int) []byte {
@@ -211,6 +229,7 @@ type Store struct {
 	codec         int
 	perBlock      int
 	count         int
+	seed          uint32 // the CRC-32C of the header, which every block's checksum covers
 }
 
 // Open opens the store called name (MetaStore, ObjectStore) in dir.
@@ -245,7 +264,7 @@ func (s *Store) readHeader() error {
 	if codec > codecZstd || perBlock == 0 || perBlock > 1<<16 || count > 1<<32 {
 		return fmt.Errorf("%s.idx: bad header (codec %d, %d records a block, %d records)", s.name, codec, perBlock, count)
 	}
-	s.codec, s.perBlock, s.count = int(codec), int(perBlock), int(count)
+	s.codec, s.perBlock, s.count, s.seed = int(codec), int(perBlock), int(count), checksum.Of(h)
 	if want := int64(storeHeaderSize) + 8*int64(s.blocks()+1); st.Size() != want {
 		return fmt.Errorf("%s.idx: %d bytes, want %d for %d records", s.name, st.Size(), want, count)
 	}
@@ -339,13 +358,16 @@ func (s *Store) block(b int, buf *blockBuffer) ([][]byte, error) {
 	if n, err := s.data.ReadAt(buf.raw, int64(start)); n < len(buf.raw) {
 		return nil, fmt.Errorf("block %d: read %d of %d bytes: %w", b, n, len(buf.raw), cmp.Or(err, io.ErrUnexpectedEOF))
 	}
-	payload := buf.raw
+	payload, crc, ok := checksum.Split(buf.raw)
+	if !ok || blockCRC(s.seed, b, payload) != crc {
+		return nil, &checksum.Damage{File: s.name + ".bin", Part: fmt.Sprintf("block %d", b)}
+	}
 	if s.codec == codecZstd {
 		dec, err := zstdDecoder()
 		if err != nil {
 			return nil, fmt.Errorf("block %d: zstd decoder: %w", b, err)
 		}
-		if buf.decoded, err = dec.DecodeAll(buf.raw, buf.decoded[:0]); err != nil {
+		if buf.decoded, err = dec.DecodeAll(payload, buf.decoded[:0]); err != nil {
 			return nil, fmt.Errorf("block %d: %w", b, err)
 		}
 		payload = buf.decoded

@@ -174,3 +174,62 @@ func TestStoreRefusesCorruption(t *testing.T) {
 		})
 	}
 }
+
+// TestDamagedStoreIsAnError flips each byte of a store's files in turn, in
+// the records and in the index (header and offsets), of each codec: Open
+// refuses the store, or reading every record fails with an error naming
+// the block (its checksum, or its offsets); no read returns a changed
+// record.
+func TestDamagedStoreIsAnError(t *testing.T) {
+	records := storeRecords()[3:23] // small ones: a flip per byte
+
+	for _, codec := range []int{codecNone, codecZstd} {
+		dir := t.TempDir()
+		if err := writeStore(dir, "s", records, codec, 8); err != nil {
+			t.Fatal(err)
+		}
+		for _, file := range []string{"s.bin", "s.idx"} {
+			path := filepath.Join(dir, file)
+			sound, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for at := range sound {
+				bad := append([]byte(nil), sound...)
+				bad[at] ^= 0x10
+				if err := os.WriteFile(path, bad, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := readDamaged(dir, records); err == "" {
+					t.Errorf("codec %d, %s byte %d flipped: every record read back, no error", codec, file, at)
+				} else if err != "refused" && !strings.Contains(err, "block ") {
+					t.Errorf("codec %d, %s byte %d flipped: %s, want an error naming the block", codec, file, at, err)
+				}
+			}
+			if err := os.WriteFile(path, sound, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// readDamaged opens the store s in dir and reads every record: "refused"
+// when Open fails, the first read's error, or "" when every record reads
+// back as records holds it. A record read back otherwise panics the test.
+func readDamaged(dir string, records [][]byte) string {
+	s, err := Open(dir, "s")
+	if err != nil {
+		return "refused"
+	}
+	defer s.Close()
+	for i, want := range records {
+		got, err := s.Get(i)
+		if err != nil {
+			return err.Error()
+		}
+		if string(got) != string(want) {
+			panic(fmt.Sprintf("record %d read back changed, without an error", i))
+		}
+	}
+	return ""
+}

@@ -8,17 +8,19 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 
 	"github.com/blevesearch/mmap-go"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/checksum"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
 
 const (
 	File         = "vectors.bin"
-	vectorsMagic = "MCPSIV1\n"
+	vectorsMagic = "MCPSIV2\n"
 )
 
 // Vectors reads a bundle's vectors file, mapped into memory: pages are
@@ -34,6 +36,7 @@ type Vectors struct {
 	rowOf    []byte // count × uint32: the row of each item, in catalog order
 	rows     []byte // count rows
 	rowBytes int
+	checked  *checksum.Checked // the lists found sound, by number over every kind
 }
 
 // kindLists are the lists of one kind.
@@ -41,6 +44,8 @@ type kindLists struct {
 	base      int         // first row (and catalog position) of the kind
 	centroids [][]float32 // one zero centroid when the kind is one list
 	starts    []int       // first row of each list, relative to base, and the end
+	sums      []uint32    // the CRC-32C of each list's rows
+	first     int         // the number of its first list over every kind (Vectors.checked)
 }
 
 // Open maps the vectors file of the bundle at dir, which holds count
@@ -71,27 +76,11 @@ func Open(dir string, count int) (_ *Vectors, err error) {
 		return nil, fmt.Errorf("%s: %d vectors of %d dimensions, want %d of %d", File, n, dims, count, v.dims)
 	}
 	v.mean = r.f32s(v.dims)
-	base := 0
-	for _, k := range ext.Kinds {
-		lists := int(r.u32())
-		if !r.ok || lists <= 0 || lists > max(1, count) {
-			return nil, fmt.Errorf("%s: corrupt list count", File)
-		}
-		kl := &kindLists{base: base, centroids: make([][]float32, lists), starts: make([]int, lists+1)}
-		for c := range kl.centroids {
-			kl.centroids[c] = r.f32s(v.dims)
-		}
-		for i := range kl.starts {
-			kl.starts[i] = int(r.u32())
-		}
-		if !r.ok || kl.starts[0] != 0 || !slices.IsSorted(kl.starts) || base+kl.starts[lists] > count {
-			return nil, fmt.Errorf("%s: corrupt list bounds", File)
-		}
-		v.kinds[k] = kl
-		base += kl.starts[lists]
+	if err := v.readLists(r, count); err != nil {
+		return nil, err
 	}
-	if base != count {
-		return nil, fmt.Errorf("%s: lists hold %d rows, want %d", File, base, count)
+	if head := v.data[:len(v.data)-len(r.b)]; r.ok && checksum.Of(head) != r.u32() {
+		return nil, &checksum.Damage{File: File, Part: "the head (mean vector, centroids, list bounds and checksums)"}
 	}
 	v.rowOf = r.bytes(4 * count)
 	v.rows = r.bytes(count * v.rowBytes)
@@ -99,6 +88,51 @@ func Open(dir string, count int) (_ *Vectors, err error) {
 		return nil, fmt.Errorf("%s: %d bytes, not the size its head gives", File, len(v.data))
 	}
 	return v, nil
+}
+
+// readLists reads each kind's lists from the head, which hold count rows
+// in all.
+func (v *Vectors) readLists(r *headReader, count int) error {
+	base, lists := 0, 0
+	for _, k := range ext.Kinds {
+		n := int(r.u32())
+		if !r.ok || n <= 0 || n > max(1, count) {
+			return fmt.Errorf("%s: corrupt list count", File)
+		}
+		kl := &kindLists{base: base, centroids: make([][]float32, n), starts: make([]int, n+1), sums: make([]uint32, n), first: lists}
+		for c := range kl.centroids {
+			kl.centroids[c] = r.f32s(v.dims)
+		}
+		for i := range kl.starts {
+			kl.starts[i] = int(r.u32())
+		}
+		for i := range kl.sums {
+			kl.sums[i] = r.u32()
+		}
+		if !r.ok || kl.starts[0] != 0 || !slices.IsSorted(kl.starts) || base+kl.starts[n] > count {
+			return fmt.Errorf("%s: corrupt list bounds", File)
+		}
+		v.kinds[k] = kl
+		base += kl.starts[n]
+		lists += n
+	}
+	if base != count {
+		return fmt.Errorf("%s: lists hold %d rows, want %d", File, base, count)
+	}
+	v.checked = checksum.NewChecked(lists)
+	return nil
+}
+
+// list returns the rows of list c of kl, checked by its CRC the first time.
+func (v *Vectors) list(kl *kindLists, c int) ([]byte, error) {
+	rows := v.rows[(kl.base+kl.starts[c])*v.rowBytes : (kl.base+kl.starts[c+1])*v.rowBytes]
+	if n := kl.first + c; !v.checked.Has(n) {
+		if err := checksum.Check(File, fmt.Sprintf("list %d", n), kl.sums[c], rows); err != nil {
+			return nil, err
+		}
+		v.checked.Add(n)
+	}
+	return rows, nil
 }
 
 // Close unmaps the file.
@@ -209,11 +243,10 @@ func (v *Vectors) Nearest(kind ext.Kind, q *Query, k int, keep func(ord int) boo
 			break
 		}
 		score[c] = float32(math.Inf(-1))
-		from, to := kl.starts[c], kl.starts[c+1]
-		if to == from {
-			continue
+		buf, err := v.list(kl, c)
+		if err != nil {
+			return nil, err
 		}
-		buf := v.rows[(kl.base+from)*v.rowBytes : (kl.base+to)*v.rowBytes]
 		for r := 0; r < len(buf); r += v.rowBytes {
 			ord := int(binary.LittleEndian.Uint32(buf[r:]))
 			if keep != nil && !keep(ord) {
@@ -246,17 +279,32 @@ func (v *Vectors) Cosines(kind ext.Kind, q *Query, ords []int) ([]float32, error
 	kl := v.kinds[kind]
 	out := make([]float32, len(ords))
 	for i, ord := range ords {
-		r := int(binary.LittleEndian.Uint32(v.rowOf[4*(kl.base+ord):]))
-		if r >= len(v.rows)/v.rowBytes {
-			return nil, fmt.Errorf("%s: corrupt row index", File)
-		}
-		row := v.rows[r*v.rowBytes : (r+1)*v.rowBytes]
-		if int(binary.LittleEndian.Uint32(row)) != ord {
-			return nil, fmt.Errorf("%s: row %d is not item %d", File, r, ord)
+		row, err := v.rowOfItem(kl, ord)
+		if err != nil {
+			return nil, err
 		}
 		out[i] = v.rowCosine(q, row)
 	}
 	return out, nil
+}
+
+// rowOfItem returns the row of the item ord of kl, checked: rowOf names
+// a row among the kind's, whose list is sound and which holds ord.
+func (v *Vectors) rowOfItem(kl *kindLists, ord int) ([]byte, error) {
+	r := int(binary.LittleEndian.Uint32(v.rowOf[4*(kl.base+ord):])) - kl.base
+	if r < 0 || r >= kl.starts[len(kl.starts)-1] {
+		return nil, &checksum.Damage{File: File, Part: fmt.Sprintf("the row of item %d (%d, not one of its kind's)", ord, r)}
+	}
+	c := sort.SearchInts(kl.starts, r+1) - 1 // the list holding r
+	rows, err := v.list(kl, c)
+	if err != nil {
+		return nil, err
+	}
+	row := rows[(r-kl.starts[c])*v.rowBytes:][:v.rowBytes]
+	if int(binary.LittleEndian.Uint32(row)) != ord {
+		return nil, &checksum.Damage{File: File, Part: fmt.Sprintf("the row of item %d (row %d holds item %d)", ord, kl.base+r, binary.LittleEndian.Uint32(row))}
+	}
+	return row, nil
 }
 
 // rowCosine is the cosine of q with the vector of a row.

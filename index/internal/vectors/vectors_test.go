@@ -1,7 +1,11 @@
 package vectors
 
 import (
+	"errors"
+	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,6 +14,7 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/index/internal/checksum"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
@@ -122,4 +127,86 @@ func TestZipfH(t *testing.T) {
 	if want := math.Log(341479) + 0.5772; zipfH != want {
 		t.Errorf("zipfH = %v, want %v", zipfH, want)
 	}
+}
+
+// TestDamagedVectorsAreAnError flips bytes across a vectors file of
+// several lists (head, item rows, rows): Open refuses the file, or every
+// read of the damaged part fails with a *checksum.Damage naming it;
+// nothing reads back a changed cosine.
+func TestDamagedVectorsAreAnError(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"server": "big", "tools": [`)
+	words := []string{"weather", "invoice", "cluster", "song", "flight", "recipe", "camera", "contract"}
+	for i := range 2 * rank.MinScan {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(`{"name": "tool_` + strconv.Itoa(i) + `", "description": "` + words[i%8] + " " + words[(i/8)%8] + `", "inputSchema": {"type": "object"}}`)
+	}
+	b.WriteString(`], "prompts": [{"name": "p", "description": "write a song"}]}`)
+	cat, err := catalog.LoadFS(fstest.MapFS{"s.json": {Data: []byte(b.String())}}, "cat", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := Write(dir, cat.Items); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, File)
+	sound, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := readAll(dir, len(cat.Items))
+	caught := 0
+	for at := 0; at < len(sound); at += 101 {
+		bad := slices.Clone(sound)
+		bad[at] ^= 0x04
+		if err := os.WriteFile(path, bad, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := readAll(dir, len(cat.Items))
+		var damage *checksum.Damage
+		switch {
+		case errors.As(err, &damage):
+			caught++
+		case err != nil && strings.HasPrefix(err.Error(), File):
+			caught++ // refused at open: its head's counts or bounds
+		case err != nil:
+			t.Errorf("byte %d: %v, want a damage naming %s", at, err, File)
+		case got != want:
+			t.Errorf("byte %d flipped: the vectors read back otherwise, without an error", at)
+		}
+	}
+	t.Logf("%d of %d flips caught", caught, (len(sound)+100)/101)
+}
+
+// readAll opens the vectors file of dir, of n items, and reads every
+// item's cosine with a query and each kind's nearest items.
+func readAll(dir string, n int) (string, error) {
+	v, err := Open(dir, n)
+	if err != nil {
+		return "", err
+	}
+	defer v.Close()
+	var out strings.Builder
+	for _, k := range []ext.Kind{ext.KindTool, ext.KindPrompt} {
+		for _, text := range []string{"flight recipe", "song camera contract"} {
+			q := v.Query(text)
+			hits, err := v.Nearest(k, q, 10, nil)
+			if err != nil {
+				return "", err
+			}
+			var ords []int
+			for ord := range v.kinds[k].starts[len(v.kinds[k].starts)-1] {
+				ords = append(ords, ord)
+			}
+			cos, err := v.Cosines(k, q, ords)
+			if err != nil {
+				return "", err
+			}
+			fmt.Fprintln(&out, hits, cos)
+		}
+	}
+	return out.String(), nil
 }

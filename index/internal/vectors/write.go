@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/index/internal/checksum"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
@@ -90,17 +91,24 @@ func Write(dir string, items []catalog.Item) error {
 			}
 		}
 		start := 0
+		var sums []uint32 // each list's checksum
 		for _, l := range lists {
 			head = binary.LittleEndian.AppendUint32(head, uint32(start))
+			from := len(rows)
 			for _, ord := range l {
 				rowOf[base+ord] = uint32(base + start)
 				rows = appendRow(rows, ord, unit[base+ord])
 				start++
 			}
+			sums = append(sums, checksum.Of(rows[from:]))
 		}
 		head = binary.LittleEndian.AppendUint32(head, uint32(start))
+		for _, sum := range sums {
+			head = binary.LittleEndian.AppendUint32(head, sum)
+		}
 		base = end
 	}
+	head = checksum.Append(head, checksum.Of(head))
 	for _, r := range rowOf {
 		head = binary.LittleEndian.AppendUint32(head, r)
 	}
