@@ -125,43 +125,6 @@ func (x *Index) requestView(w viewer, k ext.Kind) *requests.View {
 	return v
 }
 
-// readVisibleDocs reads the documents a caller with a sees: those holding
-// one of its visibility terms, in each segment.
-func (x *Index) readVisibleDocs(a ext.Access) (_ []*roaring.Bitmap, err error) {
-	defer wrapf(&err, "index %s: visible documents", x.dir)
-	r, err := x.reader()
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	snap, ok := r.(*scorch.IndexSnapshot)
-	if !ok {
-		return nil, fmt.Errorf("index reader %T is not a scorch snapshot", r)
-	}
-	var out []*roaring.Bitmap
-	for _, seg := range snap.Segments() {
-		dict, err := seg.Segment().Dictionary(schema.Visibility)
-		if err != nil {
-			return nil, err
-		}
-		docs := roaring.New()
-		for _, term := range accessTerms(a) {
-			pl, err := dict.PostingsList([]byte(term), seg.Deleted(), nil)
-			if err != nil {
-				return nil, err
-			}
-			if err := bm25.OrInto(pl, docs); err != nil {
-				return nil, err
-			}
-		}
-		if deleted := seg.Deleted(); deleted != nil {
-			docs.AndNot(deleted)
-		}
-		out = append(out, docs)
-	}
-	return out, nil
-}
-
 // statsOf are BM25's statistics of kind k for w (retrieval.Bundle.Stats):
 // the items of k it sees and the field lengths of their documents, made
 // once for each combination of visibility sets, so that a field's average
