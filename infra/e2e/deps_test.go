@@ -57,9 +57,7 @@ func listPackages(t *testing.T) []goPackage {
 // extension's vocabulary) depends on the standard library only, and not on
 // net/http; the MCP server (ext/server) on neither bleve nor AWS; index
 // neither on AWS nor on the server; the upstream client (ext/upstream) and
-// the search client library (ext/searchclient) on mcp-go and ext only; the
-// sentence encoder (infra/eval/encoder, a measurement, out of the serving
-// tree) on the standard library and golang.org/x/text only; the Lambda
+// the search client library (ext/searchclient) on mcp-go and ext only; the Lambda
 // function (functions/search) not on the AWS credential chain or SDK
 // services that mcpsearch requests draft uses to ask Bedrock, and the
 // drafting (infra/requests) and the hosted embeddings client (index/embed)
@@ -76,8 +74,6 @@ func TestDependencyDirection(t *testing.T) {
 		module + "/ext/upstream/upstreamtest": {"github.com/blevesearch/", "github.com/aws/", module + "/"},
 		// The search client library: the standard library, mcp-go and ext only.
 		module + "/ext/searchclient": {"github.com/blevesearch/", "github.com/aws/", module + "/ext/", module + "/index", module + "/functions", module + "/infra"},
-		// The sentence encoder: the standard library and golang.org/x/text only.
-		module + "/infra/eval/encoder": {"github.com/", "gopkg.in/", module + "/"},
 		// Authentication: ext and the JOSE library, nothing of the index or AWS.
 		module + "/ext/auth": {"github.com/blevesearch/", "github.com/aws/", module + "/index", module + "/functions", module + "/infra"},
 		// The Lambda function signs its own few AWS calls: no credential
