@@ -51,7 +51,7 @@ test: test-deps
 # test-race runs the tests of the code that serves and crawls (the search
 # protocol, the functions, the index, the crawler and its test
 # environments) under the race detector (it needs cgo: gcc), after the npm
-# packages of test-deps, as make test does. The measurements of infra/eval
+# packages of test-deps, as make test does. The measurements of infra/lab/eval
 # are not serving code and are left out.
 RACE_PKGS = $(shell $(GO) list ./ext/... ./functions/... ./index/... ./infra/crawl/... ./infra/testenv/fleet/... ./infra/testenv/lambdaemu/...)
 

@@ -3,7 +3,7 @@ package index
 import "github.com/mcpsearch/mcpsearch/index/internal/errand"
 
 // ErrandModelFile is where the embedded errand model lives in the
-// repository (package index/internal/errand), which mcpsearch errandmodel
+// repository (package index/internal/errand), which mcpsearch-lab errandmodel
 // writes.
 const ErrandModelFile = "index/internal/errand/model.bin"
 

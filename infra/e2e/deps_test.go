@@ -11,11 +11,17 @@ import (
 
 const module = "github.com/mcpsearch/mcpsearch"
 
+// lab is the lab's tree: evaluation, measurement, training, distillers.
+const lab = module + "/infra/lab"
+
+// inTree reports whether the package path is root or below it.
+func inTree(path, root string) bool { return path == root || strings.HasPrefix(path, root+"/") }
+
 // joseModule is the JOSE library; only ext/auth imports it.
 const joseModule = "github.com/go-jose/"
 
-// The AWS SDK's credential chain and services: only infra/cmd/mcpsearch
-// (requests draft --bedrock) loads them.
+// The AWS SDK's credential chain and services: only the command lines
+// (infra/cli: requests draft --bedrock, the --embed-… flags) load them.
 const (
 	awsChain       = "github.com/aws/aws-sdk-go-v2/config"
 	awsCredentials = "github.com/aws/aws-sdk-go-v2/credentials"
@@ -63,7 +69,9 @@ func listPackages(t *testing.T) []goPackage {
 // drafting (infra/requests) and the hosted embeddings client (index/embed)
 // not on them either (the command hands them credentials); the shared
 // redaction and redirect policy (ext/redact, ext/redirect) on the standard
-// library only; and no package outside functions/ and infra/ imports them.
+// library only; no package outside functions/ and infra/ imports them; and
+// no package outside infra/lab imports the lab (evaluation, measurement,
+// training, the distillers), not even the operator's CLI or its tests.
 func TestDependencyDirection(t *testing.T) {
 	forbidden := map[string][]string{
 		module + "/ext":        {"github.com/", "golang.org/", "net/http", module + "/"},
@@ -127,11 +135,35 @@ func TestDependencyDirection(t *testing.T) {
 					t.Errorf("%s imports %s: nothing may import functions/ or infra/", p.ImportPath, imp)
 				}
 			}
+			if inTree(imp, lab) && !inTree(p.ImportPath, lab) {
+				t.Errorf("%s imports %s: nothing outside infra/lab may import the lab", p.ImportPath, imp)
+			}
 		}
 	}
 	for prefix := range forbidden {
 		if !found[prefix] {
 			t.Errorf("package %s not found", prefix)
+		}
+	}
+}
+
+// TestServingBinaryLinksNoLab: the function's binary (go list -deps
+// ./functions/search) links no package of infra/ — no evaluation,
+// measurement, training or distilling code, nor the command lines.
+func TestServingBinaryLinksNoLab(t *testing.T) {
+	cmd := exec.Command("go", "list", "-deps", "./functions/search")
+	cmd.Dir = repoRoot
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list -deps ./functions/search: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	if !slices.Contains(deps, module+"/index") {
+		t.Fatalf("go list -deps ./functions/search lists no %s/index: %q", module, deps)
+	}
+	for _, dep := range deps {
+		if inTree(dep, module+"/infra") {
+			t.Errorf("the serving binary links %s", dep)
 		}
 	}
 }

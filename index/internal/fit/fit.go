@@ -16,7 +16,7 @@
 // cosine of the re-ranking window, which weighed as much on the dev
 // halves, are not (TestHiddenServersRanking), and are left out.
 //
-// The model is trained at development time (go run ./infra/cmd/mcpsearch
+// The model is trained at development time (go run ./infra/lab/cmd/mcpsearch-lab
 // fitmodel) on the signals of the dev halves of the everyday and fresh
 // sets (requests some item fits) and of the off-catalog set (requests none
 // fits), and embedded (model.json): its threshold is where the dev halves'
