@@ -2,8 +2,12 @@ package e2e
 
 import (
 	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -166,4 +170,62 @@ func TestServingBinaryLinksNoLab(t *testing.T) {
 			t.Errorf("the serving binary links %s", dep)
 		}
 	}
+}
+
+// TestIndexExportsNoTraining: no package under index/ exports a name
+// that starts with Train (a function, a method, a type, a variable or a
+// constant): the models are trained by the lab (infra/lab/train), which
+// reads the index through what it exports for every caller.
+func TestIndexExportsNoTraining(t *testing.T) {
+	cmd := exec.Command("go", "list", "-f", `{{.Dir}}{{range .GoFiles}} {{.}}{{end}}`, "./index/...")
+	cmd.Dir = repoRoot
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list ./index/...: %v", err)
+	}
+	files := 0
+	for line := range strings.Lines(string(out)) {
+		fields := strings.Fields(line)
+		for _, name := range fields[1:] {
+			path := filepath.Join(fields[0], name)
+			files++
+			for _, ident := range exportedNames(t, path) {
+				if strings.HasPrefix(ident, "Train") {
+					t.Errorf("%s exports %s: training belongs to the lab (infra/lab/train)", path, ident)
+				}
+			}
+		}
+	}
+	if files < 20 {
+		t.Fatalf("go list found %d Go files under index/; want the index's", files)
+	}
+}
+
+// exportedNames are the exported names a Go file declares at its top
+// level, methods included.
+func exportedNames(t *testing.T, path string) []string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			names = append(names, d.Name.Name)
+		case *ast.GenDecl:
+			for _, spec := range d.Specs {
+				switch s := spec.(type) {
+				case *ast.TypeSpec:
+					names = append(names, s.Name.Name)
+				case *ast.ValueSpec:
+					for _, n := range s.Names {
+						names = append(names, n.Name)
+					}
+				}
+			}
+		}
+	}
+	return slices.DeleteFunc(names, func(n string) bool { return !ast.IsExported(n) })
 }

@@ -15,9 +15,9 @@
 //
 //	go run ./infra/lab/cmd/mcpsearch-lab errandmodel
 //
-// trains it again (seeded: the same data give the same bytes;
-// TestModelIsTheTrainedOne checks the embedded model is what the
-// repository's data and code train).
+// trains it again (package infra/lab/train, seeded: the same data give
+// the same bytes; TestErrandModelIsTheTrainedOne checks the embedded
+// model is what the repository's data and code train).
 package errand
 
 import (

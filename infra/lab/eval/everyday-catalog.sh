@@ -10,7 +10,7 @@
 # both evaluations; the figures in functions/search/README.md ("When
 # nothing fits") come from it. About a minute on two cores.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../../.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/mcpsearch-lab" ./infra/lab/cmd/mcpsearch-lab

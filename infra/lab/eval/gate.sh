@@ -45,7 +45,7 @@
 # Last, infra/lab/eval/testdata/fresh: a second everyday set (SOURCE.md), its
 # floors on the test half likewise.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../../.."
 eval_dir=${1:-infra/lab/eval/testdata}
 negatives=infra/lab/eval/testdata/negatives.jsonl
 if [ ! -d "$eval_dir" ]; then

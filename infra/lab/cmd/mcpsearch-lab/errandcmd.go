@@ -5,9 +5,9 @@ import (
 	"io"
 	"os"
 
-	"github.com/mcpsearch/mcpsearch/index"
 	"github.com/mcpsearch/mcpsearch/index/catalog"
 	"github.com/mcpsearch/mcpsearch/infra/lab/data/errands"
+	"github.com/mcpsearch/mcpsearch/infra/lab/train"
 )
 
 // errandSeed seeds the training of the errand model.
@@ -19,7 +19,7 @@ func runErrandModel(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("errandmodel", stdout, stderr)
 	catalogDir := fs.String("catalog", "functions/search/catalog", "catalog `DIR` whose items' written requests are the software side")
 	errandsFile := fs.String("errands", "infra/lab/data/errands/errands.jsonl", "the errands `FILE`, the other side")
-	out := fs.String("out", index.ErrandModelFile, "model `FILE` to write")
+	out := fs.String("out", train.ErrandModelFile, "model `FILE` to write")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -27,7 +27,7 @@ func runErrandModel(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	model := index.TrainErrandModel(software, errandTexts, errandSeed)
+	model := train.Errand(software, errandTexts, errandSeed)
 	if err := os.WriteFile(*out, model, 0o644); err != nil {
 		return err
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpsearch/mcpsearch/index"
+	"github.com/mcpsearch/mcpsearch/infra/lab/train"
 )
 
 // TestErrandModelIsTheTrainedOne: the errand model embedded in the index
@@ -28,12 +28,12 @@ func TestErrandModelIsTheTrainedOne(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	embedded, err := os.ReadFile(filepath.Join(repoRoot, index.ErrandModelFile))
+	embedded, err := os.ReadFile(filepath.Join(repoRoot, train.ErrandModelFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(trained, embedded) {
-		t.Errorf("%s is not what errandmodel trains today: run go run ./infra/lab/cmd/mcpsearch-lab errandmodel", index.ErrandModelFile)
+		t.Errorf("%s is not what errandmodel trains today: run go run ./infra/lab/cmd/mcpsearch-lab errandmodel", train.ErrandModelFile)
 	}
 	if !strings.Contains(stdout.String(), "trained on 28557 requests and 1800 errands") {
 		t.Errorf("output %q", stdout.String())
@@ -74,12 +74,12 @@ func TestFitModelIsTheTrainedOne(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	embedded, err := os.ReadFile(filepath.Join(repoRoot, index.FitModelFile))
+	embedded, err := os.ReadFile(filepath.Join(repoRoot, train.FitModelFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(trained, embedded) {
-		t.Errorf("%s is not what fitmodel trains today: run go run ./infra/lab/cmd/mcpsearch-lab fitmodel", index.FitModelFile)
+		t.Errorf("%s is not what fitmodel trains today: run go run ./infra/lab/cmd/mcpsearch-lab fitmodel", train.FitModelFile)
 	}
 	if !strings.Contains(stdout.String(), "trained on the signals of 214 of 214 fitting and 62 of 64 other requests") {
 		t.Errorf("output %q", stdout.String())

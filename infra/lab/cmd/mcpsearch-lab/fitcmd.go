@@ -7,8 +7,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/mcpsearch/mcpsearch/index"
 	"github.com/mcpsearch/mcpsearch/infra/lab/eval"
+	"github.com/mcpsearch/mcpsearch/infra/lab/train"
 )
 
 // fitSplit is the half of the sets the fit model is trained on: the dev
@@ -23,7 +23,7 @@ func runFitModel(args []string, stdout, stderr io.Writer) error {
 	catalogDir := fs.String("catalog", "functions/search/catalog", "catalog `DIR` searched (its items carry written requests)")
 	fits := fs.String("fits", "infra/lab/eval/testdata/everyday/queries.jsonl,infra/lab/eval/testdata/fresh/queries.jsonl", "query `FILES` (comma-separated) some item fits: their dev lines are trained on")
 	misfits := fs.String("misfits", "infra/lab/eval/testdata/offcatalog/queries.jsonl", "query `FILES` (comma-separated) no item fits: their dev lines are trained on")
-	out := fs.String("out", index.FitModelFile, "model `FILE` to write")
+	out := fs.String("out", train.FitModelFile, "model `FILE` to write")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -40,7 +40,7 @@ func runFitModel(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer set.Close()
-	model, nf, nm, err := index.TrainFitModel(context.Background(), set.Index(), fitTexts, misfitTexts)
+	model, nf, nm, err := train.Fit(context.Background(), set.Index(), fitTexts, misfitTexts)
 	if err != nil {
 		return err
 	}

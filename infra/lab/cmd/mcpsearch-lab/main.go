@@ -36,8 +36,8 @@ import (
 	"io"
 	"os"
 
-	"github.com/mcpsearch/mcpsearch/index"
 	"github.com/mcpsearch/mcpsearch/infra/cli"
+	"github.com/mcpsearch/mcpsearch/infra/lab/train"
 )
 
 // program is the name the commands' messages and usage give.
@@ -50,8 +50,8 @@ var commands = map[string]cli.Command{
 	"wordnet":     {Summary: "distil WordNet into the index's synonym table (" + textData + "wordnet.txt)", Run: runWordnet},
 	"wordvec":     {Summary: "distil word vectors into the index's table (" + textData + "wordvec.bin)", Run: runWordvec},
 	"cedict":      {Summary: "distil CC-CEDICT into the index's Chinese gloss table (" + textData + "zhgloss.txt)", Run: runCedict},
-	"errandmodel": {Summary: "train the no-match test's errand model (" + index.ErrandModelFile + ")", Run: runErrandModel},
-	"fitmodel":    {Summary: "train the no-match test's fit model (" + index.FitModelFile + ")", Run: runFitModel},
+	"errandmodel": {Summary: "train the no-match test's errand model (" + train.ErrandModelFile + ")", Run: runErrandModel},
+	"fitmodel":    {Summary: "train the no-match test's fit model (" + train.FitModelFile + ")", Run: runFitModel},
 }
 
 // textData is where the index's language resources live, which the
