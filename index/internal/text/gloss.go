@@ -10,7 +10,7 @@ import (
 
 // Chinese glosses. Tools of Chinese servers are often described in
 // Chinese, and agents ask in English (and the other way round). The gloss
-// table, distilled from CC-CEDICT by `mcpsearch-lab cedict` (zhgloss.NOTICE),
+// table, distilled from CC-CEDICT by `mcpsearch cedict` (zhgloss.NOTICE),
 // gives each simplified Chinese word of up to maxGlossChars characters a
 // few English words. Chinese text is folded to simplified characters,
 // split into dictionary words by forward maximum matching (unknown single

