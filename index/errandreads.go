@@ -77,7 +77,7 @@ func ErrandReadsOf(cat *catalog.Catalog) ([]ErrandReads, error) {
 // corpus's 12 servers at 5% or more (meals, flights, recipes, reminders,
 // maps, translation; the bundled catalog's are all below) lost 10–36% of
 // their held-out requests to the no-match test
-// (infra/eval/everyday-catalog.sh).
+// (infra/lab/eval/everyday-catalog.sh).
 const errandNoteShare = 0.05
 
 // ErrandServersNote is what a build of cat says of its servers whose

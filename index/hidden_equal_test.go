@@ -53,7 +53,7 @@ func setRulesOff(tb testing.TB, rules []string, xs ...*Index) {
 
 // TestHiddenItemsShapeNothing: a caller who sees a quarter of the default
 // catalog (each server restricted to one of four groups) gets, for every
-// everyday and off-catalog request of infra/eval/testdata, the answer the
+// everyday and off-catalog request of infra/lab/eval/testdata, the answer the
 // catalog of that quarter alone gives — its items in order, their scores
 // and explanations, its hint — once the rules that read the item vectors
 // are off: every count, idf, average length, budget and share the BM25

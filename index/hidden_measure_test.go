@@ -15,7 +15,7 @@ import (
 // TestHiddenServersRanking measures what a caller who sees a quarter of
 // the default catalog (restrictedCatalog) can still tell of the other
 // three quarters from its search results: it compares each of the
-// everyday and off-catalog requests (infra/eval/testdata) searched by
+// everyday and off-catalog requests (infra/lab/eval/testdata) searched by
 // that caller with the same search over a catalog of that quarter alone.
 // It requires the no-match decision (items or none) to be the same for
 // every request, and reports how often the hint, the first item, the page
@@ -114,7 +114,7 @@ func evalQueries(tb testing.TB) []string {
 	tb.Helper()
 	var out []string
 	for _, set := range []string{"everyday", "offcatalog"} {
-		f, err := os.Open(filepath.Join("..", "infra", "eval", "testdata", set, "queries.jsonl"))
+		f, err := os.Open(filepath.Join("..", "infra", "lab", "eval", "testdata", set, "queries.jsonl"))
 		if err != nil {
 			tb.Fatal(err)
 		}

@@ -28,7 +28,7 @@ type Budget struct {
 }
 
 // EstimateTokens estimates the tokens of a definition as its JSON bytes
-// divided by 4, rounded up: the estimate of `mcpsearch bench tokens`
+// divided by 4, rounded up: the estimate of `mcpsearch-lab bench tokens`
 // (about 4 bytes a token for English and JSON with common tokenizers).
 func EstimateTokens(definition json.RawMessage) int { return (len(definition) + 3) / 4 }
 

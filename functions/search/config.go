@@ -151,7 +151,7 @@ var settings = []setting{
 		c.AlwaysTools, err = nameList(v)
 		return err
 	}},
-	{"MCPSEARCH_RULES_OFF", "comma-separated names of retrieval rules, such as errand-model (mcpsearch eval --ablate lists them)", false, func(c *Config, v string) (err error) {
+	{"MCPSEARCH_RULES_OFF", "comma-separated names of retrieval rules, such as errand-model (mcpsearch-lab eval --ablate lists them)", false, func(c *Config, v string) (err error) {
 		if c.RulesOff, err = nameList(v); err != nil {
 			return err
 		}

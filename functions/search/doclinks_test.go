@@ -18,7 +18,7 @@ const maxReadme = 16 << 10
 
 // TestDocLinks: README.md stays short, and every doc's relative links
 // (with their #anchors) and the repository paths its code names
-// (`infra/eval/gate.sh`, `go run ./infra/cmd/mcpsearch`) exist in the
+// (`infra/lab/eval/gate.sh`, `go run ./infra/cmd/mcpsearch`) exist in the
 // repository.
 func TestDocLinks(t *testing.T) {
 	if fi, err := os.Stat(filepath.Join(repoRoot, "README.md")); err != nil || fi.Size() > maxReadme {
@@ -149,7 +149,7 @@ func headingAnchors(text string) []string {
 // repoPathExists reports whether a word of a doc's code that looks like a
 // repository path (ext/…, index/…, functions/…, infra/…, .ci/…, or ./ and a
 // room) names something that exists; other words pass. A Go identifier
-// after the package (infra/bench.ScaleCatalog) is allowed.
+// after the package (infra/lab/bench.ScaleCatalog) is allowed.
 func repoPathExists(word string) bool {
 	word = strings.Trim(word, "()[],;:'\"")
 	m := repoPathRE.FindStringSubmatch(word)
@@ -205,8 +205,8 @@ func TestNoOutsideReferences(t *testing.T) {
 				t.Errorf("%s cites %s, which is not in the repository", rel, ref)
 			}
 		}
-		if !strings.HasPrefix(rel, "infra/eval/testdata/") && strings.Count(string(data), reference) != strings.Count(string(data), "testdata/"+reference) {
-			t.Errorf("%s cites %s without its path, infra/eval/testdata/%s", rel, reference, reference)
+		if !strings.HasPrefix(rel, "infra/lab/eval/testdata/") && strings.Count(string(data), reference) != strings.Count(string(data), "testdata/"+reference) {
+			t.Errorf("%s cites %s without its path, infra/lab/eval/testdata/%s", rel, reference, reference)
 		}
 		return nil
 	})

@@ -2,8 +2,12 @@ package e2e
 
 import (
 	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -11,11 +15,17 @@ import (
 
 const module = "github.com/mcpsearch/mcpsearch"
 
+// lab is the lab's tree: evaluation, measurement, training, distillers.
+const lab = module + "/infra/lab"
+
+// inTree reports whether the package path is root or below it.
+func inTree(path, root string) bool { return path == root || strings.HasPrefix(path, root+"/") }
+
 // joseModule is the JOSE library; only ext/auth imports it.
 const joseModule = "github.com/go-jose/"
 
-// The AWS SDK's credential chain and services: only infra/cmd/mcpsearch
-// (requests draft --bedrock) loads them.
+// The AWS SDK's credential chain and services: only the command lines
+// (infra/cli: requests draft --bedrock, the --embed-… flags) load them.
 const (
 	awsChain       = "github.com/aws/aws-sdk-go-v2/config"
 	awsCredentials = "github.com/aws/aws-sdk-go-v2/credentials"
@@ -57,15 +67,15 @@ func listPackages(t *testing.T) []goPackage {
 // extension's vocabulary) depends on the standard library only, and not on
 // net/http; the MCP server (ext/server) on neither bleve nor AWS; index
 // neither on AWS nor on the server; the upstream client (ext/upstream) and
-// the search client library (ext/searchclient) on mcp-go and ext only; the
-// sentence encoder (infra/eval/encoder, a measurement, out of the serving
-// tree) on the standard library and golang.org/x/text only; the Lambda
+// the search client library (ext/searchclient) on mcp-go and ext only; the Lambda
 // function (functions/search) not on the AWS credential chain or SDK
 // services that mcpsearch requests draft uses to ask Bedrock, and the
 // drafting (infra/requests) and the hosted embeddings client (index/embed)
 // not on them either (the command hands them credentials); the shared
 // redaction and redirect policy (ext/redact, ext/redirect) on the standard
-// library only; and no package outside functions/ and infra/ imports them.
+// library only; no package outside functions/ and infra/ imports them; and
+// no package outside infra/lab imports the lab (evaluation, measurement,
+// training, the distillers), not even the operator's CLI or its tests.
 func TestDependencyDirection(t *testing.T) {
 	forbidden := map[string][]string{
 		module + "/ext":        {"github.com/", "golang.org/", "net/http", module + "/"},
@@ -76,8 +86,6 @@ func TestDependencyDirection(t *testing.T) {
 		module + "/ext/upstream/upstreamtest": {"github.com/blevesearch/", "github.com/aws/", module + "/"},
 		// The search client library: the standard library, mcp-go and ext only.
 		module + "/ext/searchclient": {"github.com/blevesearch/", "github.com/aws/", module + "/ext/", module + "/index", module + "/functions", module + "/infra"},
-		// The sentence encoder: the standard library and golang.org/x/text only.
-		module + "/infra/eval/encoder": {"github.com/", "gopkg.in/", module + "/"},
 		// Authentication: ext and the JOSE library, nothing of the index or AWS.
 		module + "/ext/auth": {"github.com/blevesearch/", "github.com/aws/", module + "/index", module + "/functions", module + "/infra"},
 		// The Lambda function signs its own few AWS calls: no credential
@@ -131,6 +139,9 @@ func TestDependencyDirection(t *testing.T) {
 					t.Errorf("%s imports %s: nothing may import functions/ or infra/", p.ImportPath, imp)
 				}
 			}
+			if inTree(imp, lab) && !inTree(p.ImportPath, lab) {
+				t.Errorf("%s imports %s: nothing outside infra/lab may import the lab", p.ImportPath, imp)
+			}
 		}
 	}
 	for prefix := range forbidden {
@@ -138,4 +149,83 @@ func TestDependencyDirection(t *testing.T) {
 			t.Errorf("package %s not found", prefix)
 		}
 	}
+}
+
+// TestServingBinaryLinksNoLab: the function's binary (go list -deps
+// ./functions/search) links no package of infra/ — no evaluation,
+// measurement, training or distilling code, nor the command lines.
+func TestServingBinaryLinksNoLab(t *testing.T) {
+	cmd := exec.Command("go", "list", "-deps", "./functions/search")
+	cmd.Dir = repoRoot
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list -deps ./functions/search: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	if !slices.Contains(deps, module+"/index") {
+		t.Fatalf("go list -deps ./functions/search lists no %s/index: %q", module, deps)
+	}
+	for _, dep := range deps {
+		if inTree(dep, module+"/infra") {
+			t.Errorf("the serving binary links %s", dep)
+		}
+	}
+}
+
+// TestIndexExportsNoTraining: no package under index/ exports a name
+// that starts with Train (a function, a method, a type, a variable or a
+// constant): the models are trained by the lab (infra/lab/train), which
+// reads the index through what it exports for every caller.
+func TestIndexExportsNoTraining(t *testing.T) {
+	cmd := exec.Command("go", "list", "-f", `{{.Dir}}{{range .GoFiles}} {{.}}{{end}}`, "./index/...")
+	cmd.Dir = repoRoot
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list ./index/...: %v", err)
+	}
+	files := 0
+	for line := range strings.Lines(string(out)) {
+		fields := strings.Fields(line)
+		for _, name := range fields[1:] {
+			path := filepath.Join(fields[0], name)
+			files++
+			for _, ident := range exportedNames(t, path) {
+				if strings.HasPrefix(ident, "Train") {
+					t.Errorf("%s exports %s: training belongs to the lab (infra/lab/train)", path, ident)
+				}
+			}
+		}
+	}
+	if files < 20 {
+		t.Fatalf("go list found %d Go files under index/; want the index's", files)
+	}
+}
+
+// exportedNames are the exported names a Go file declares at its top
+// level, methods included.
+func exportedNames(t *testing.T, path string) []string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			names = append(names, d.Name.Name)
+		case *ast.GenDecl:
+			for _, spec := range d.Specs {
+				switch s := spec.(type) {
+				case *ast.TypeSpec:
+					names = append(names, s.Name.Name)
+				case *ast.ValueSpec:
+					for _, n := range s.Names {
+						names = append(names, n.Name)
+					}
+				}
+			}
+		}
+	}
+	return slices.DeleteFunc(names, func(n string) bool { return !ast.IsExported(n) })
 }

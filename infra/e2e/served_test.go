@@ -7,7 +7,7 @@ import (
 
 // TestIndexIsAllServed: every package under index/ is linked into the
 // search function. Code that nothing serving links (a model measured for a
-// later issue, an experiment) lives with the measurements in infra/eval,
+// later issue, an experiment) lives with the measurements in infra/lab/eval,
 // where it costs neither the index's tests nor its reviewers. The one
 // exception is a helper of tests, named as Go names them (…test, like
 // net/http/httptest), that only tests import.
@@ -40,7 +40,7 @@ func TestIndexIsAllServed(t *testing.T) {
 			continue // a helper of tests
 		}
 		if !served[p] {
-			t.Errorf("%s is not linked into functions/search: move it out of index/ (infra/eval holds measurements)", p)
+			t.Errorf("%s is not linked into functions/search: move it out of index/ (infra/lab/eval holds measurements)", p)
 		}
 	}
 }

@@ -3,7 +3,7 @@
 // silk"): a logistic model over the hashed words and word pairs of a
 // text, as the text analyser reads them, trained at development time on
 // the default catalog's written requests against a reviewed set of
-// everyday errands (infra/data/errands), and embedded in the binary
+// everyday errands (infra/lab/data/errands), and embedded in the binary
 // (model.bin, int8 weights).
 //
 // The no-match test (package retrieval, rule errand-model) gives no items
@@ -13,11 +13,11 @@
 // emptied answerable tasks (measured: livemcpbench emptied 0 → .223), so
 // it is not asked there.
 //
-//	go run ./infra/cmd/mcpsearch errandmodel
+//	go run ./infra/lab/cmd/mcpsearch-lab errandmodel
 //
-// trains it again (seeded: the same data give the same bytes;
-// TestModelIsTheTrainedOne checks the embedded model is what the
-// repository's data and code train).
+// trains it again (package infra/lab/train, seeded: the same data give
+// the same bytes; TestErrandModelIsTheTrainedOne checks the embedded
+// model is what the repository's data and code train).
 package errand
 
 import (

@@ -16,15 +16,15 @@
 // cosine of the re-ranking window, which weighed as much on the dev
 // halves, are not (TestHiddenServersRanking), and are left out.
 //
-// The model is trained at development time (go run ./infra/cmd/mcpsearch
+// The model is trained at development time (go run ./infra/lab/cmd/mcpsearch-lab
 // fitmodel) on the signals of the dev halves of the everyday and fresh
 // sets (requests some item fits) and of the off-catalog set (requests none
 // fits), and embedded (model.json): its threshold is where the dev halves'
-// answerable requests lose EmptiedShare of them, no more. Training is
-// deterministic, full-batch gradient descent in a fixed order with the
-// errand package's exponential, its figures written to six significant
-// digits, so every machine trains the same bytes
-// (TestFitModelIsTheTrainedOne).
+// answerable requests lose 1.5% of them, no more. Training (package
+// infra/lab/train, outside the serving tree) is deterministic, full-batch
+// gradient descent in a fixed order with its own exponential, the figures
+// written to six significant digits, so every machine trains the same
+// bytes (TestFitModelIsTheTrainedOne).
 package fit
 
 import (
@@ -49,9 +49,9 @@ type Signals struct {
 	Concepts int     // the concepts of the query
 }
 
-// vector is the signals as the model reads them: the concepts counted to
+// Vector is the signals as the model reads them: the concepts counted to
 // 8 and scaled to 1.
-func (s Signals) vector() [NumSignals]float64 {
+func (s Signals) Vector() [NumSignals]float64 {
 	return [NumSignals]float64{s.Errand, s.Coverage, s.Share, float64(min(s.Concepts, 8)) / 8}
 }
 
@@ -69,7 +69,7 @@ type Model struct {
 // Score is the model's log-odds that some item fits.
 func (m *Model) Score(s Signals) float64 {
 	z := m.Bias
-	for i, x := range s.vector() {
+	for i, x := range s.Vector() {
 		z += m.Weights[i] * (x - m.Mean[i]) / m.Scale[i]
 	}
 	return z

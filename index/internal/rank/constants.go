@@ -3,7 +3,7 @@ package rank
 // Every tuned number of retrieval and ranking, each with why it is what it
 // is and where that was measured. "Log" is the technique log of
 // index/README.md (Retrieval quality): each step's figures on the public
-// benchmarks (bash infra/eval/gate.sh), and what was tried and not kept.
+// benchmarks (bash infra/lab/eval/gate.sh), and what was tried and not kept.
 // Change one only with the gate's figures before and after.
 
 // Field boosts of the text query: one clause per field, a disjunction of
@@ -216,7 +216,7 @@ const (
 	// the document frequencies its corrections read (each in every text
 	// field: of its words' nearest terms, of the word vectors' candidates,
 	// of the halves of words run together); then later words are not
-	// corrected. The 649 requests of infra/eval's everyday, fresh,
+	// corrected. The 649 requests of infra/lab/eval's everyday, fresh,
 	// offcatalog and livemcpbench sets over the default catalog take at
 	// most 14,691 steps (99% at most 6,724) and 37 lookups (99% at most 21);
 	// 128 typos took 32,768 steps, 128 words run together 150 lookups

@@ -13,7 +13,7 @@ const defaultCatalog = "../../../functions/search/catalog"
 
 // BenchmarkOpen measures Open of the requests file of the default catalog
 // scaled to 10,000 and 100,000 tools (its items copied under new server
-// names, as infra/bench scales it), at the catalog's own density of
+// names, as infra/lab/bench scales it), at the catalog's own density of
 // requests: what opening a bundle pays for the file.
 func BenchmarkOpen(b *testing.B) {
 	cat, err := catalog.LoadDir(defaultCatalog, nil)

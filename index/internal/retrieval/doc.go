@@ -25,7 +25,7 @@
 // asked for before it applies: a Request carries the rules switched off,
 // and with none off the pipeline is what the product serves. README.md
 // lists the steps in order with what each rule is measured to contribute
-// (mcpsearch eval --ablate).
+// (mcpsearch-lab eval --ablate).
 //
 // What a caller may not see it learns nothing of: every word is looked up,
 // corrected and weighed among the items it sees (Sight); BM25 reads no

@@ -10,7 +10,7 @@ import (
 
 // TestReadmeListsEveryRule: the README's pipeline names every registered
 // rule, and its table has one row a rule, in the registry's order, with
-// its step and reason (what mcpsearch eval --ablate --markdown prints).
+// its step and reason (what mcpsearch-lab eval --ablate --markdown prints).
 func TestReadmeListsEveryRule(t *testing.T) {
 	data, err := os.ReadFile("README.md")
 	if err != nil {
@@ -29,7 +29,7 @@ func TestReadmeListsEveryRule(t *testing.T) {
 	}
 	all := rules.All()
 	if len(rows) != len(all) {
-		t.Fatalf("the table has %d rule rows, the registry %d rules: run mcpsearch eval --ablate --markdown", len(rows), len(all))
+		t.Fatalf("the table has %d rule rows, the registry %d rules: run mcpsearch-lab eval --ablate --markdown", len(rows), len(all))
 	}
 	for i, r := range all {
 		want := "| " + r.Step() + " | `" + r.Name() + "` | " + r.Reason() + " | "

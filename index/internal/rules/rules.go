@@ -6,7 +6,7 @@
 // none off, which is what the product serves); every place that applies a
 // rule asks Set.On first and, when the rule is off, behaves as if the rule
 // had never been written. Nothing else changes with the Set, so switching
-// one rule off measures exactly that rule (mcpsearch eval --ablate).
+// one rule off measures exactly that rule (mcpsearch-lab eval --ablate).
 package rules
 
 import (

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index"
 	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/infra/cli"
 )
 
 func runBuild(args []string, stdout, stderr io.Writer) error {
@@ -18,16 +19,16 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	catalogDir := fs.String("catalog", "", "catalog directory: one JSON file of MCP list answers per server")
 	out := fs.String("out", "", "bundle directory to write (replaced atomically)")
 	sep := fs.String("separator", catalog.DefaultSeparator, "separator between server and item names")
-	ef := newEmbedFlags(fs)
+	ef := cli.NewEmbedFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if err := fs.require("catalog", "out"); err != nil {
+	if err := fs.Require("catalog", "out"); err != nil {
 		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	hosted, err := ef.hosted(ctx)
+	hosted, err := ef.Hosted(ctx)
 	if err != nil {
 		return err
 	}
@@ -69,7 +70,7 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if err := fs.require("index"); err != nil {
+	if err := fs.Require("index"); err != nil {
 		return err
 	}
 	m, err := index.Verify(*dir)

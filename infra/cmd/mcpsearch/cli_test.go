@@ -17,6 +17,9 @@ import (
 // repoRoot is the root of the repository; tests run in infra/cmd/mcpsearch.
 const repoRoot = "../../.."
 
+// testCatalog is the index's small test catalog.
+const testCatalog = "../../../index/testdata/catalog"
+
 // TestHelp: asking for help is not a mistake: the usage goes to standard
 // output and the exit code is 0. No command, or an unknown one, is a
 // mistake: the usage goes to standard error and the exit code is 2.
@@ -30,8 +33,7 @@ func TestHelp(t *testing.T) {
 		{[]string{"help"}, "usage: mcpsearch <command>"},
 		{[]string{"search", "--help"}, "QUERY"},
 		{[]string{"build", "-h"}, "-catalog"},
-		{[]string{"bench", "help"}, "coldstart"},
-		{[]string{"bench", "load", "--help"}, "-clients"},
+		{[]string{"requests", "--help"}, "coverage"},
 	} {
 		code, out, errOut := runCLI(test.args...)
 		if code != 0 || !strings.Contains(out, test.want) || errOut != "" {
@@ -47,10 +49,9 @@ func TestHelp(t *testing.T) {
 }
 
 // TestUsageListsEveryCommand: the command list and the package doc name
-// every command and every measurement of bench.
+// every command, and none of the lab's.
 func TestUsageListsEveryCommand(t *testing.T) {
 	_, usage, _ := runCLI("--help")
-	_, benchUsage, _ := runCLI("bench", "help")
 	src, err := os.ReadFile("main.go")
 	if err != nil {
 		t.Fatal(err)
@@ -63,15 +64,9 @@ func TestUsageListsEveryCommand(t *testing.T) {
 			t.Errorf("the package doc in main.go lacks mcpsearch %s", name)
 		}
 	}
-	for _, b := range benches {
-		if b.summary == "" {
-			continue // a child process of another bench
-		}
-		if !strings.Contains(usage, b.name) || !regexp.MustCompile(`(?m)^  `+b.name+` +\S`).MatchString(benchUsage) {
-			t.Errorf("usage or bench usage lacks bench %s:\n%s\n%s", b.name, usage, benchUsage)
-		}
-		if !strings.Contains(string(src), "//\tmcpsearch bench "+b.name+" ") {
-			t.Errorf("the package doc in main.go lacks mcpsearch bench %s", b.name)
+	for _, lab := range []string{"eval", "bench", "errandmodel", "fitmodel", "wordnet", "wordvec", "cedict", "holdout"} {
+		if _, ok := commands[lab]; ok {
+			t.Errorf("the operator's CLI has the lab's command %s (infra/lab/cmd/mcpsearch-lab)", lab)
 		}
 	}
 }
@@ -129,7 +124,6 @@ func TestRequiredNamesEveryMissingFlag(t *testing.T) {
 		{[]string{"build"}, "--catalog and --out are required"},
 		{[]string{"crawl"}, "--servers and --out are required"},
 		{[]string{"crawl", "--servers", "s.yaml"}, "--out is required"},
-		{[]string{"wordvec"}, "--package is required"},
 	} {
 		for range 20 {
 			code, _, errOut := runCLI(test.args...)

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/mcpsearch/mcpsearch/infra/cli"
 	"github.com/mcpsearch/mcpsearch/infra/crawl"
 )
 
@@ -23,11 +24,11 @@ func runCrawl(args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if err := fs.require("servers", "out"); err != nil {
+	if err := fs.Require("servers", "out"); err != nil {
 		return err
 	}
 	if *concurrency < 1 || *timeout <= 0 || *maxBytes < 1 {
-		return fmt.Errorf("%w: --concurrency, --timeout and --max-resource-bytes must be positive", errUsage)
+		return fmt.Errorf("%w: --concurrency, --timeout and --max-resource-bytes must be positive", cli.ErrUsage)
 	}
 	cfg, err := crawl.LoadServers(*servers)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index"
 	"github.com/mcpsearch/mcpsearch/infra/artifact"
+	"github.com/mcpsearch/mcpsearch/infra/cli"
 )
 
 // sourceDir is the directory this binary was built from, or "" when it
@@ -37,16 +38,16 @@ func runPackage(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&opts.Arch, "arch", "arm64", "arm64 or amd64")
 	fs.BoolVar(&opts.Zip, "zip", true, "also write DIR.zip, the file Lambda takes")
 	fs.StringVar(&opts.Version, "version", "", "version stamped into the binary")
-	ef := newEmbedFlags(fs)
+	ef := cli.NewEmbedFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if err := fs.require("catalog", "out"); err != nil {
+	if err := fs.Require("catalog", "out"); err != nil {
 		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	hosted, err := ef.hosted(ctx)
+	hosted, err := ef.Hosted(ctx)
 	if err != nil {
 		return err
 	}

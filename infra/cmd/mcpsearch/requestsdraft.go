@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/infra/cli"
 	"github.com/mcpsearch/mcpsearch/infra/requests"
 )
 
@@ -26,7 +27,7 @@ type draftFlags struct {
 	timeout                        *time.Duration
 }
 
-func newDraftFlags(fs *flagSet) *draftFlags {
+func newDraftFlags(fs *cli.FlagSet) *draftFlags {
 	return &draftFlags{
 		catalog:     fs.String("catalog", "", "catalog `DIR` whose items get requests"),
 		out:         fs.String("out", "", "`DIR` the drafts are written to, one requests file per server (SERVER.json), for review"),
@@ -46,12 +47,6 @@ func newDraftFlags(fs *flagSet) *draftFlags {
 	}
 }
 
-// Bounds of the flags: a model endpoint is a shared service.
-const (
-	maxConcurrency = 64
-	maxRetries     = 10
-)
-
 // runRequestsDraft asks a language model to draft requests for a
 // catalog's items and writes them to requests files for review.
 func runRequestsDraft(args []string, stdout, stderr io.Writer) error {
@@ -70,7 +65,7 @@ func runRequestsDraft(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	done, err := requests.Draft(ctx, *f.catalog, *f.out, model, &requests.DraftOptions{
-		Servers: splitList(*f.servers), Items: splitList(*f.items), All: *f.all, Limit: *f.limit,
+		Servers: cli.SplitList(*f.servers), Items: cli.SplitList(*f.items), All: *f.all, Limit: *f.limit,
 		Count: *f.count, Concurrency: *f.concurrency, Notes: stderr,
 	})
 	switch {
@@ -84,29 +79,29 @@ func runRequestsDraft(args []string, stdout, stderr io.Writer) error {
 }
 
 // check refuses flags that do not go together.
-func (f *draftFlags) check(fs *flagSet) error {
-	if err := fs.require("catalog", "out", "model"); err != nil {
+func (f *draftFlags) check(fs *cli.FlagSet) error {
+	if err := fs.Require("catalog", "out", "model"); err != nil {
 		return err
 	}
 	switch {
 	case !*f.bedrock && *f.endpoint == "":
-		return fmt.Errorf("%w: name the model's endpoint: --endpoint URL (OpenAI-compatible) or --bedrock", errUsage)
+		return fmt.Errorf("%w: name the model's endpoint: --endpoint URL (OpenAI-compatible) or --bedrock", cli.ErrUsage)
 	case *f.bedrock && *f.apiKeyEnv != "":
-		return fmt.Errorf("%w: --api-key-env is for --endpoint: Bedrock calls are signed with AWS credentials", errUsage)
+		return fmt.Errorf("%w: --api-key-env is for --endpoint: Bedrock calls are signed with AWS credentials", cli.ErrUsage)
 	case !*f.bedrock && *f.region != "":
-		return fmt.Errorf("%w: --region is for --bedrock", errUsage)
+		return fmt.Errorf("%w: --region is for --bedrock", cli.ErrUsage)
 	case *f.all && *f.items != "":
-		return fmt.Errorf("%w: --all and --item: name the items, or ask for all", errUsage)
+		return fmt.Errorf("%w: --all and --item: name the items, or ask for all", cli.ErrUsage)
 	case *f.count < 1 || *f.count > catalog.MaxRequestsPerItem:
-		return fmt.Errorf("%w: --count %d: want 1 to %d", errUsage, *f.count, catalog.MaxRequestsPerItem)
-	case *f.concurrency < 1 || *f.concurrency > maxConcurrency:
-		return fmt.Errorf("%w: --concurrency %d: want 1 to %d", errUsage, *f.concurrency, maxConcurrency)
-	case *f.limit < 0 || *f.try < 0 || *f.try > maxRetries || *f.timeout <= 0:
-		return fmt.Errorf("%w: --timeout must be positive, --limit not negative, --retries 0 to %d", errUsage, maxRetries)
+		return fmt.Errorf("%w: --count %d: want 1 to %d", cli.ErrUsage, *f.count, catalog.MaxRequestsPerItem)
+	case *f.concurrency < 1 || *f.concurrency > cli.MaxConcurrency:
+		return fmt.Errorf("%w: --concurrency %d: want 1 to %d", cli.ErrUsage, *f.concurrency, cli.MaxConcurrency)
+	case *f.limit < 0 || *f.try < 0 || *f.try > cli.MaxRetries || *f.timeout <= 0:
+		return fmt.Errorf("%w: --timeout must be positive, --limit not negative, --retries 0 to %d", cli.ErrUsage, cli.MaxRetries)
 	}
 	if *f.endpoint != "" {
 		if u, err := url.Parse(*f.endpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fmt.Errorf("%w: --endpoint %q: want an http:// or https:// URL", errUsage, *f.endpoint)
+			return fmt.Errorf("%w: --endpoint %q: want an http:// or https:// URL", cli.ErrUsage, *f.endpoint)
 		}
 	}
 	return nil
@@ -131,7 +126,7 @@ func (f *draftFlags) newModel(ctx context.Context) (requests.Model, error) {
 // credentials the AWS credential chain finds (environment, shared files,
 // SSO, web identity, container or instance role).
 func (f *draftFlags) bedrockModel(ctx context.Context, calls *requests.Calls) (requests.Model, error) {
-	region, creds, err := awsCredentials(ctx, *f.region, "--region")
+	region, creds, err := cli.AWSCredentials(ctx, *f.region, "--region")
 	if err != nil {
 		return nil, err
 	}

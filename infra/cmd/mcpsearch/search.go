@@ -11,30 +11,31 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index"
+	"github.com/mcpsearch/mcpsearch/infra/cli"
 )
 
 func runSearch(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("search", stdout, stderr)
-	fs.operands = "QUERY...   (the words to search for; flags may stand among them, and after -- every word is a word, even one that starts with -)"
+	fs.Operands = "QUERY...   (the words to search for; flags may stand among them, and after -- every word is a word, even one that starts with -)"
 	dir := fs.String("index", "", "bundle directory")
 	kind := fs.String("kind", string(ext.KindTool), "tool, prompt, resource or resourceTemplate")
 	limit := fs.Int("limit", ext.DefaultLimit, "results to show (1-50)")
 	groups := fs.String("groups", "", "search as a caller of these comma-separated groups (default: see every item)")
 	scopes := fs.String("scopes", "", "search as a caller holding these comma-separated scopes")
-	off := fs.String("off", "", "retrieval rules to switch off, comma-separated, as the function's MCPSEARCH_RULES_OFF does (mcpsearch eval --ablate lists them)")
-	words, err := fs.parseOperands(args)
+	off := fs.String("off", "", "retrieval rules to switch off, comma-separated, as the function's MCPSEARCH_RULES_OFF does (mcpsearch-lab eval --ablate lists them)")
+	words, err := fs.ParseOperands(args)
 	if err != nil {
 		return err
 	}
 	text := strings.Join(words, " ")
-	if err := fs.require("index"); err != nil {
+	if err := fs.Require("index"); err != nil {
 		return err
 	}
 	if text == "" {
-		return fmt.Errorf("%w: give the query (QUERY...)", errUsage)
+		return fmt.Errorf("%w: give the query (QUERY...)", cli.ErrUsage)
 	}
 	if !ext.Kind(*kind).Valid() || *limit < 1 || *limit > ext.MaxLimit {
-		return fmt.Errorf("%w: --kind must be one of %v and --limit between 1 and %d", errUsage, ext.Kinds, ext.MaxLimit)
+		return fmt.Errorf("%w: --kind must be one of %v and --limit between 1 and %d", cli.ErrUsage, ext.Kinds, ext.MaxLimit)
 	}
 	x, err := index.Open(*dir)
 	if err != nil {
@@ -42,11 +43,11 @@ func runSearch(args []string, stdout, stderr io.Writer) error {
 	}
 	defer x.Close()
 	if *off != "" {
-		if err := x.SetRulesOff(splitList(*off)...); err != nil {
-			return fmt.Errorf("%w: --off: %w", errUsage, err)
+		if err := x.SetRulesOff(cli.SplitList(*off)...); err != nil {
+			return fmt.Errorf("%w: --off: %w", cli.ErrUsage, err)
 		}
 	}
-	access := ext.Access{All: *groups == "" && *scopes == "", Groups: splitList(*groups), Scopes: splitList(*scopes)}
+	access := ext.Access{All: *groups == "" && *scopes == "", Groups: cli.SplitList(*groups), Scopes: cli.SplitList(*scopes)}
 	page, err := x.Search(ext.WithAccess(context.Background(), access), ext.Query{Kind: ext.Kind(*kind), Text: text, Limit: *limit})
 	if err != nil {
 		return err

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestAblate: --ablate switches each named rule off in turn over the gate's
+// sets and reports, per column, the change and whether it is beyond the
+// bootstrap's noise; switching the no-match test off gives off-catalog
+// requests items (each shares a word with the catalog). The sets here are a small everyday set over the test
+// catalog, laid out as the gate's.
+func TestAblate(t *testing.T) {
+	dir := t.TempDir()
+	for _, sub := range []string{"everyday", "offcatalog"} {
+		if err := os.Mkdir(filepath.Join(dir, sub), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeFile(t, filepath.Join(dir, "everyday", "queries.jsonl"), `{"qid":"q1","query":"weather forecast for Paris","relevant_groups":[["weather__get_forecast"]],"split":"test"}
+{"qid":"q2","query":"write a new note","relevant_groups":[["notes__create_note"]],"split":"test"}
+{"qid":"q3","query":"delete my note","relevant_groups":[["notes__delete_note"]],"split":"dev"}
+`)
+	var negatives []string
+	for i, q := range []string{"search cheap flights to Rome", "search for a pizza place", "forecast the stock market", "delete my bank account",
+		"create a new spotify playlist", "list my netflix movies", "search youtube videos of cats", "note the football score"} {
+		negatives = append(negatives, fmt.Sprintf(`{"qid":"n%d","query":%q,"split":"test"}`, i, q))
+	}
+	writeFile(t, filepath.Join(dir, "offcatalog", "queries.jsonl"), strings.Join(negatives, "\n")+"\n")
+	code, out, errOut := runCLI("eval", "--ablate", "--dir", dir, "--catalog", testCatalog,
+		"--sets", "everyday", "--rules", "no-match,unread-cjk", "--rounds", "200", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s%s", code, out, errOut)
+	}
+	var got ablation
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if b := got.Baseline["everyday negatives test"]; b["no_match_rate"] != 1 {
+		t.Errorf("baseline of everyday negatives test: %v, want every negative given no items", b)
+	}
+	rules := map[string]bool{}
+	var noMatch *ablationRow
+	for i, r := range got.Rows {
+		rules[r.Rule] = true
+		if r.Rule == "no-match" && r.Column == "everyday negatives test" {
+			noMatch = &got.Rows[i]
+		}
+	}
+	if !rules["no-match"] || !rules["unread-cjk"] || len(rules) != 2 {
+		t.Errorf("rules ablated: %v, want no-match and unread-cjk", rules)
+	}
+	if noMatch == nil || !noMatch.Loss || !noMatch.Empty.Significant() || noMatch.Empty.Mean >= 0 || !noMatch.HeldOut {
+		t.Errorf("no-match off, everyday negatives test: %+v, want fewer negatives emptied, beyond noise, held out", noMatch)
+	}
+}
+
+func TestAblateErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"--rules", "nonesuch", "--sets", "everyday"},
+		{"--sets", "nonesuch"},
+		{"--queries", "q.jsonl"},
+		{"--rounds", "10"},
+	} {
+		code, out, errOut := runCLI(append([]string{"eval", "--ablate", "--dir", "../../../../infra/lab/eval/testdata", "--catalog", "../../../../functions/search/catalog"}, args...)...)
+		if code == 0 || !strings.Contains(errOut, "nonesuch") && !strings.Contains(errOut, "--") {
+			t.Errorf("eval --ablate %v: exit %d, %q%q; want an error naming the fault", args, code, out, errOut)
+		}
+	}
+}
+
+// TestEvalOffUnknownRule: --off names only registered rules.
+func TestEvalOffUnknownRule(t *testing.T) {
+	queries := t.TempDir() + "/q.jsonl"
+	writeFile(t, queries, `{"qid":"q1","query":"weather forecast","relevant_groups":[["weather__get_forecast"]]}`+"\n")
+	code, _, errOut := runCLI("eval", "--catalog", testCatalog, "--queries", queries, "--off", "phrases,nonesuch")
+	if code == 0 || !strings.Contains(errOut, `"nonesuch"`) {
+		t.Errorf("eval --off nonesuch: exit %d, %q; want an error naming the rule", code, errOut)
+	}
+}

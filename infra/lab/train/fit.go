@@ -1,0 +1,154 @@
+package train
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/mcpsearch/mcpsearch/index"
+)
+
+// FitModelFile is where the embedded fit model lives in the repository,
+// which mcpsearch-lab fitmodel writes.
+const FitModelFile = "index/internal/fit/model.json"
+
+// Fit trains the fit model of the no-match test on the signals of x's
+// searches, as a caller who sees every item: of fits, requests some item
+// fits, and of misfits, requests none fits. Requests whose search the
+// model is not asked about (no word found, an unread Chinese or Japanese
+// query, a bundle whose items carry no requests) are left out. It returns
+// the model file and how many of each were used.
+func Fit(ctx context.Context, x *index.Index, fits, misfits []string) ([]byte, int, int, error) {
+	fs, err := fitSignals(ctx, x, fits)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	ms, err := fitSignals(ctx, x, misfits)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	if len(fs) == 0 || len(ms) == 0 {
+		return nil, 0, 0, fmt.Errorf("the fit model is asked about %d of the fitting and %d of the other requests; want some of each (do the items carry written requests?)", len(fs), len(ms))
+	}
+	return fitModel(fs, ms).Encode(), len(fs), len(ms), nil
+}
+
+// fitSignals are the fit model's signals of the tool searches of texts
+// that it is asked about.
+func fitSignals(ctx context.Context, x *index.Index, texts []string) ([]index.FitSignals, error) {
+	var out []index.FitSignals
+	for _, text := range texts {
+		s, asked, err := x.FitSignalsOfSearch(ctx, text)
+		if err != nil {
+			return nil, err
+		}
+		if asked {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// The fit model's training: full-batch gradient descent
+// on the logistic loss over the standardised signals, each class weighed
+// so that both count alike, with a little L2; products rounded by
+// conversions (which Go never fuses), so every machine trains the same
+// figures.
+const (
+	fitEpochs       = 400
+	fitLearningRate = 1.0
+	fitL2           = 1e-3
+)
+
+// EmptiedShare is the share of the training's requests some item fits
+// that the threshold may give no items: the dev halves' emptied rate with
+// the rules before the model (.014), so that the model trades no emptied
+// requests for the requests no item fits it catches.
+const EmptiedShare = 0.015
+
+// fitModel returns the model that scores the signals of fits (requests some
+// item fits) above those of misfits (requests no item fits), its
+// threshold the score below which EmptiedShare of fits fall. Either list
+// empty gives the zero model with a threshold of -Inf: everything fits.
+func fitModel(fits, misfits []index.FitSignals) index.FitModel {
+	m := index.FitModel{Threshold: math.Inf(-1)}
+	for i := range m.Scale {
+		m.Scale[i] = 1
+	}
+	if len(fits) == 0 || len(misfits) == 0 {
+		return m
+	}
+	all := append(slices.Clone(fits), misfits...)
+	m.Mean, m.Scale = standardisation(all)
+	xs := make([][index.FitSignalCount]float64, len(all))
+	for i, s := range all {
+		v := s.Vector()
+		for j := range v {
+			xs[i][j] = float64(v[j]-m.Mean[j]) / m.Scale[j]
+		}
+	}
+	weightOf := func(i int) (label, weight float64) {
+		if i < len(fits) {
+			return 1, 1 / float64(len(fits))
+		}
+		return 0, 1 / float64(len(misfits))
+	}
+	for range fitEpochs {
+		var grad [index.FitSignalCount]float64
+		gradBias := 0.0
+		for i, x := range xs {
+			z := m.Bias
+			for j := range x {
+				z += float64(m.Weights[j] * x[j])
+			}
+			label, weight := weightOf(i)
+			g := float64((sigmoid(z) - label) * weight)
+			for j := range x {
+				grad[j] += float64(g * x[j])
+			}
+			gradBias += g
+		}
+		for j := range m.Weights {
+			m.Weights[j] -= float64(fitLearningRate * (grad[j] + float64(fitL2*m.Weights[j])))
+		}
+		m.Bias -= fitLearningRate * gradBias
+	}
+	m.Threshold = threshold(m, fits)
+	return m
+}
+
+// standardisation returns the mean and standard deviation of each signal
+// (a signal that does not vary, by more than rounding, is scaled by 1).
+func standardisation(all []index.FitSignals) (mean, scale [index.FitSignalCount]float64) {
+	n := float64(len(all))
+	for _, s := range all {
+		for j, x := range s.Vector() {
+			mean[j] += x / n
+		}
+	}
+	for _, s := range all {
+		for j, x := range s.Vector() {
+			d := x - mean[j]
+			scale[j] += float64(d*d) / n
+		}
+	}
+	for j := range scale {
+		scale[j] = math.Sqrt(scale[j])
+		if scale[j] < 1e-9 {
+			scale[j] = 1
+		}
+	}
+	return mean, scale
+}
+
+// threshold is the score of the fit at the EmptiedShare quantile of fits'
+// scores: the fits scoring below it are the ones the model empties.
+func threshold(m index.FitModel, fits []index.FitSignals) float64 {
+	scores := make([]float64, len(fits))
+	for i, s := range fits {
+		scores[i] = m.Score(s)
+	}
+	slices.Sort(scores)
+	return scores[int(EmptiedShare*float64(len(scores)))]
+}
