@@ -45,8 +45,10 @@
 // analyser and the writers read at build time (synonyms.go, names.go,
 // normalize.go, gloss.go, wordnet.go, wordvec.go and their data) are part
 // of the build identity bundles record and Open checks; those read at
-// query time only (phrases.go, expansions.go, foreign.go, generic.go,
-// timewords.go, …) are part of the query identity the server reports, and
-// a change to them refuses no bundle. After a change to either, run
+// query time only (phrases.go and phrases.txt, expansions.go, foreign.go,
+// generic.go, timewords.go, …) are part of the query identity the server
+// reports, and a change to them refuses no bundle. Each phrase of
+// phrases.txt says where it came from; those fitted to a dev half's misses
+// are quarantined, not loaded, until a held-out set confirms them. After a change to either, run
 // `go generate ./index/internal/versions` (its TestIDs fails until then).
 package text

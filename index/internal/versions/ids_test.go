@@ -80,6 +80,7 @@ var queryInputs = []string{
 	"internal/text/japanese.go",
 	"internal/text/paths.go",
 	"internal/text/phrases.go",
+	"internal/text/phrases.txt",
 	"internal/text/stopforeign.go",
 	"internal/text/timewords.go",
 }
@@ -162,7 +163,8 @@ func TestBuildConstantChangesBuild(t *testing.T) {
 func TestCommentEdits(t *testing.T) {
 	for _, c := range []struct{ file, old, new string }{
 		{"internal/text/phrases.go", "// phraseTable holds", "// A comment added.\n// phraseTable, reviewed, holds"},
-		{"internal/text/phrases.go", "=> create start\n", "=> create start\n"}, // the baseline: no edit
+		{"internal/text/phrases.txt", "=> create start\n", "=> create start\n"}, // the baseline: no edit
+		{"internal/text/phrases.txt", "# Every phrase is under", "# A comment added.\n  # Each phrase is under"},
 		{"internal/rank/build.go", "// about this many items a list", "// about so many items a list, k-means"},
 		{"internal/text/synonyms.go", "// synonymGroups is", "/* a block comment */ // synonymGroups, reviewed, is"},
 	} {
@@ -178,10 +180,32 @@ func TestCommentEdits(t *testing.T) {
 // another Query and the same Build: no bundle is refused for it.
 func TestQueryTableChangesQuery(t *testing.T) {
 	root := copyInputs(t)
-	edit(t, root, "internal/text/phrases.go", "spin/spun * up => create start\n", "spin/spun * up => create start\nwhip/whipped * up => create\n")
+	edit(t, root, "internal/text/phrases.txt", "spin/spun * up => create start\n", "spin/spun * up => create start\nwhip/whipped * up => create\n")
 	build, query := identities(t, root)
 	if build != Build || query == Query {
 		t.Errorf("phrase added: Build %s (was %s), Query %s (was %s); want the same Build and a new Query", build, Build, query, Query)
+	}
+}
+
+// TestQuarantineLiftedChangesQuery: a quarantined phrase let in (its
+// line's "quarantined:" made "source:") gives another Query: what a
+// search reads changed.
+func TestQuarantineLiftedChangesQuery(t *testing.T) {
+	root := copyInputs(t)
+	file := filepath.Join(root, "internal/text/phrases.txt")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lifted := bytes.ReplaceAll(data, []byte("\nquarantined:"), []byte("\nsource:"))
+	if bytes.Equal(lifted, data) {
+		t.Fatal("phrases.txt has no quarantined: line")
+	}
+	if err := os.WriteFile(file, lifted, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if build, query := identities(t, root); build != Build || query == Query {
+		t.Errorf("quarantine lifted: Build %s (was %s), Query %s (was %s); want the same Build and a new Query", build, Build, query, Query)
 	}
 }
 
@@ -221,10 +245,19 @@ func digest(root string, names []string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil))[:16], nil
 }
 
+// commentedTables are the data files whose loader skips the lines that
+// start with "#" (after spaces): those lines are comments, as a Go
+// file's.
+var commentedTables = []string{"internal/text/phrases.txt"}
+
 // semanticContent is what of a file counts: a Go file's tokens, each with
 // its literal, without its comments but //go:embed lines (which say what
-// is embedded), automatic semicolons as any; another file's bytes.
+// is embedded), automatic semicolons as any; a commented table's lines
+// but its comments; another file's bytes.
 func semanticContent(name string, data []byte) ([]byte, error) {
+	if slices.Contains(commentedTables, name) {
+		return withoutCommentLines(data), nil
+	}
 	if !strings.HasSuffix(name, ".go") {
 		return data, nil
 	}
@@ -250,6 +283,18 @@ func semanticContent(name string, data []byte) ([]byte, error) {
 		}
 		fmt.Fprintf(&out, "%s\x00%s\x00", tok, lit)
 	}
+}
+
+// withoutCommentLines is data without its lines that start with "#"
+// after spaces.
+func withoutCommentLines(data []byte) []byte {
+	var out []byte
+	for line := range bytes.Lines(data) {
+		if !bytes.HasPrefix(bytes.TrimLeft(line, " \t"), []byte("#")) {
+			out = append(out, line...)
+		}
+	}
+	return out
 }
 
 // copyInputs copies the listed files into a temporary index directory.
