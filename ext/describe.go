@@ -16,6 +16,16 @@ type Describer interface {
 	Describe() (CatalogInfo, error)
 }
 
+// RulesVersioner is implemented by a Searcher whose answers depend on
+// knowledge besides its index: the rules, tables and models it reads at
+// query time, which a new release may change over the same index. The
+// server adds RulesVersion to the extension's settings, under "rules",
+// beside "index" (Searcher.Version), so that two answers to one query can
+// be told apart by either. index.Index implements it (index.QueryID).
+type RulesVersioner interface {
+	RulesVersion() string
+}
+
 // CatalogInfo describes a catalog: its servers, its items by kind, when it
 // was built and how large its bundle is. The description is the same for
 // every caller, so a catalog whose items are not all public describes

@@ -267,7 +267,7 @@ func newManifest(cat *catalog.Catalog, dir string, opts *BuildOptions) (*Manifes
 	key := make([]byte, 32)
 	rand.Read(key)
 	m := &Manifest{
-		Format: FormatVersion, IndexVersion: VersionOf(cat), BleveVersion: BleveVersion, Tables: text.TablesID,
+		Format: FormatVersion, IndexVersion: VersionOf(cat), BleveVersion: BleveVersion, Build: BuildID,
 		BuiltAt: now().UTC().Truncate(time.Second), Separator: cat.Separator(), Counts: itemCounts(cat),
 		CursorKey: hex.EncodeToString(key), Visibility: visibilityTable(cat),
 	}

@@ -44,7 +44,7 @@ func manifestOffsets(t *testing.T, dir string) []int64 {
 		t.Fatal(err)
 	}
 	out := flipOffsets(int64(len(data)))
-	for _, key := range []string{`"format": `, `"indexVersion": "`, `"tables": "`, `"tool": `, `"t_description": `, `"cursorKey": "`, `"size": `} {
+	for _, key := range []string{`"format": `, `"indexVersion": "`, `"build": "`, `"tool": `, `"t_description": `, `"cursorKey": "`, `"size": `} {
 		at := bytes.Index(data, []byte(key))
 		if at < 0 {
 			t.Fatalf("the manifest has no %s", key)

@@ -16,7 +16,7 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/catalog"
-	"github.com/mcpsearch/mcpsearch/index/internal/text"
+	"github.com/mcpsearch/mcpsearch/index/internal/versions"
 )
 
 // FormatVersion is the bundle format this package writes and reads. It is
@@ -65,20 +65,34 @@ const FormatVersion = 16
 // pins it (a test checks), and manifests record it.
 const BleveVersion = "v2.5.7"
 
-// ErrOtherTables is a bundle built with other language tables than this
-// binary's (an older or newer mcpsearch): Open and Verify refuse it.
-var ErrOtherTables = errors.New("bundle built with other language tables")
+// ErrOtherBuild is a bundle built with other build-time tables, constants
+// or writers than this binary's (BuildID: an older or newer mcpsearch):
+// Open and Verify refuse it.
+var ErrOtherBuild = errors.New("bundle built with other build-time tables, constants or writers")
+
+// BuildID identifies what a bundle's bytes depend on, of this binary: the
+// build-time tables and constants and the writers' code (package
+// internal/versions). Bundles record it; Open refuses another.
+const BuildID = versions.Build
+
+// QueryID identifies the query-time tables, constants and models of this
+// binary (package internal/versions): what a search reads besides the
+// bundle. It refuses no bundle; the server reports it ("rules" in its
+// capabilities) and logs it, so that two answers to one query over one
+// bundle can be told apart by it.
+const QueryID = versions.Query
 
 // VersionOf is the index version of a bundle of cat built by this binary:
 // the SHA-256 (hex) of the catalog's version at FormatVersion and of the
-// language tables (text.TablesID), so that new tables give every catalog a
-// new version, as a new format does.
+// build-time knowledge (BuildID), so that new tables, constants or writers
+// give every catalog a new version, as a new format does; query-time
+// knowledge (QueryID) does not.
 func VersionOf(cat *catalog.Catalog) string {
-	return versionOf(cat.Version(FormatVersion), text.TablesID)
+	return versionOf(cat.Version(FormatVersion), BuildID)
 }
 
-func versionOf(catalogVersion, tables string) string {
-	sum := sha256.Sum256([]byte(catalogVersion + "\x00tables\x00" + tables))
+func versionOf(catalogVersion, build string) string {
+	sum := sha256.Sum256([]byte(catalogVersion + "\x00build\x00" + build))
 	return hex.EncodeToString(sum[:])
 }
 
@@ -90,10 +104,10 @@ type Manifest struct {
 	Format       int    `json:"format"`
 	IndexVersion string `json:"indexVersion"`
 	BleveVersion string `json:"bleveVersion"`
-	// Tables is the identity of the language tables and analysis the
-	// bundle was built with (text.TablesID): fields written at build time
-	// come from them, so a binary with other tables refuses the bundle.
-	Tables    string           `json:"tables"`
+	// Build is the identity of the build-time tables, constants and
+	// writers the bundle was built with (BuildID): its fields and vectors
+	// come from them, so a binary with another refuses the bundle.
+	Build     string           `json:"build"`
 	BuiltAt   time.Time        `json:"builtAt"`
 	Separator string           `json:"separator"`
 	Counts    map[ext.Kind]int `json:"counts"`
@@ -162,8 +176,8 @@ func readManifest(dir string) (*Manifest, error) {
 	switch {
 	case m.Format != FormatVersion:
 		return nil, fmt.Errorf("%s: bundle format %d, this build reads format %d: rebuild the bundle", dir, m.Format, FormatVersion)
-	case m.Tables != text.TablesID:
-		return nil, fmt.Errorf("%s: %w: built with %s, this binary has %s: rebuild the bundle", dir, ErrOtherTables, cmp.Or(m.Tables, "unrecorded ones"), text.TablesID)
+	case m.Build != BuildID:
+		return nil, fmt.Errorf("%s: %w: built with %s, this binary has %s: rebuild the bundle", dir, ErrOtherBuild, cmp.Or(m.Build, "unrecorded ones"), BuildID)
 	}
 	if sum, err := m.contentSum(); err != nil || sum != m.Checksum {
 		return nil, fmt.Errorf("%s: %s does not have the checksum it records (%s): the manifest is damaged: rebuild or restore the bundle", dir, ManifestFile, cmp.Or(m.Checksum, "none"))

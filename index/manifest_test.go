@@ -2,13 +2,13 @@ package index
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mcpsearch/mcpsearch/index/catalog"
-	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
 
 // TestManifestPathsStayInTheBundle: a manifest that lists a file outside
@@ -62,11 +62,11 @@ func TestManifestPathsStayInTheBundle(t *testing.T) {
 	}
 }
 
-// TestOpenRefusesOtherTables: a bundle whose manifest records other
-// language tables than this binary's (built before an upgrade, or before
-// tables were recorded) is refused by Open and Verify, saying to rebuild:
-// the fields it wrote at build time came from those tables.
-func TestOpenRefusesOtherTables(t *testing.T) {
+// TestOpenRefusesOtherBuild: a bundle whose manifest records another
+// build identity than this binary's (built before an upgrade, or before
+// the identity was recorded) is refused by Open and Verify, saying to
+// rebuild: the fields and vectors it wrote came from those tables.
+func TestOpenRefusesOtherBuild(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "bundle")
 	if _, err := BuildDir("testdata/catalog", dir, nil); err != nil {
 		t.Fatal(err)
@@ -74,9 +74,9 @@ func TestOpenRefusesOtherTables(t *testing.T) {
 	for _, tables := range []any{"0123456789abcdef", nil} {
 		editManifest(t, dir, func(m map[string]any) {
 			if tables == nil {
-				delete(m, "tables")
+				delete(m, "build")
 			} else {
-				m["tables"] = tables
+				m["build"] = tables
 			}
 		})
 		_, verr := Verify(dir)
@@ -85,8 +85,8 @@ func TestOpenRefusesOtherTables(t *testing.T) {
 			x.Close()
 		}
 		for name, err := range map[string]error{"Verify": verr, "Open": oerr} {
-			if err == nil || !strings.Contains(err.Error(), "language tables") || !strings.Contains(err.Error(), "rebuild") {
-				t.Errorf("%s with tables %v: got %v, want a refusal naming the language tables and asking for a rebuild", name, tables, err)
+			if err == nil || !errors.Is(err, ErrOtherBuild) || !strings.Contains(err.Error(), "rebuild") {
+				t.Errorf("%s with tables %v: got %v, want ErrOtherBuild, asking for a rebuild", name, tables, err)
 			}
 		}
 	}
@@ -111,12 +111,12 @@ func editManifest(t *testing.T, dir string, edit func(map[string]any)) {
 	}
 }
 
-// TestTablesChangeTheIndexVersion: a bundle's index version covers the
-// language tables, so new tables give a catalog a new version (and a cache
-// of bundles keyed by it a new entry).
-func TestTablesChangeTheIndexVersion(t *testing.T) {
-	if versionOf("catalog-v", "tables-a") == versionOf("catalog-v", "tables-b") {
-		t.Error("other tables kept the index version")
+// TestBuildChangesTheIndexVersion: a bundle's index version covers the
+// build identity, so new build-time tables give a catalog a new version
+// (and a cache of bundles keyed by it a new entry).
+func TestBuildChangesTheIndexVersion(t *testing.T) {
+	if versionOf("catalog-v", "build-a") == versionOf("catalog-v", "build-b") {
+		t.Error("another build kept the index version")
 	}
 	cat, err := catalog.LoadDir("testdata/catalog", nil)
 	if err != nil {
@@ -126,7 +126,7 @@ func TestTablesChangeTheIndexVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.IndexVersion != VersionOf(cat) || m.Tables != text.TablesID {
-		t.Errorf("got index version %s and tables %s, want %s and %s", m.IndexVersion, m.Tables, VersionOf(cat), text.TablesID)
+	if m.IndexVersion != VersionOf(cat) || m.Build != BuildID {
+		t.Errorf("got index version %s and build %s, want %s and %s", m.IndexVersion, m.Build, VersionOf(cat), BuildID)
 	}
 }

@@ -152,6 +152,10 @@ func (x *Index) Close() error {
 // Version is the index version from the manifest.
 func (x *Index) Version() string { return x.manifest.IndexVersion }
 
+// RulesVersion is QueryID: the identity of the query-time tables,
+// constants and models x searches with (ext.RulesVersioner).
+func (*Index) RulesVersion() string { return QueryID }
+
 // Manifest returns the bundle's manifest. The caller must not modify it.
 func (x *Index) Manifest() *Manifest { return x.manifest }
 

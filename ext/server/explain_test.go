@@ -132,3 +132,27 @@ func TestCapabilityHidesRestrictedCatalog(t *testing.T) {
 		t.Errorf("got catalog %s, want %s", got, want)
 	}
 }
+
+type versionedRules struct{ *memCatalog }
+
+func (versionedRules) RulesVersion() string { return "rules-7" }
+
+// TestCapabilityReportsRules: a searcher that versions its query-time
+// rules (ext.RulesVersioner) has the version reported beside its index's;
+// one that does not has no "rules".
+func TestCapabilityReportsRules(t *testing.T) {
+	for _, c := range []struct {
+		searcher ext.Searcher
+		want     any
+	}{{versionedRules{newMemCatalog("v1", 3)}, "rules-7"}, {newMemCatalog("v1", 3), nil}} {
+		s := newTestServer(t, c.searcher, nil)
+		r := call(t, s, "initialize", map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{},
+			"clientInfo": map[string]any{"name": "test", "version": "1"}})
+		caps := r.Result["capabilities"].(map[string]any)
+		for _, settings := range []any{caps["extensions"].(map[string]any)[ext.ExtensionID], caps["experimental"].(map[string]any)["search"]} {
+			if got := settings.(map[string]any)["rules"]; got != c.want || settings.(map[string]any)["index"] != "v1" {
+				t.Errorf("%T: got rules %v index %v, want %v and v1", c.searcher, got, settings.(map[string]any)["index"], c.want)
+			}
+		}
+	}
+}

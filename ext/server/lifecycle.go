@@ -208,6 +208,9 @@ func extensionSettings(s ext.Searcher) (map[string]any, error) {
 		"index":       s.Version(),
 		"explain":     true, // see ext.MetaExplain
 	}
+	if r, ok := s.(ext.RulesVersioner); ok {
+		settings["rules"] = r.RulesVersion()
+	}
 	c, err := catalogSettings(s)
 	if err != nil {
 		return nil, fmt.Errorf("describing the catalog: %w", err)

@@ -17,10 +17,11 @@ import (
 // cachedBundle returns the directory of a bundle of the catalog at
 // catalogDir (the bundled default catalog when empty), building it into
 // cacheDir on first use. Bundles are keyed by index version (the catalog's,
-// the bundle format's and the language tables' of this binary), so a
-// changed catalog, or a binary with other tables, gets a new bundle and an
-// unchanged one is reused; a cached bundle that does not verify (damaged,
-// or built with other tables) is rebuilt.
+// the bundle format's and the build identity of this binary, index.BuildID),
+// so a changed catalog, or a binary with other build-time tables, constants
+// or writers, gets a new bundle and an unchanged one is reused (query-time
+// tables, index.QueryID, change no bundle); a cached bundle that does not
+// verify (damaged, or built with another build identity) is rebuilt.
 func cachedBundle(catalogDir, cacheDir string, progress io.Writer) (string, error) {
 	cat, err := loadCatalog(catalogDir)
 	if err != nil {
@@ -58,8 +59,8 @@ func cachedBundle(catalogDir, cacheDir string, progress io.Writer) (string, erro
 
 // unusable says why a cached bundle that does not verify is rebuilt.
 func unusable(err error) string {
-	if errors.Is(err, index.ErrOtherTables) {
-		return "was built with other language tables"
+	if errors.Is(err, index.ErrOtherBuild) {
+		return "was built with other build-time tables, constants or writers"
 	}
 	return "is damaged"
 }

@@ -165,7 +165,7 @@ func openIndex(cfg *Config, logger *slog.Logger, pause *collectorPause) (*index.
 		logger.Info("retrieval rules off", "rules", cfg.RulesOff)
 	}
 	m := idx.Manifest()
-	logger.Info("index open", "dir", dir, "version", m.IndexVersion, "tools", m.Counts[ext.KindTool],
+	logger.Info("index open", "dir", dir, "version", m.IndexVersion, "build", m.Build, "rules", index.QueryID, "tools", m.Counts[ext.KindTool],
 		"prompts", m.Counts[ext.KindPrompt], "resources", m.Counts[ext.KindResource],
 		"templates", m.Counts[ext.KindResourceTemplate], "ms", time.Since(start).Milliseconds())
 	return idx, nil

@@ -146,8 +146,8 @@ func TestBundledCatalog(t *testing.T) {
 }
 
 // TestStaleCachedBundleIsRebuilt: a cached bundle whose manifest records
-// other language tables than this binary's (built before a pull changed
-// them) is not served: it is rebuilt, saying why.
+// another build identity than this binary's (built before a pull changed
+// its build-time tables) is not served: it is rebuilt, saying why.
 func TestStaleCachedBundleIsRebuilt(t *testing.T) {
 	catalog, cache := writeTestCatalog(t), t.TempDir()
 	dir, err := cachedBundle(catalog, cache, io.Discard)
@@ -158,7 +158,7 @@ func TestStaleCachedBundleIsRebuilt(t *testing.T) {
 	data, _ := os.ReadFile(manifest)
 	var m map[string]any
 	json.Unmarshal(data, &m)
-	m["tables"] = "older-tables"
+	m["build"] = "older-build"
 	data, _ = json.Marshal(m)
 	os.WriteFile(manifest, data, 0o644)
 	var progress bytes.Buffer
@@ -167,7 +167,7 @@ func TestStaleCachedBundleIsRebuilt(t *testing.T) {
 		t.Fatal(err)
 	}
 	data, _ = os.ReadFile(filepath.Join(again, index.ManifestFile))
-	if strings.Contains(string(data), "older-tables") || !strings.Contains(progress.String(), "language tables") {
-		t.Errorf("got bundle %s (stale: %v), printed %q; want it rebuilt, saying the language tables differ", again, strings.Contains(string(data), "older-tables"), progress.String())
+	if strings.Contains(string(data), "older-build") || !strings.Contains(progress.String(), "build-time tables") {
+		t.Errorf("got bundle %s (stale: %v), printed %q; want it rebuilt, saying the build-time tables differ", again, strings.Contains(string(data), "older-build"), progress.String())
 	}
 }

@@ -3,12 +3,14 @@ package main
 import (
 	"context"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index"
 )
 
 // TestRulesOffSetting: MCPSEARCH_RULES_OFF reaches the index the function
@@ -80,5 +82,26 @@ func TestLocalBuildNamesErrandServers(t *testing.T) {
 	progress.Reset()
 	if _, err := cachedBundle(dir, cache, &progress); err != nil || progress.Len() != 0 {
 		t.Errorf("the cached bundle: %v, said %q; want nothing", err, progress.String())
+	}
+}
+
+// TestStartLogsVersions: the "index open" line of a start names the
+// bundle's build identity and the query-time rules' (index.QueryID), which
+// no bundle records: an answer that changed over one bundle is traced to
+// the release whose rules changed.
+func TestStartLogsVersions(t *testing.T) {
+	dir, err := cachedBundle(writeTestCatalog(t), t.TempDir(), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs strings.Builder
+	idx, err := openIndex(mustConfig(t, map[string]string{"MCPSEARCH_INDEX": dir}), slog.New(slog.NewTextHandler(&logs, nil)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	want := "build=" + index.BuildID + " rules=" + index.QueryID
+	if !strings.Contains(logs.String(), "msg=\"index open\"") || !strings.Contains(logs.String(), want) {
+		t.Errorf("logged %q, want an index open line with %s", logs.String(), want)
 	}
 }

@@ -30,11 +30,6 @@ const (
 	// within .01 of each other on everyday dev nDCG; 1 and more lower
 	// fresh dev R@1 (.743 at 0.25, .716 at 1, .676 at 4).
 	RequestWeight = 0.25
-	// RequestVectorWeight weighs the mean of an item's written requests'
-	// vectors beside its own text's in its vector, both at unit length
-	// (as Tool2Vec): everyday dev nDCG .835 at 0, .859 at 0.5, .871 at 1,
-	// .864 at 2.
-	RequestVectorWeight = 1.0
 	// RequestFitShare is the share of a short query's weight an item's
 	// best request must hold for the words of that request to count as
 	// held by the item in the no-match test (request-fit): at 0.4 the
@@ -108,22 +103,6 @@ const (
 	DenseWeight     = 0.8 // the cosine's weight in the re-ranking; log: "word vectors: cosine of SIF means × 0.8"; 0.6 and 1.0 lower (azure R@1 .829 → .825 at 1.0)
 	DenseCandidates = 5   // nearest items that join the window; log: same step; 3 or 8 no gain
 	DenseMinCosine  = 0.4 // nearer items only join it: any bar up to 0.4 costs no recall and keeps a small catalog's unrelated items out; 0.5, 0.6 cost metatool R@10 (.734 → .727, .720)
-	// ParamVectorWeight scales the words of parameters in an item's vector
-	// (measured at 0, 0.3, 0.5 and 1 when word vectors came in, commit
-	// b55bd31).
-	ParamVectorWeight = 0.3
-	// SIFA is a of the SIF weight a/(a+p) of a word of probability p;
-	// measured best of 1e-2 … 3e-5; log: "SIF a = 1e-3 rather than 1e-4"
-	// (livemcpbench .484 / .403 → .474 / .394).
-	SIFA = 1e-4
-)
-
-// Dense search (package vectors): a kind's vectors are grouped into lists
-// around k-means centroids, and a query scans the nearest lists.
-const (
-	RowsPerList  = 256 // about this many items a list
-	MinScan      = 512 // rows a query scans at least; a kind of at most this many is one list (exact); README "Retrieval quality": metatool R@10 .434 scanning, .437 exact, 0.06 ms a query at 10k tools
-	KMeansRounds = 8   // rounds of spherical k-means at build time, on a sample of 64 items a list
 )
 
 // Multi-vector queries (retrieval dense.go): a query of more than

@@ -1,6 +1,8 @@
 // Package rank is the ranking model of the index: every tuned number of
-// retrieval and ranking (constants.go, each with the measurement behind
-// it) and the re-ranking of BM25's candidates.
+// retrieval and ranking (each with the measurement behind it: build.go
+// those a bundle's bytes depend on, part of its build identity;
+// constants.go those read at query time only) and the re-ranking of BM25's
+// candidates.
 //
 // Ranking happens in two stages. BM25 over the text fields (package bm25,
 // field boosts here) retrieves and orders candidates; then the first
