@@ -6,5 +6,5 @@ package versions
 // binary; Query its query-time tables, constants and models (package doc).
 const (
 	Build = "61e8f17dc5486df4"
-	Query = "51b0cba0e50eb07a"
+	Query = "27a67649914e5321"
 )
