@@ -48,7 +48,8 @@
 // query time only (phrases.go and phrases.txt, expansions.go, foreign.go,
 // generic.go, timewords.go, …) are part of the query identity the server
 // reports, and a change to them refuses no bundle. Each phrase of
-// phrases.txt says where it came from; those fitted to a dev half's misses
-// are quarantined, not loaded, until a held-out set confirms them. After a change to either, run
+// phrases.txt says where it came from, and one under a "quarantined:"
+// line is not loaded (index/README.md, "Everyday phrases"). After a
+// change to either, run
 // `go generate ./index/internal/versions` (its TestIDs fails until then).
 package text

@@ -15,12 +15,11 @@ func TestWithPhraseExpansions(t *testing.T) {
 		{"cancel thursday's stand-up", "cancel thursday's stand-up meeting event"},
 		{"set up a call with the vendor", "set up create configure a call with meeting event the vendor"},
 		{"check out the feature branch", "check out the feature branch checkout switch branch"},
-		{"throw away my uncommitted changes", "throw away delete remove my uncommitted changes discard reset"},
-		// quarantined (fitted to the fresh set's dev misses): not loaded
-		{"stop someone's monthly plan", "stop someone's monthly plan"},
-		{"coffee shops near the office", "coffee shops near the office"},
-		{"bump the deployment to 5 replicas", "bump the deployment to 5 replicas"},
-		{"put my half-done work aside", "put my half-done work aside"},
+		{"throw away my uncommitted changes", "throw away delete remove my uncommitted changes discard reset working tree changes"},
+		{"stop someone's monthly plan", "stop someone's monthly plan cancel subscription"},
+		{"coffee shops near the office", "coffee shops near the office nearby local places"},
+		{"bump the deployment to 5 replicas", "bump the deployment to 5 replicas scale"},
+		{"put my half-done work aside", "put my half-done work aside stash save"},
 		{"submit a leave request", "submit a leave request leave approval"},
 		// bound to what makes them unambiguous, or not in the table
 		{"hotels near disney world", "hotels near disney world"},
@@ -55,21 +54,21 @@ func TestPhraseTableLoads(t *testing.T) {
 }
 
 // TestPhraseSources: every phrase of the table is under a line saying
-// where it came from; a quarantined phrase (fitted to a dev half's misses)
-// and one without a source are not loaded, and lifting the quarantine
-// loads it.
+// where it came from, the phrases fitted to the fresh set's dev misses
+// (commit 69a12e8) among them; a quarantined phrase and one without a
+// source are not loaded, and lifting the quarantine loads it.
 func TestPhraseSources(t *testing.T) {
-	quarantined := 0
+	fitted := 0
 	for _, l := range readPhraseTable(phraseTable) {
 		if l.source == "" {
 			t.Errorf("phrase %q is under no source: line", l.text)
 		}
-		if l.quarantined {
-			quarantined++
+		if strings.Contains(l.source, "dev misses (commit 69a12e8") {
+			fitted++
 		}
 	}
-	if quarantined == 0 {
-		t.Error("no quarantined phrase: the fresh set's dev-miss phrases (commit 69a12e8) should be")
+	if fitted == 0 {
+		t.Error("no phrase marked as fitted to the fresh set's dev misses (commit 69a12e8)")
 	}
 	table := "checkout link/page => payment link\nsource: a test\nreal user/users => rum\nquarantined: a test\nazure boards => azure devops work item\n"
 	loaded := loadPhrases(table)
@@ -82,12 +81,9 @@ func TestPhraseSources(t *testing.T) {
 	if _, ok := loaded["azure"]; ok {
 		t.Error("a quarantined phrase was loaded")
 	}
-	lifted := loadPhrases(strings.ReplaceAll(phraseTable, "\nquarantined:", "\nsource:"))
+	lifted := loadPhrases(strings.ReplaceAll(table, "\nquarantined:", "\nsource:"))
 	if _, ok := lifted["azure"]; !ok {
 		t.Error("azure boards, its quarantine lifted, was not loaded")
-	}
-	if _, ok := phrases()["azure"]; ok {
-		t.Error("azure boards, quarantined, was loaded")
 	}
 }
 
