@@ -115,6 +115,7 @@ func editManifest(t *testing.T, dir string, edit func(map[string]any)) {
 // language tables, so new tables give a catalog a new version (and a cache
 // of bundles keyed by it a new entry).
 func TestTablesChangeTheIndexVersion(t *testing.T) {
+	t.Parallel()
 	if versionOf("catalog-v", "tables-a") == versionOf("catalog-v", "tables-b") {
 		t.Error("other tables kept the index version")
 	}

@@ -100,6 +100,7 @@ func mixCost(mix []searchCosts) searchCosts {
 // identifier: at most twice as many terms), and correction takes at most
 // rank.TypoQuerySteps steps and rank.TypoQueryLookups lookups.
 func TestWorstQueryWork(t *testing.T) {
+	t.Parallel()
 	x := defaultIndex(t)
 	for _, wq := range worstQueries(t, x) {
 		own := retrieval.ReadText(wq.text)

@@ -67,6 +67,7 @@ func listPackages(t *testing.T) []goPackage {
 // redaction and redirect policy (ext/redact, ext/redirect) on the standard
 // library only; and no package outside functions/ and infra/ imports them.
 func TestDependencyDirection(t *testing.T) {
+	t.Parallel()
 	forbidden := map[string][]string{
 		module + "/ext":        {"github.com/", "golang.org/", "net/http", module + "/"},
 		module + "/ext/server": {"github.com/blevesearch/", "github.com/aws/", module + "/index", module + "/functions", module + "/infra"},
