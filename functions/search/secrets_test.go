@@ -73,7 +73,6 @@ func TestLoadSecrets(t *testing.T) {
 }
 
 func TestLoadSecretsErrors(t *testing.T) {
-	t.Parallel()
 	srv := fakeSecretsManager(t, `["not", "an", "object"]`)
 	for _, test := range []struct{ arn, want string }{
 		{testSecretARN, "not a JSON object of strings"},
@@ -92,7 +91,6 @@ func TestLoadSecretsErrors(t *testing.T) {
 // followed: the error says so (without the Location), and the server
 // there never sees the signed request or its session token.
 func TestSecretsRedirectRefused(t *testing.T) {
-	t.Parallel()
 	for _, status := range redirecttest.Statuses {
 		for _, there := range redirecttest.Elsewhere(t, nil, "/") {
 			origin := redirecttest.Origin(t, status, there)
