@@ -18,6 +18,7 @@ import (
 )
 
 func TestBuildWritesReadableBundle(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "bundle")
 	built := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	m, err := BuildDir("testdata/catalog", dir, &BuildOptions{Now: func() time.Time { return built }})
@@ -53,6 +54,7 @@ func TestBuildWritesReadableBundle(t *testing.T) {
 }
 
 func TestFailedBuildLeavesNoBundle(t *testing.T) {
+	t.Parallel()
 	parent := t.TempDir()
 	dir := filepath.Join(parent, "bundle")
 	bad := writeCatalog(t, map[string]string{
@@ -83,6 +85,7 @@ func TestFailedBuildLeavesNoBundle(t *testing.T) {
 }
 
 func TestBuildRefusesToReplaceOtherData(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "precious.txt"), []byte("x"), 0o644)
 	if _, err := BuildDir("testdata/catalog", dir, nil); err == nil || !strings.Contains(err.Error(), "not an index bundle") {
@@ -153,6 +156,7 @@ func TestOpenRefusesDamagedBundles(t *testing.T) {
 }
 
 func TestVerifyDetectsAlteredBytes(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "bundle")
 	m, err := BuildDir("testdata/catalog", dir, nil)
 	if err != nil {
@@ -311,6 +315,7 @@ func snapshot(t *testing.T, dir string) string {
 }
 
 func TestGoModPinsBleve(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile("../go.mod")
 	if err != nil {
 		t.Fatal(err)

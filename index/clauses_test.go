@@ -19,6 +19,7 @@ import (
 // it in the first three — a loss the closing note of the written-requests
 // issue reports. This test keeps the clauses' own contract.
 func TestLongTaskFindsEachStep(t *testing.T) {
+	t.Parallel()
 	cat, err := catalog.LoadDir(defaultCatalog, nil)
 	if err != nil {
 		t.Fatal(err)

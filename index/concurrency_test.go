@@ -16,6 +16,7 @@ import (
 // tables, pools) are read under contention. Run with -race (make
 // test-race) it also finds unsynchronised state.
 func TestConcurrentSearches(t *testing.T) {
+	t.Parallel()
 	queries := concurrencyQueries()
 	want := make([]string, len(queries))
 	alone := defaultIndex(t)

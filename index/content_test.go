@@ -20,6 +20,7 @@ const contentCatalog = `{"server":"docs",
   {"uri":"file:///faq.md","mimeType":"text/markdown","text":"Nothing about islands here."}]}`
 
 func TestResourceFoundByContent(t *testing.T) {
+	t.Parallel()
 	dir := writeCatalog(t, map[string]string{"docs.json": contentCatalog})
 	cat, err := catalog.LoadDir(dir, nil)
 	if err != nil {
@@ -49,6 +50,7 @@ func uris(hits []hitInfo) []string {
 }
 
 func TestContentChangesIndexVersion(t *testing.T) {
+	t.Parallel()
 	load := func(text string) string {
 		dir := writeCatalog(t, map[string]string{"docs.json": strings.Replace(contentCatalog, "zanzibar", text, 1)})
 		cat, err := catalog.LoadDir(dir, nil)

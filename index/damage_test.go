@@ -67,6 +67,7 @@ func manifestOffsets(t *testing.T, dir string) []int64 {
 // at open or at read covers (see "Catalogs and bundles" in the README):
 // what a flip there changes is logged, and Verify must find it.
 func TestDamagedBundleNeverAnswersOtherwise(t *testing.T) {
+	t.Parallel()
 	srv := embedtest.New(t, hostedDims)
 	pristine := buildHosted(t, teamCatalog(t), srv)
 	want := bundleAnswers(t, pristine, srv)
@@ -200,6 +201,7 @@ func damagedAnswers(t *testing.T, dir string, srv *embedtest.Server) ([]answer, 
 // with -32603 over the protocol, and the log line of the request names the
 // damaged file and part.
 func TestDamageFoundWhenReadIsAnInternalError(t *testing.T) {
+	t.Parallel()
 	pristine := filepath.Join(t.TempDir(), "bundle")
 	m, err := BuildDir(teamCatalog(t), pristine, nil)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 // and the catalog model no bleve at all, so that the crawler does not
 // either. A banned path ending in "/" bans every package under it.
 func TestDependencies(t *testing.T) {
+	t.Parallel()
 	for pkg, banned := range map[string][]string{
 		".":         {"net/http", "expvar", "github.com/blevesearch/bleve/v2", "github.com/mark3labs/mcp-go/server"},
 		"./catalog": {"github.com/blevesearch/"},

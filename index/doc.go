@@ -13,6 +13,7 @@
 //	<dir>/meta.*          each item's name, server and name words (internal/store)
 //	<dir>/objects.*       each item's MCP object, zstd blocks (internal/store)
 //	<dir>/vectors.bin     each item's word-vector mean (internal/vectors)
+//	<dir>/requests.bin    the items' written requests, their texts and postings (internal/requests)
 //	<dir>/hosted.bin      optional: each item's vector from a hosted model (internal/hosted, hosted.go)
 //	<dir>/docorder.bin    each bleve document's position in catalog order (internal/store)
 //
@@ -37,9 +38,10 @@
 // once, as plain words (internal/text), never as bleve query syntax,
 // corrects unknown words, retrieves candidates by BM25 over bleve's
 // postings, term at a time, outside bleve's query engine (internal/bm25),
-// joins the items nearest the query's word vectors (internal/vectors),
-// re-ranks the first of them (internal/rank, where every tuned number
-// lives), answers with no items when the best fits too little of a short
+// adds to each item's score its best-matching written request
+// (internal/requests), joins the items nearest the query's word vectors
+// (internal/vectors), re-ranks the first of them (internal/rank, where
+// every tuned number lives), answers with no items when the best fits too little of a short
 // query; then this package loads the page's objects (internal/store). The
 // explain option shows the same scores split by field and term, and the
 // re-ranking signals as they were summed (retrieval.Explain).

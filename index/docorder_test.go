@@ -15,6 +15,7 @@ import (
 // answers alike. 40 servers hold the same tool; bleve numbers the documents
 // of a batch in map order, so two builds almost never agree on it.
 func TestTiesFollowCatalogOrder(t *testing.T) {
+	t.Parallel()
 	catalog := t.TempDir()
 	for i := range 40 {
 		body := fmt.Sprintf(`{"server": "weather%02d", "tools": [{"name": "get_forecast", "description": "Get the weather forecast for a city", "inputSchema": {"type": "object"}}]}`, i)
@@ -35,6 +36,7 @@ func TestTiesFollowCatalogOrder(t *testing.T) {
 }
 
 func TestCatalogPosition(t *testing.T) {
+	t.Parallel()
 	base := map[ext.Kind]int{ext.KindTool: 0, ext.KindPrompt: 5, ext.KindResource: 7, ext.KindResourceTemplate: 9}
 	for id, want := range map[string]int{"t/00000000": 0, "t/00000004": 4, "p/00000001": 6, "u/00000000": 9} {
 		if got, err := catalogPosition(id, base); err != nil || got != want {

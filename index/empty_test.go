@@ -17,6 +17,7 @@ import (
 // naming the catalog and its servers, never a panic, and leaves no bundle
 // and nothing beside it.
 func TestBuildRefusesEmptyCatalog(t *testing.T) {
+	t.Parallel()
 	for _, test := range []struct {
 		name  string
 		files map[string]string
@@ -60,6 +61,7 @@ func TestBuildRefusesEmptyCatalog(t *testing.T) {
 // TestSegmentOfNoDocument: the segment builder closed with nothing indexed
 // says so instead of letting scorch's builder index past an empty list.
 func TestSegmentOfNoDocument(t *testing.T) {
+	t.Parallel()
 	m, err := newMapping()
 	if err != nil {
 		t.Fatal(err)
@@ -78,6 +80,7 @@ func TestSegmentOfNoDocument(t *testing.T) {
 // server that lists nothing, builds; its kind is searched and listed, the
 // other kinds answer empty pages.
 func TestBuildOfSomeKinds(t *testing.T) {
+	t.Parallel()
 	items := map[ext.Kind]string{
 		ext.KindTool:             `"tools":[{"name":"forecast","description":"weather forecast","inputSchema":{"type":"object"}}]`,
 		ext.KindPrompt:           `"prompts":[{"name":"forecast","description":"weather forecast"}]`,

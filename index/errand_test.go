@@ -16,7 +16,8 @@ import (
 // for its tools keep theirs; with errand-model off the errands get items
 // again; on a catalog without requests the model is not asked.
 func TestErrandsGetNoItems(t *testing.T) {
-	x := mustBuild(t, defaultCatalog)
+	t.Parallel()
+	x := defaultIndex(t)
 	search := func(q string) *ext.Page {
 		t.Helper()
 		page, err := x.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: q, Limit: 3})
@@ -75,7 +76,8 @@ func TestErrandsGetNoItems(t *testing.T) {
 // fit-model off: the fit model keeps the query's items and, its best item
 // holding little of the query, names what that item lacks, Zorblax too).
 func TestUnknownWordIsNamed(t *testing.T) {
-	x := mustBuild(t, defaultCatalog)
+	t.Parallel()
+	x := defaultIndex(t)
 	const q = "list the open issues of the payments repo on Zorblax"
 	page, err := x.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: q, Limit: 3})
 	if err != nil {
@@ -103,6 +105,7 @@ func TestUnknownWordIsNamed(t *testing.T) {
 // reads as one (linear algebra) — gets none. The requests are written
 // here, in no training or evaluation set.
 func TestNamedServerKeepsItems(t *testing.T) {
+	t.Parallel()
 	named := []string{"wie viel Geld liegt gerade auf Stripe", "tell datadog to shut up about db-02 tonight", "qué hay en mi bandeja de gmail del banco"}
 	passing := []string{"bake a cake for monday", "walk the dog on monday morning", "help with my linear algebra homework", "pick up a gift for Dana on monday"}
 	items := func(x *Index, q string) int {
@@ -124,7 +127,7 @@ func TestNamedServerKeepsItems(t *testing.T) {
 			t.Errorf("%q uses a server's word in passing: %d items, want none", q, n)
 		}
 	}
-	off := mustBuild(t, defaultCatalog)
+	off := defaultIndex(t) // an Index of its own: its rules are its own
 	if err := off.SetRulesOff("named-server-fits"); err != nil {
 		t.Fatal(err)
 	}

@@ -29,6 +29,7 @@ func serverWithRequests(name string, requests ...string) string {
 // those the errand model reads as everyday errands; a catalog whose tools
 // mostly carry no requests, whose searches never ask the model, gets nil.
 func TestErrandReadsOf(t *testing.T) {
+	t.Parallel()
 	// written here, in no training or evaluation set
 	chores := []string{"water the plants on sunday morning", "knit a warm scarf for my grandmother", "what should I cook for dinner tonight"}
 	software := []string{"open a pull request from my branch", "list the failed CI jobs of main", "query the orders table for yesterday"}

@@ -75,6 +75,7 @@ const (
 // the first three, and the unanswerable get no items or a hint naming
 // what is missing, at least as often as the floors say.
 func TestEverydayExamples(t *testing.T) {
+	t.Parallel()
 	x := defaultIndex(t)
 	found := 0
 	for _, ex := range everydayExamples {

@@ -20,6 +20,7 @@ import (
 )
 
 func TestExplain(t *testing.T) {
+	t.Parallel()
 	x := defaultIndex(t)
 	ctx := context.Background()
 	q := ext.Query{Kind: ext.KindTool, Text: "take a screenshot of the page", Limit: 5}
@@ -114,6 +115,7 @@ func hasTerm(e *Explanation, field, term string) bool {
 }
 
 func TestExplainPastTheWindow(t *testing.T) {
+	t.Parallel()
 	x := defaultIndex(t)
 	// The window holds the best rank.RerankWindow by BM25 and at most
 	// rank.DenseCandidates items that join it by their word vectors.
@@ -136,6 +138,7 @@ func TestExplainPastTheWindow(t *testing.T) {
 }
 
 func TestDescribe(t *testing.T) {
+	t.Parallel()
 	info, err := defaultIndex(t).Describe()
 	if err != nil {
 		t.Fatal(err)

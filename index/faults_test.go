@@ -42,6 +42,7 @@ func invert(b []byte) {
 // nothing panics. (Before guard.go, damaged zap and bolt files panicked in
 // Open and in Search.)
 func TestCorruptBundleFilesNeverCrash(t *testing.T) {
+	t.Parallel()
 	pristine := filepath.Join(t.TempDir(), "bundle")
 	m, err := BuildDir("testdata/catalog", pristine, nil)
 	if err != nil {
@@ -143,6 +144,7 @@ func copyBundle(tb testing.TB, src string) string {
 // (by one byte, and to nothing): Open refuses the bundle, naming the
 // damage, before any reader maps the file.
 func TestTruncatedBundleFilesFailOpen(t *testing.T) {
+	t.Parallel()
 	pristine := filepath.Join(t.TempDir(), "bundle")
 	m, err := BuildDir("testdata/catalog", pristine, nil)
 	if err != nil {

@@ -30,6 +30,7 @@ var opsCaller = ext.Access{Groups: []string{"ops"}}
 // name or type is -32602 naming it and the names the caller may use; a
 // name only hidden tools carry is refused exactly as an unknown one.
 func TestFilterAnnotations(t *testing.T) {
+	t.Parallel()
 	x := filterCatalog(t)
 	const standard = "title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint"
 	for _, test := range []struct {
@@ -78,6 +79,7 @@ func TestFilterAnnotations(t *testing.T) {
 // query's words; a server the caller may not see gets the very hint of a
 // server that does not exist.
 func TestFilterServersHint(t *testing.T) {
+	t.Parallel()
 	x := filterCatalog(t)
 	for _, test := range []struct {
 		name    string
@@ -150,6 +152,7 @@ func BenchmarkFilterNames(b *testing.B) {
 // query that names a server in its words does not (the named-servers rule
 // that read them for it is retired).
 func TestOnlyAFilterReadsFilterNames(t *testing.T) {
+	t.Parallel()
 	x := defaultIndex(t) // opened afresh: no search has read anything yet
 	for _, text := range []string{"take a screenshot of the page", "send a slack message"} {
 		if _, err := x.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: text, Limit: 5}); err != nil {

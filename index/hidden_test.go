@@ -20,6 +20,7 @@ import (
 // dictionary walks and document-frequency lookups — so the time of an
 // answer does not tell a caller which words hidden items hold.
 func TestHiddenWordCostsWhatAnUnknownWordCosts(t *testing.T) {
+	t.Parallel()
 	dir := writeCatalog(t, map[string]string{
 		"secret.json": `{"server":"secret","visibility":{"groups":["ops"]},"tools":[{"name":"launch","description":"Launch the zanzibarite reactor","inputSchema":{"type":"object"}}]}`,
 		"open.json":   `{"server":"open","tools":[{"name":"weather","description":"Show the weather forecast for a city","inputSchema":{"type":"object"}}]}`,

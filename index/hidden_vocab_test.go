@@ -40,6 +40,7 @@ var hiddenVocabularyQueries = []string{
 // of one, is an unknown word. Scores are compared apart (see
 // TestHiddenItemsScores).
 func TestHiddenVocabularyIsUnknown(t *testing.T) {
+	t.Parallel()
 	full := mustBuild(t, writeCatalog(t, map[string]string{"secret.json": hiddenOpsServer, "open.json": hiddenPublicServer}))
 	without := mustBuild(t, writeCatalog(t, map[string]string{"open.json": hiddenPublicServer}))
 	public := context.Background()
@@ -76,6 +77,7 @@ func pageShape(tb testing.TB, x *Index, ctx context.Context, q ext.Query) string
 // same items, scores and hint but for the word itself — that a word no
 // item holds gives: BM25 counts idf among the items the caller sees.
 func TestHiddenWordScoresAsAnUnknownWord(t *testing.T) {
+	t.Parallel()
 	x := mustBuild(t, writeCatalog(t, map[string]string{"secret.json": hiddenOpsServer, "open.json": hiddenPublicServer}))
 	public := context.Background()
 	for _, c := range []struct{ hidden, nowhere, rest string }{

@@ -123,6 +123,7 @@ func TestResolveEveryName(t *testing.T) {
 // TestResolveSeparator: a catalog built with another separator names and
 // finds its items with it.
 func TestResolveSeparator(t *testing.T) {
+	t.Parallel()
 	dir := writeCatalog(t, map[string]string{
 		"a.json": `{"server":"a","tools":[{"name":"run","inputSchema":{"type":"object"}}]}`,
 		"b.json": `{"server":"b","tools":[{"name":"run","inputSchema":{"type":"object"}}]}`,
@@ -151,6 +152,7 @@ func TestResolveSeparator(t *testing.T) {
 // TestResolveResources: resources by URI, then templates; a URI that two
 // servers list goes to the one with an upstream.
 func TestResolveResources(t *testing.T) {
+	t.Parallel()
 	x := mustBuild(t, writeCatalog(t, map[string]string{
 		"docs.json": `{"server":"docs","resources":[{"uri":"memo://shared","name":"shared"},{"uri":"memo://notes/9","name":"nine"}],
 			"resourceTemplates":[{"uriTemplate":"memo://notes/{id}","name":"note"}]}`,

@@ -115,6 +115,7 @@ func editManifest(t *testing.T, dir string, edit func(map[string]any)) {
 // build identity, so new build-time tables give a catalog a new version
 // (and a cache of bundles keyed by it a new entry).
 func TestBuildChangesTheIndexVersion(t *testing.T) {
+	t.Parallel()
 	if versionOf("catalog-v", "build-a") == versionOf("catalog-v", "build-b") {
 		t.Error("another build kept the index version")
 	}

@@ -14,6 +14,7 @@ const modelBudget = 32 << 20
 // internal package's model file, and the word vectors) fits the budget,
 // and so do all of them together.
 func TestModelsWithinBudget(t *testing.T) {
+	t.Parallel()
 	models, err := filepath.Glob("internal/*/model.*")
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 // TestRetrievalTables checks the behaviours the ranking is built for, each
 // on real tools of the default catalog.
 func TestRetrievalTables(t *testing.T) {
+	t.Parallel()
 	x := defaultIndex(t)
 	for _, test := range []struct {
 		about, query string
@@ -74,6 +75,7 @@ func TestRetrievalTables(t *testing.T) {
 }
 
 func TestSiblingActions(t *testing.T) {
+	t.Parallel()
 	x := mustBuild(t, "testdata/siblings")
 	for _, test := range []struct{ query, above, below string }{
 		{"show me the keys in vault X", "vault__list_keys", "vault__get_key"},
@@ -94,6 +96,7 @@ func TestSiblingActions(t *testing.T) {
 // TestNothingFits: a query about something no item offers gets an empty
 // page with a hint, not five weak matches.
 func TestNothingFits(t *testing.T) {
+	t.Parallel()
 	x := defaultIndex(t)
 	// ("order a pizza" was one until the written requests: Brave's local
 	// search, asked to "find pizza places near me" and whose parameter's
@@ -119,6 +122,7 @@ func TestNothingFits(t *testing.T) {
 // TestWordNetBridgesWords: a tool that says "buy" is found for "purchase",
 // through the WordNet synonyms indexed beside its description.
 func TestWordNetBridgesWords(t *testing.T) {
+	t.Parallel()
 	if related := text.Expansion("buy"); !slices.Contains(strings.Fields(related), "purchase") {
 		t.Fatalf("the embedded WordNet table has no buy → purchase: %q", related)
 	}
@@ -132,6 +136,7 @@ func TestWordNetBridgesWords(t *testing.T) {
 
 // TestCJKQueries: Chinese text is indexed and searched as bigrams.
 func TestCJKQueries(t *testing.T) {
+	t.Parallel()
 	x := mustBuild(t, "testdata/cjk")
 	for q, want := range map[string]string{"网页截图": "cn__page_capture", "必应搜索关键词": "cn__web_search", "火车票": "cn__train_tickets"} {
 		got := names(searchHits(t, x, ext.KindTool, q, 3, ext.Filter{}))
@@ -145,6 +150,7 @@ func TestCJKQueries(t *testing.T) {
 // only, and Chinese queries (simplified or traditional) English tools,
 // through the CC-CEDICT glosses (internal/text/gloss.go).
 func TestChineseGlosses(t *testing.T) {
+	t.Parallel()
 	x := mustBuild(t, "testdata/cjk")
 	for _, test := range []struct {
 		query, want string
@@ -167,6 +173,7 @@ func TestChineseGlosses(t *testing.T) {
 // TestFilePathsInQueries: a file path in a query stands for a file of its
 // type, not for the words of its directories (internal/text/paths.go).
 func TestFilePathsInQueries(t *testing.T) {
+	t.Parallel()
 	x := mustBuild(t, "testdata/files")
 	for _, test := range []struct {
 		query, want string
@@ -226,6 +233,7 @@ var chineseQueries = struct {
 // items (23 when written). Below those the glosses or the no-match test
 // have regressed.
 func TestChineseQueriesOnDefaultCatalog(t *testing.T) {
+	t.Parallel()
 	x := defaultIndex(t)
 	agree := 0
 	for _, p := range chineseQueries.pairs {
@@ -254,6 +262,7 @@ func TestChineseQueriesOnDefaultCatalog(t *testing.T) {
 // TestHintInCallersWords: the no-match hint names what the best match
 // lacks in the caller's own words, never their stems.
 func TestHintInCallersWords(t *testing.T) {
+	t.Parallel()
 	x := defaultIndex(t)
 	page, err := x.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: "book flights to Paris", Limit: 3})
 	if err != nil {
@@ -296,6 +305,7 @@ func TestHintInCallersWords(t *testing.T) {
 // Latin letters (which weigh nothing in the no-match test), keeps its
 // items.
 func TestNoWordRead(t *testing.T) {
+	t.Parallel()
 	x := defaultIndex(t)
 	for q, wantItems := range map[string]bool{
 		"植木に水をやって":   false, // water the potted plants
@@ -323,6 +333,7 @@ func TestNoWordRead(t *testing.T) {
 // keeps its items and says so in the hint, in the caller's words; a query
 // its best item fits gets no hint.
 func TestNearMissHint(t *testing.T) {
+	t.Parallel()
 	x := defaultIndex(t)
 	for q, want := range map[string]string{
 		"read a file from s3":                                    "the best match lacks s3",

@@ -2,7 +2,7 @@
 
 package index
 
-// raceEnabled: the race detector is on. It allocates for its own
-// bookkeeping and drops sync.Pool entries at random, so allocation bounds
-// are not checked under it (the ordinary test run checks them).
+// raceEnabled: the race detector is on. It slows every test several
+// times over, so a test may sample its cases under it; the allocation
+// bounds are checked under it too (TestWorstQueryAllocs).
 const raceEnabled = true

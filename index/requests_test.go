@@ -43,6 +43,7 @@ func teamCatalog(t *testing.T) string {
 // or description, and is not found with the requests switched off; the
 // explanation shows the request that matched.
 func TestTeamToolFoundByItsRequests(t *testing.T) {
+	t.Parallel()
 	x := mustBuild(t, teamCatalog(t))
 	query := "balancing our accounts for the audit"
 	own := text.Analyze("run_recon run recon Triggers the nightly recon job for ledger L2.")

@@ -41,6 +41,7 @@ func names(hits []hitInfo) []string {
 }
 
 func TestDefaultCatalogRoundTrip(t *testing.T) {
+	t.Parallel()
 	x := defaultIndex(t)
 	for _, test := range []struct {
 		query string
@@ -105,6 +106,7 @@ func TestEveryKindSearchable(t *testing.T) {
 }
 
 func TestFilters(t *testing.T) {
+	t.Parallel()
 	x := mustBuild(t, "testdata/catalog")
 	for _, test := range []struct {
 		name   string
@@ -164,6 +166,7 @@ func TestQueryIsPlainText(t *testing.T) {
 }
 
 func TestResourcesSearchableByName(t *testing.T) {
+	t.Parallel()
 	x := mustBuild(t, "testdata/catalog")
 	hits := searchHits(t, x, ext.KindResource, "usage statistics", 5, ext.Filter{})
 	if len(hits) == 0 || hits[0].URI != "notes://stats" {
@@ -178,6 +181,7 @@ func TestResourcesSearchableByName(t *testing.T) {
 // TestLigaturesInCatalogs: a description with a ligature (text copied from
 // a PDF) is found by the plain word, and the other way round.
 func TestLigaturesInCatalogs(t *testing.T) {
+	t.Parallel()
 	x := mustBuild(t, writeCatalog(t, map[string]string{
 		"pdf.json": `{"server":"pdf","tools":[{"name":"extract","description":"Extract the text of a scanned ﬁle.","inputSchema":{"type":"object"}}]}`,
 	}))
@@ -193,6 +197,7 @@ func TestLigaturesInCatalogs(t *testing.T) {
 // that writes S3 in full-width letters (typed on a Japanese keyboard) or
 // CO2 with a subscript is found by the plain words and by its own.
 func TestCompatibilityFormsInCatalogs(t *testing.T) {
+	t.Parallel()
 	x := mustBuild(t, writeCatalog(t, map[string]string{
 		"cloud.json": `{"server":"cloud","tools":[` +
 			`{"name":"buckets","description":"List the buckets of Ｓ３.","inputSchema":{"type":"object"}},` +
@@ -210,6 +215,7 @@ func TestCompatibilityFormsInCatalogs(t *testing.T) {
 // compatibility form: here a name with decomposed accents (as macOS writes
 // file names) and one in full-width letters.
 func TestExactNameInCompatibilityForm(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"ze\u0301brule_list", "ｆｅｔｃｈ＿ｐａｇｅ"} {
 		x := mustBuild(t, writeCatalog(t, map[string]string{
 			"docs.json": `{"server":"docs","tools":[{"name":"` + name + `","description":"Write it.","inputSchema":{"type":"object"}}]}`,

@@ -33,6 +33,7 @@ func selectCatalog(t *testing.T) *Index {
 // TestSelect: Select finds items by their exact key, those the caller
 // sees, and nothing for a hidden item as for an unknown one.
 func TestSelect(t *testing.T) {
+	t.Parallel()
 	x := selectCatalog(t)
 	public := context.Background()
 	ops := ext.WithAccess(public, ext.Access{Groups: []string{"ops"}})
@@ -75,6 +76,7 @@ func TestSelect(t *testing.T) {
 // item of, with their own description, or else their tools' commonest
 // words when the caller sees all of the server's items.
 func TestDirectory(t *testing.T) {
+	t.Parallel()
 	x := selectCatalog(t)
 	for _, test := range []struct {
 		groups []string
@@ -95,6 +97,7 @@ func TestDirectory(t *testing.T) {
 // with the words of those items, never of the hidden ones, and not
 // without topics (which would tell it that hidden items exist there).
 func TestDirectoryIsTheCallersOwn(t *testing.T) {
+	t.Parallel()
 	const open = `{"name":"list_invoices","description":"x","inputSchema":{"type":"object"}},
 			{"name":"pay_invoice","description":"x","inputSchema":{"type":"object"}}`
 	hidden := `{"name":"fire_employee","description":"x","inputSchema":{"type":"object"},"_meta":{"io.github.mcpsearch/visibility":{"groups":["hr"]}}},

@@ -97,6 +97,7 @@ func listMethod(k ext.Kind) string {
 }
 
 func TestCursorsAreBoundToTheirIndex(t *testing.T) {
+	t.Parallel()
 	def := newServer(defaultIndex(t), 7)
 	small := newServer(mustBuild(t, "testdata/catalog"), 2)
 	var smallCursor string
@@ -128,6 +129,7 @@ func TestCursorsAreBoundToTheirIndex(t *testing.T) {
 }
 
 func TestSearchPagesDoNotOverlap(t *testing.T) {
+	t.Parallel()
 	s := newServer(defaultIndex(t), 100)
 	seen := map[string]int{}
 	params := map[string]any{"query": "create issue", "limit": 10}
@@ -151,6 +153,7 @@ func TestSearchPagesDoNotOverlap(t *testing.T) {
 }
 
 func TestListEndsWithoutEmptyPage(t *testing.T) {
+	t.Parallel()
 	s := newServer(mustBuild(t, "testdata/catalog"), 3) // 6 tools: exactly two pages
 	r := rpcCall(t, s, "tools/list", nil)
 	var next string

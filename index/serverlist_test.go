@@ -16,6 +16,7 @@ import (
 // cold start at 100,000 tools spent 5–7 ms decoding it in the manifest
 // before its first answer; Describe reads it, once.
 func TestOpenAndSearchReadNoServerList(t *testing.T) {
+	t.Parallel()
 	x := defaultIndex(t) // opened afresh: nothing read yet
 	if _, err := x.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: "take a screenshot of the page", Limit: 5}); err != nil {
 		t.Fatal(err)

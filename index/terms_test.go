@@ -15,6 +15,7 @@ import (
 // added), a search reads at most rank.MaxSearchTerms terms (doc.go: the
 // bound on a query's size).
 func TestSearchTermsBounded(t *testing.T) {
+	t.Parallel()
 	x := defaultIndex(t)
 	for _, q := range []struct{ name, text string }{
 		{"128 words run together", strings.Join(runTogetherWords(t, x, ext.MaxQueryTerms), " ")},

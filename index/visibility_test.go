@@ -12,6 +12,7 @@ import (
 // TestVisibilityHint: the no-match hint names the caller's own words, not
 // the word of a hidden item its typo was corrected to.
 func TestVisibilityHint(t *testing.T) {
+	t.Parallel()
 	dir := writeCatalog(t, map[string]string{
 		"secret.json": `{"server":"secret","visibility":{"groups":["ops"]},"tools":[{"name":"launch","description":"Launch the kubernetes cluster","inputSchema":{"type":"object"}}]}`,
 		"open.json": `{"server":"open","tools":[
@@ -50,6 +51,7 @@ func TestVisibilityHint(t *testing.T) {
 // TestKindIndexFollowsKinds: the visibility index's kind switch gives each
 // kind its place in ext.Kinds.
 func TestKindIndexFollowsKinds(t *testing.T) {
+	t.Parallel()
 	if len(ext.Kinds) != kinds {
 		t.Fatalf("ext.Kinds has %d kinds, the visibility index %d", len(ext.Kinds), kinds)
 	}

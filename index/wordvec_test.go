@@ -18,6 +18,7 @@ import (
 // and storms. (BM25 alone returns book_hotel only, for "visit"; the tools
 // that neither share a word nor mean anything like it stay out.)
 func TestWordVectorsBridgeWords(t *testing.T) {
+	t.Parallel()
 	const catalogDir, query, want = "testdata/errands", "will it be sunny or stormy on Saturday when we visit", "errands__get_forecast"
 	cat, err := catalog.LoadDir(catalogDir, nil)
 	if err != nil {
@@ -52,6 +53,7 @@ func TestWordVectorsBridgeWords(t *testing.T) {
 // TestDensePagesAgree: items that join the window by their cosine rank the
 // same on every page, however many BM25 candidates the page asked for.
 func TestDensePagesAgree(t *testing.T) {
+	t.Parallel()
 	x := defaultIndex(t)
 	ctx := context.Background()
 	for _, q := range []string{"take a screenshot of the page", "create a calendar event", "write notes about the meeting"} {

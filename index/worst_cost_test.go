@@ -100,6 +100,7 @@ func mixCost(mix []searchCosts) searchCosts {
 // identifier: at most twice as many terms), and correction takes at most
 // rank.TypoQuerySteps steps and rank.TypoQueryLookups lookups.
 func TestWorstQueryWork(t *testing.T) {
+	t.Parallel()
 	x := defaultIndex(t)
 	for _, wq := range worstQueries(t, x) {
 		own := retrieval.ReadText(wq.text)
@@ -126,11 +127,11 @@ func TestWorstQueryWork(t *testing.T) {
 const maxAllocRatio = 15
 
 // TestWorstQueryAllocs: no query the limits allow makes a search allocate
-// more than maxAllocRatio times as often as an ordinary request does.
+// more than maxAllocRatio times as often as an ordinary request does. The
+// bound holds under the race detector too (make test-race), which drops
+// sync.Pool entries at random: the ordinary requests then allocate more as
+// well, and the worst ratio was 7.1 (128 words of phrases).
 func TestWorstQueryAllocs(t *testing.T) {
-	if raceEnabled {
-		t.Log("the race detector allocates: counts are not compared")
-	}
 	x := defaultIndex(t)
 	ordinary := map[bool]float64{}
 	for _, explain := range []bool{false, true} {
@@ -142,7 +143,7 @@ func TestWorstQueryAllocs(t *testing.T) {
 		got := searchAllocs(t, x, ext.Query{Kind: ext.KindTool, Text: wq.text, Limit: 10, Explain: wq.explain})
 		ratio := got / ordinary[wq.explain]
 		t.Logf("%s: %.0f allocations a search, %.1f× an ordinary request", wq.name, got, ratio)
-		if ratio > maxAllocRatio && !raceEnabled {
+		if ratio > maxAllocRatio {
 			t.Errorf("%s: %.0f allocations a search, %.1f× an ordinary request's %.0f; want at most %d×", wq.name, got, ratio, ordinary[wq.explain], maxAllocRatio)
 		}
 	}

@@ -53,6 +53,7 @@ func fill(template, values string, size int) string {
 // numbers in 1 MiB) is refused by the scan, before any decoding, for every
 // method, notifications included.
 func TestManySmallValuesRefused(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t, newMemCatalog("v1", 5), nil)
 	for _, m := range costMethods {
 		body := fmt.Sprintf(m.body, manyValues(500_000))
@@ -103,6 +104,7 @@ func allocated(t *testing.T, s http.Handler, body string) uint64 {
 // spelling that decodes to the same name, is refused with -32600 naming
 // it, instead of the last one silently winning.
 func TestDuplicateKeysRefused(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t, newMemCatalog("v1", 5), nil)
 	for _, test := range []struct{ name, body, where string }{
 		{"method twice", `{"jsonrpc":"2.0","id":1,"method":"ping","method":"tools/list"}`, `member "method" appears twice in the message`},
@@ -125,6 +127,7 @@ func TestDuplicateKeysRefused(t *testing.T) {
 // TestOverloaded: past MaxInFlight requests at once, the next is refused
 // at once with 503, Retry-After and -32011; a slot freed serves again.
 func TestOverloaded(t *testing.T) {
+	t.Parallel()
 	cat := newMemCatalog("v1", 5)
 	entered, release := make(chan struct{}), make(chan struct{})
 	cat.before = func(context.Context) { entered <- struct{}{}; <-release }

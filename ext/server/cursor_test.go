@@ -8,6 +8,7 @@ import (
 )
 
 func TestCursorRoundTrip(t *testing.T) {
+	t.Parallel()
 	c := newCursorCodec("v1", []byte("0123456789abcdef"))
 	bind := binding("search", "tool", "merge request", "{}")
 	for _, offset := range []int{0, 1, 127, 128, 999, 1 << 20} {

@@ -31,6 +31,7 @@ func entries(n int) []ext.ServerEntry {
 // servers' names and a count of the rest. Never over the budget, always
 // in catalog order.
 func TestDirectoryShapes(t *testing.T) {
+	t.Parallel()
 	for _, test := range []struct {
 		n, budget             int
 		lines, named, unnamed int // servers on a line, named in all, counted only
@@ -114,6 +115,7 @@ func instructionsOf(t *testing.T, s *Handler, groups ...string) string {
 // directory, computed once for each access key, and none for a caller
 // who sees no server; a negative budget turns the directory off.
 func TestDirectoryPerCaller(t *testing.T) {
+	t.Parallel()
 	c := &accessCatalog{memCatalog: newMemCatalog("v1", 3)}
 	s := newTestServer(t, c, nil)
 	red, blue := instructionsOf(t, s, "red"), instructionsOf(t, s, "blue", "red")
@@ -144,6 +146,7 @@ func TestDirectoryPerCaller(t *testing.T) {
 // TestDirectoryInInitialize: initialize and server/discover carry the
 // directory, search_tools' description too in meta-tool mode.
 func TestDirectoryInInitialize(t *testing.T) {
+	t.Parallel()
 	c := describedCatalog{newMemCatalog("v1", 3)}
 	meta, err := NewMetaTools(context.Background(), c, MetaOptions{Mode: ListMeta})
 	if err != nil {
@@ -169,6 +172,7 @@ func TestDirectoryInInitialize(t *testing.T) {
 // description, each followed by a directory of the default budget, are
 // not cut by Claude Code.
 func TestDirectoryFitsClaudeCode(t *testing.T) {
+	t.Parallel()
 	var def struct{ Description string }
 	if err := json.Unmarshal([]byte(searchToolsDef), &def); err != nil {
 		t.Fatal(err)

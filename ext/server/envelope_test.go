@@ -26,6 +26,7 @@ var eras = []struct {
 // HTTP 400 in both eras (the transport's answer to input the server cannot
 // accept), carrying the request's id when that id is valid, else null.
 func TestEnvelope(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t, newMemCatalog("v1", 3), nil)
 	for _, test := range []struct {
 		name, body string
@@ -82,6 +83,7 @@ func TestEnvelope(t *testing.T) {
 // and no body, whatever its method, in both eras (a 2026-07-28 one states
 // its version in _meta, as its requests do).
 func TestNotificationsAccepted(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t, newMemCatalog("v1", 3), nil)
 	for _, test := range []struct{ method, params string }{
 		{"notifications/initialized", `{}`},
@@ -110,6 +112,7 @@ func TestNotificationsAccepted(t *testing.T) {
 // (as the transport allows), never an answer with 200, and never one
 // that says the body did not parse.
 func TestMalformedNotificationsRefused(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t, newMemCatalog("v1", 3), nil)
 	for _, test := range []struct{ method, params, message string }{
 		{"notifications/initialized", `[]`, "params must be an object, not an array"},
@@ -148,6 +151,7 @@ func addModernMeta(obj string) string {
 // TestIDsEchoedExactly: every answer carries the request's id byte for
 // byte, whichever half of the server answers it, results and errors alike.
 func TestIDsEchoedExactly(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t, newMemCatalog("v1", 3), nil)
 	for _, test := range []struct {
 		name, method, params string
@@ -186,6 +190,7 @@ func TestIDsEchoedExactly(t *testing.T) {
 }
 
 func TestIsIntegral(t *testing.T) {
+	t.Parallel()
 	for lit, want := range map[string]bool{
 		"0": true, "-0": true, "7": true, "7.0": true, "7.000": true, "7e0": true, "70e-1": true, "0.7e1": true,
 		"1E+2": true, "1e400": true, "1e99999999999999999999": true, "0.0e-99999999999999999999": true,

@@ -11,6 +11,7 @@ import (
 )
 
 func TestExplainOption(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t, newMemCatalog("v1", 12), nil)
 	explain := func(v any) map[string]any {
 		return map[string]any{"query": "screenshot", "limit": 2, "_meta": map[string]any{ext.MetaExplain: v}}
@@ -53,6 +54,7 @@ func TestExplainOption(t *testing.T) {
 }
 
 func TestExplainOptionBadType(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t, newMemCatalog("v1", 12), nil)
 	for _, test := range []struct {
 		name string
@@ -74,6 +76,7 @@ func TestExplainOptionBadType(t *testing.T) {
 }
 
 func TestExplainKeepsCursors(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t, newMemCatalog("v1", 30), nil)
 	first := call(t, s, "tools/search", map[string]any{"query": "tool", "limit": 2, "_meta": map[string]any{ext.MetaExplain: true}})
 	next := call(t, s, "tools/search", map[string]any{"query": "tool", "limit": 2, "cursor": nextCursor(t, first)})
@@ -100,6 +103,7 @@ func (describedCatalog) Describe() (ext.CatalogInfo, error) {
 }
 
 func TestCapabilityDescribesCatalog(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t, describedCatalog{newMemCatalog("v1", 12)}, nil)
 	r := call(t, s, "initialize", map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{},
 		"clientInfo": map[string]any{"name": "test", "version": "1"}})
@@ -123,6 +127,7 @@ func (restrictedCatalog) Describe() (ext.CatalogInfo, error) {
 // every caller, so a restricted catalog's settings carry no servers or
 // counts, whatever the catalog put in its description.
 func TestCapabilityHidesRestrictedCatalog(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t, restrictedCatalog{newMemCatalog("v1", 12)}, nil)
 	r := call(t, s, "initialize", map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{},
 		"clientInfo": map[string]any{"name": "test", "version": "1"}})

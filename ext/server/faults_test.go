@@ -240,6 +240,7 @@ func postWithin(tb testing.TB, s http.Handler, body string, ctx func(context.Con
 }
 
 func TestRequestLog(t *testing.T) {
+	t.Parallel()
 	const secretQuery = "customer-acme merge"
 	for _, test := range []struct {
 		level     slog.Level
@@ -286,6 +287,7 @@ func TestRequestLog(t *testing.T) {
 
 // An adapter's request id (Lambda's) is used instead of a generated one.
 func TestRequestIDFromAdapter(t *testing.T) {
+	t.Parallel()
 	s, logs := loggedServer(newMemCatalog("v1", 3), nil, slog.LevelInfo)
 	req := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(rpc("ping", `{}`)))
 	req.Header.Set("Content-Type", "application/json")

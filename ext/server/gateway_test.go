@@ -51,6 +51,7 @@ func (f callerFunc) Call(ctx context.Context, t *ext.Target, method string, para
 }
 
 func TestForwardedCall(t *testing.T) {
+	t.Parallel()
 	var got struct {
 		target *ext.Target
 		method string
@@ -141,6 +142,7 @@ func TestForwardErrors(t *testing.T) {
 }
 
 func TestMetaToolsChecks(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	if m, err := NewMetaTools(ctx, newResolvingCatalog(), MetaOptions{Mode: ListFull}); m != nil || err != nil {
 		t.Errorf("full: got %v, %v; want no meta tools", m, err)
@@ -162,6 +164,7 @@ func TestMetaToolsChecks(t *testing.T) {
 }
 
 func TestMetaToolsList(t *testing.T) {
+	t.Parallel()
 	m, err := NewMetaTools(context.Background(), newResolvingCatalog(), MetaOptions{Mode: ListMeta, Proxy: true, Always: []string{"up__deploy"}})
 	if err != nil {
 		t.Fatal(err)

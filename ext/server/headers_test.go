@@ -25,6 +25,7 @@ func modernRequest(method, params string) (body string, headers []string) {
 // read first is no excuse. A comma where a value may hold one (a name, a
 // session id) is not a list.
 func TestRepeatedHeadersRefused(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t, newMemCatalog("v1", 3), nil)
 	searchBody, searchHeaders := modernRequest("tools/search", `{"query":"x"}`)
 	callBody, callHeaders := modernRequest("tools/call", `{"name":"srv__tool_000"}`)
@@ -81,6 +82,7 @@ func TestRepeatedHeadersRefused(t *testing.T) {
 // earlier revision keeps it ignored, as mcp-go does (it resumed a GET
 // stream, and this server opens none).
 func TestLastEventIDRefusedInTheModernEra(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t, newResolvingCatalog(), nil)
 	for _, m := range []struct{ method, params string }{
 		{"tools/search", `{"query":"merge"}`},

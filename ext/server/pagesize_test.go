@@ -27,6 +27,7 @@ func bulkyCatalog(n, size int) *memCatalog {
 // again), with a cursor that goes on with the items left out and a note;
 // following the cursors gives every item once, in order.
 func TestPagesFitTheResponseLimit(t *testing.T) {
+	t.Parallel()
 	const lambdaBody = 3_145_728 // half of Lambda's 6 MB: the body is escaped once more there
 	s := newTestServer(t, bulkyCatalog(50, 120_000), &Options{PageSize: 50})
 	for _, method := range []string{"tools/search", "tools/list"} {
@@ -66,6 +67,7 @@ func TestPagesFitTheResponseLimit(t *testing.T) {
 // TestItemLargerThanTheLimit: an item larger than the response limit on
 // its own is left out, named in the note, and the page goes on without it.
 func TestItemLargerThanTheLimit(t *testing.T) {
+	t.Parallel()
 	cat := bulkyCatalog(3, 10)
 	cat.items[ext.KindTool][1] = ext.Hit{Server: "srv", Object: json.RawMessage(`{"name":"srv__huge","description":"` + strings.Repeat("x", 100_000) + `"}`)}
 	s := newTestServer(t, cat, &Options{MaxResponseBytes: 64 << 10})
@@ -81,6 +83,7 @@ func TestItemLargerThanTheLimit(t *testing.T) {
 // TestAnswerOverTheLimit: an answer that cannot be cut (here, a forwarded
 // result) and is over the limit is replaced by an error that says so.
 func TestAnswerOverTheLimit(t *testing.T) {
+	t.Parallel()
 	big := json.RawMessage(`{"content":[{"type":"text","text":"` + strings.Repeat("x", 100_000) + `"}]}`)
 	s := newTestServer(t, newResolvingCatalog(), &Options{MaxResponseBytes: 64 << 10, Caller: callerFunc(func(_ context.Context, _ *ext.Target, _ string, _ json.RawMessage) (json.RawMessage, error) {
 		return big, nil
@@ -94,6 +97,7 @@ func TestAnswerOverTheLimit(t *testing.T) {
 // TestSelectAnswerFitsTheLimit: a select answer, which has one page, is
 // cut too, and its note says to select the rest on their own.
 func TestSelectAnswerFitsTheLimit(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t, bulkyCatalog(5, 20_000), &Options{MaxResponseBytes: 100_000})
 	r := call(t, s, "tools/search", map[string]any{"query": "select:srv__tool_000,srv__tool_001,srv__tool_002,srv__tool_003,srv__tool_004"})
 	items, _ := r.Result["tools"].([]any)

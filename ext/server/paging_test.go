@@ -35,6 +35,7 @@ func walk(t *testing.T, s *Handler, method, key string, params map[string]any) [
 }
 
 func TestListPagination(t *testing.T) {
+	t.Parallel()
 	for _, size := range []int{7, 10, 100} {
 		t.Run(fmt.Sprintf("page size %d", size), func(t *testing.T) {
 			s := newTestServer(t, newMemCatalog("v1", 50), &Options{PageSize: size})
@@ -52,6 +53,7 @@ func TestListPagination(t *testing.T) {
 }
 
 func TestSearchPagination(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t, newMemCatalog("v1", 50), nil)
 	params := map[string]any{"query": "merge", "limit": 3}
 	var names []string
@@ -75,6 +77,7 @@ func TestSearchPagination(t *testing.T) {
 }
 
 func TestSearchResultShape(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t, newMemCatalog("v1", 10), nil)
 	r := call(t, s, "tools/search", map[string]any{"query": "screenshot", "limit": 1, "filter": map[string]any{"servers": []string{"srv"}}})
 	if r.Error != nil {
@@ -99,6 +102,7 @@ func TestSearchResultShape(t *testing.T) {
 }
 
 func TestWithMeta(t *testing.T) {
+	t.Parallel()
 	meta := map[string]any{ext.MetaServer: "s"}
 	for _, test := range []struct{ in, want string }{
 		{`{"name":"a"}`, `{"_meta":{"io.github.mcpsearch/server":"s"},"name":"a"}`},
@@ -113,6 +117,7 @@ func TestWithMeta(t *testing.T) {
 }
 
 func TestPageResultWireOrder(t *testing.T) {
+	t.Parallel()
 	r := &pageResult{key: "tools", items: []json.RawMessage{json.RawMessage(`{"name":"a"}`)}, nextCursor: "abc"}
 	got, _ := json.Marshal(r)
 	if want := `{"tools":[{"name":"a"}],"nextCursor":"abc"}`; string(got) != want {

@@ -23,6 +23,7 @@ var modernMeta = map[string]any{
 }
 
 func TestCapabilitiesAdvertised(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t, newMemCatalog("v-abc", 3), nil)
 	for _, test := range []struct {
 		name, method string
@@ -87,6 +88,7 @@ func checkSearchCapability(t *testing.T, caps map[string]any, version string) {
 }
 
 func TestModernEra(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t, newMemCatalog("v1", 12), &Options{PageSize: 5})
 	params := map[string]any{"query": "screenshot", "_meta": modernMeta}
 	t.Run("search result is decorated", func(t *testing.T) {
@@ -143,6 +145,7 @@ func TestModernEra(t *testing.T) {
 // does not list. A later request whose Mcp-Protocol-Version header names
 // an unserved revision is refused.
 func TestInitializeAnswersAServedRevision(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t, newMemCatalog("v", 3), nil)
 	for requested, want := range map[string]string{
 		"2025-11-25": "2025-11-25", "2025-06-18": "2025-06-18",

@@ -77,6 +77,7 @@ func path(v any, steps ...any) any {
 // each, with their server and no score, on one page; the names that give
 // nothing are in the hint.
 func TestSelect(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t, newMemCatalog("v1", 60), nil)
 	for _, test := range []struct {
 		method, query string
@@ -120,6 +121,7 @@ func TestSelect(t *testing.T) {
 // TestSelectRefused: a select: query names 1 to MaxLimit items, and takes
 // no cursor, filter or explain; a bad limit is refused as in any search.
 func TestSelectRefused(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t, newMemCatalog("v1", 3), nil)
 	many := "select:" + strings.Repeat("srv__tool_001,", ext.MaxLimit) + "srv__tool_002"
 	for _, test := range []struct {
@@ -159,6 +161,7 @@ func (c *countingSelector) Select(ctx context.Context, k ext.Kind, name string) 
 // TestSelectWithoutSelector: with a searcher that is no ext.Selector,
 // select: names nothing, and is never searched as words.
 func TestSelectWithoutSelector(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t, notSelector{newMemCatalog("v1", 3)}, nil)
 	if a := selectVia(t, s, "tools/search", map[string]any{"query": "select:srv__tool_001"}); len(a.keys) != 0 || a.hint != "unknown: srv__tool_001" {
 		t.Errorf("got %v hint %v, want nothing and the name unknown", a.keys, a.hint)
@@ -168,6 +171,7 @@ func TestSelectWithoutSelector(t *testing.T) {
 // TestSelectCandidates: Claude Code's prefix is tried off at each "__",
 // a bounded number of times, and only on tools and prompts.
 func TestSelectCandidates(t *testing.T) {
+	t.Parallel()
 	for _, test := range []struct {
 		kind ext.Kind
 		name string
@@ -196,6 +200,7 @@ func TestSelectCandidates(t *testing.T) {
 // answers the named tools call_tool reaches; the others, and malformed
 // lists, are in the result the model reads.
 func TestSelectSearchTools(t *testing.T) {
+	t.Parallel()
 	m, err := NewMetaTools(context.Background(), newResolvingCatalog(), MetaOptions{Mode: ListMeta, Proxy: true, Servers: []string{"up"}})
 	if err != nil {
 		t.Fatal(err)

@@ -65,6 +65,7 @@ func call(tb testing.TB, s http.Handler, method string, params any, headers ...s
 }
 
 func TestErrorCodes(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t, newMemCatalog("v1", 30), nil)
 	other := newTestServer(t, newMemCatalog("v2", 30), nil)
 	searchCursor := nextCursor(t, call(t, s, "tools/search", map[string]any{"query": "tool", "limit": 2}))
@@ -190,6 +191,7 @@ func nextCursor(tb testing.TB, r rpcResponse) string {
 }
 
 func TestInternalErrorsLeakNothing(t *testing.T) {
+	t.Parallel()
 	cat := newMemCatalog("v1", 3)
 	cat.fail = errSecret
 	s := newTestServer(t, cat, nil)
@@ -202,6 +204,7 @@ func TestInternalErrorsLeakNothing(t *testing.T) {
 }
 
 func TestHTTPTransport(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t, newMemCatalog("v1", 3), &Options{MaxBodyBytes: 200})
 	t.Run("GET is 405", func(t *testing.T) {
 		rec := httptest.NewRecorder()
@@ -274,6 +277,7 @@ func initialize(version string) string {
 // spelling, _meta, and the members MCP lets standard methods carry are
 // taken.
 func TestParamsAccepted(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t, newMemCatalog("v1", 30), nil)
 	for _, test := range []struct {
 		name, body string

@@ -12,6 +12,7 @@ import (
 // method meant; a name near none, a notification's name and a very long
 // name get mcp-go's plain message.
 func TestMethodNotFoundSuggests(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t, newMemCatalog("v1", 3), nil)
 	long := strings.Repeat("tools/search", 10000)
 	for _, test := range []struct{ method, want string }{
@@ -40,6 +41,7 @@ func TestMethodNotFoundSuggests(t *testing.T) {
 // TestSuggestionKeepsToTheEra: a method the request's protocol era does
 // not answer is not suggested.
 func TestSuggestionKeepsToTheEra(t *testing.T) {
+	t.Parallel()
 	if got := nearestMethod("initialise", era{}); got != "initialize" {
 		t.Errorf("legacy era: got %q, want initialize", got)
 	}

@@ -10,6 +10,7 @@ import (
 // search and list method of every kind, is in the table and runs under the
 // request deadline; the forwarded calls do not.
 func TestTableServesTheExtension(t *testing.T) {
+	t.Parallel()
 	var want []string
 	want = append(want, ext.SearchMethods...)
 	for _, k := range ext.Kinds {

@@ -25,6 +25,7 @@ func TestRunRefusesOpenListener(t *testing.T) {
 // v2 event (JWT authorizer claims) or Function URL event (IAM) reaches the
 // catalog through the Lambda adapter; an event without one gets 401.
 func TestAWSModeThroughLambda(t *testing.T) {
+	t.Parallel()
 	idx := mustVisIndex(t)
 	h, err := newGatewayHandler(t, idx, map[string]string{"AWS_LAMBDA_RUNTIME_API": "127.0.0.1:9", "MCPSEARCH_AUTH": "aws",
 		"MCPSEARCH_JWT_GROUPS_CLAIM": "cognito:groups", "MCPSEARCH_PAGE_SIZE": "1000"})
@@ -74,6 +75,7 @@ func TestAWSModeThroughLambda(t *testing.T) {
 // through the Lambda adapter (where the front end folds them into one
 // value with a comma).
 func TestTwoAuthorizationHeaders(t *testing.T) {
+	t.Parallel()
 	sum := sha256.Sum256([]byte("good-token"))
 	h, err := newGatewayHandler(t, mustIndex(t), map[string]string{"MCPSEARCH_AUTH": "bearer", "MCPSEARCH_BEARER_SHA256": hex.EncodeToString(sum[:])})
 	if err != nil {

@@ -43,6 +43,7 @@ func TestCollectorPause(t *testing.T) {
 // event begins, not during the first (whose answer the runtime posts
 // after the handler returns).
 func TestResumingAfterFirstAnswer(t *testing.T) {
+	t.Parallel()
 	resumed, handled := 0, 0
 	var resumedBeforeSecond int
 	handle := resumingAfterFirstAnswer(func() { resumed++ }, func(context.Context, events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error) {

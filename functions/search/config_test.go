@@ -76,6 +76,7 @@ func TestReadConfig(t *testing.T) {
 // value is never shown. (TestStartRefusesMalformedSetting tries a
 // malformed value of every variable.)
 func TestConfigRefusals(t *testing.T) {
+	t.Parallel()
 	_, err := readConfig(mapEnv(map[string]string{"MCPSEARCH_PAGE_SIZE": "0", "MCPSEARCH_LIST_MODE": "Meta",
 		"MCPSEARCH_CURSOR_KEY": "not-hex-and-secret", "MCPSEARCH_JWT_HS256_SECRET": "short-secret ", "MCPSEARCH_RULES_OFF": "errand-model,errands"}))
 	for _, want := range []string{`MCPSEARCH_PAGE_SIZE="0": want a whole number from 1 to 1000`, `MCPSEARCH_LIST_MODE="Meta": want full, meta or auto`,
@@ -134,6 +135,7 @@ func TestAuthMode(t *testing.T) {
 // README.md names every variable the function reads, and reads nothing it
 // does not name.
 func TestConfigurationTable(t *testing.T) {
+	t.Parallel()
 	documented := readmeConfigVariables(t)
 	read := configVariables()
 	for _, name := range read {

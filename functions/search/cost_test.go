@@ -30,6 +30,7 @@ const lambdaResponseLimit = 6_291_556
 // in the body, once in the event) fits Lambda's response limit through
 // the adapter, cut short with a cursor, and the cursors give every item.
 func TestPagesFitLambda(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "catalog")
 	os.Mkdir(dir, 0o755)
 	desc, _ := json.Marshal(strings.Repeat(`"`, 200_000))

@@ -21,6 +21,7 @@ const maxReadme = 16 << 10
 // (`infra/lab/eval/gate.sh`, `go run ./infra/cmd/mcpsearch`) exist in the
 // repository.
 func TestDocLinks(t *testing.T) {
+	t.Parallel()
 	if fi, err := os.Stat(filepath.Join(repoRoot, "README.md")); err != nil || fi.Size() > maxReadme {
 		t.Errorf("README.md: %v, size %d; want at most %d bytes", err, sizeOf(fi), maxReadme)
 	}
@@ -183,6 +184,7 @@ var outsideRefs = []string{"DESIGN" + ".md", "STYLE" + ".md", "NOTES" + ".md", "
 // a file outside it, and the eval's reference figures are cited by their
 // path in the repository.
 func TestNoOutsideReferences(t *testing.T) {
+	t.Parallel()
 	reference := "REFERENCE" + ".md"
 	err := filepath.WalkDir(repoRoot, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {

@@ -239,6 +239,7 @@ func matchArray(at string, want []any, got any) []string {
 
 // TestDocExampleRules: the comparison follows the rules the docs rely on.
 func TestDocExampleRules(t *testing.T) {
+	t.Parallel()
 	for _, test := range []struct {
 		want, got string
 		ok        bool

@@ -98,6 +98,7 @@ func TestHostedQueries(t *testing.T) {
 // TestEmbedSettingsRefused: a bad MCPSEARCH_EMBED_* value stops the start
 // naming the variable (the key's value is never quoted).
 func TestEmbedSettingsRefused(t *testing.T) {
+	t.Parallel()
 	for name, bad := range map[string]string{"MCPSEARCH_EMBED": "yes", "MCPSEARCH_EMBED_TIMEOUT": "1h",
 		"MCPSEARCH_EMBED_ENDPOINT": "https://u:p@example.com/v1"} {
 		_, err := readConfig(func(n string) (string, bool) { return map[string]string{name: bad}[n], n == name })

@@ -11,6 +11,7 @@ import (
 // other argument is refused with the usage (exit 2), before anything is
 // configured or served.
 func TestCommandLine(t *testing.T) {
+	t.Parallel()
 	for _, test := range []struct {
 		args    []string
 		code    int

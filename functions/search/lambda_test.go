@@ -203,6 +203,7 @@ func checkInitialize(t *testing.T, msg map[string]any) {
 }
 
 func TestLambdaMatchesHTTP(t *testing.T) {
+	t.Parallel()
 	h := mustHandler(t)
 	srv := httptest.NewServer(h)
 	defer srv.Close()
@@ -242,6 +243,7 @@ func TestLambdaMatchesHTTP(t *testing.T) {
 }
 
 func TestLambdaGetNotAllowed(t *testing.T) {
+	t.Parallel()
 	ev := loadEvent(t, "function-url-event.json")
 	ev.RequestContext.HTTP.Method = http.MethodGet
 	ev.Body = ""
@@ -257,6 +259,7 @@ func TestLambdaGetNotAllowed(t *testing.T) {
 }
 
 func TestStripStage(t *testing.T) {
+	t.Parallel()
 	testCases := []struct {
 		path, stage, want string
 	}{
@@ -279,6 +282,7 @@ func TestStripStage(t *testing.T) {
 }
 
 func TestLambdaBadEvent(t *testing.T) {
+	t.Parallel()
 	never := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		t.Errorf("handler called with %s %s, want no call for a bad event", r.Method, r.URL)
 	})

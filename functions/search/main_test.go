@@ -102,6 +102,7 @@ func mustOpenBundle(t testing.TB, dir string) *index.Index {
 // reuses the bundle, a changed catalog gets a new one, a damaged cache is
 // rebuilt.
 func TestCachedBundle(t *testing.T) {
+	t.Parallel()
 	catalog, cache := writeTestCatalog(t), t.TempDir()
 	var progress bytes.Buffer
 	first, err := cachedBundle(catalog, cache, &progress)
@@ -133,6 +134,7 @@ func TestCachedBundle(t *testing.T) {
 }
 
 func TestBundledCatalog(t *testing.T) {
+	t.Parallel()
 	cat, err := loadCatalog("")
 	if err != nil {
 		t.Fatal(err)
@@ -149,6 +151,7 @@ func TestBundledCatalog(t *testing.T) {
 // another build identity than this binary's (built before a pull changed
 // its build-time tables) is not served: it is rebuilt, saying why.
 func TestStaleCachedBundleIsRebuilt(t *testing.T) {
+	t.Parallel()
 	catalog, cache := writeTestCatalog(t), t.TempDir()
 	dir, err := cachedBundle(catalog, cache, io.Discard)
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 // serves everyday life, functions/search/README.md "When nothing fits")
 // they get their best matches again.
 func TestRulesOffSetting(t *testing.T) {
+	t.Parallel()
 	dir, err := cachedBundle("", t.TempDir(), io.Discard)
 	if err != nil {
 		t.Fatal(err)
@@ -56,6 +57,7 @@ func TestRulesOffSetting(t *testing.T) {
 // MCPSEARCH_CATALOG) says which servers' written requests read as everyday
 // errands and what to set; once built, the cached bundle says nothing more.
 func TestLocalBuildNamesErrandServers(t *testing.T) {
+	t.Parallel()
 	slack, err := os.ReadFile("catalog/mcp-slack.json")
 	if err != nil {
 		t.Fatal(err)

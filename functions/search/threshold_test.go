@@ -13,6 +13,7 @@ import (
 // MCPSEARCH_CHARS_PER_TOKEN says; malformed, contradicting or unused
 // settings stop the start, naming the variable.
 func TestMetaThresholdTokens(t *testing.T) {
+	t.Parallel()
 	for _, test := range []struct {
 		tokens, perToken, chars string
 		want                    int    // MetaThresholdChars

@@ -65,6 +65,7 @@ func BenchmarkWorstSearch(b *testing.B) {
 // answered, and each past them refused with -32602, as BenchmarkWorstSearch
 // names them: a limit that moves shows here, not as a figure gone quiet.
 func TestWorstSearchesAsNamed(t *testing.T) {
+	t.Parallel()
 	worstSearches(t, costHandler(t))
 }
 

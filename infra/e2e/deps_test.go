@@ -77,6 +77,7 @@ func listPackages(t *testing.T) []goPackage {
 // no package outside infra/lab imports the lab (evaluation, measurement,
 // training, the distillers), not even the operator's CLI or its tests.
 func TestDependencyDirection(t *testing.T) {
+	t.Parallel()
 	forbidden := map[string][]string{
 		module + "/ext":        {"github.com/", "golang.org/", "net/http", module + "/"},
 		module + "/ext/server": {"github.com/blevesearch/", "github.com/aws/", module + "/index", module + "/functions", module + "/infra"},

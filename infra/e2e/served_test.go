@@ -12,6 +12,7 @@ import (
 // exception is a helper of tests, named as Go names them (…test, like
 // net/http/httptest), that only tests import.
 func TestIndexIsAllServed(t *testing.T) {
+	t.Parallel()
 	var served map[string]bool
 	var indexPackages []string
 	pkgs := listPackages(t)

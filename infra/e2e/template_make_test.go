@@ -14,6 +14,7 @@ import (
 // TestTemplateMakeBuild dry-runs the Makefile recipe that `sam build` runs
 // for each function and checks the commands it would run.
 func TestTemplateMakeBuild(t *testing.T) {
+	t.Parallel()
 	makeBin, err := exec.LookPath("make")
 	if err != nil {
 		missingTool(t, "make is not installed", "apt-get install make")

@@ -27,6 +27,7 @@ type function struct {
 // the Makefile at its CodeUri, serving the bundle in /var/task/index, built
 // from a catalog that the Makefile names and that exists.
 func TestTemplateFunctions(t *testing.T) {
+	t.Parallel()
 	fns := loadFunctions(t)
 	if !slices.ContainsFunc(fns, func(f function) bool { return f.id == "SearchFunction" }) {
 		t.Errorf("template.yaml has no SearchFunction")
@@ -134,6 +135,7 @@ func checkEvents(t *testing.T, events any) {
 // SearchFunction with payload 2.0 on POST /mcp through a JWT authorizer
 // configured from the parameters, and exists only when both are set.
 func TestTemplateJWTAuthorizer(t *testing.T) {
+	t.Parallel()
 	tmpl := loadTemplate(t, filepath.Join(repoRoot, "template.yaml"))
 	res := func(id string) map[string]any {
 		r, _ := lookup(tmpl, "Resources", id).(map[string]any)

@@ -16,6 +16,7 @@ import (
 // cannot call, the catalog refuses. (The loader is the stricter: it also
 // refuses unknown fields and wrong types.)
 func TestUpstreamRulesAgree(t *testing.T) {
+	t.Parallel()
 	for _, test := range []struct {
 		upstream string
 		usable   bool

@@ -12,6 +12,7 @@ import (
 // rule, and its table has one row a rule, in the registry's order, with
 // its step and reason (what mcpsearch-lab eval --ablate --markdown prints).
 func TestReadmeListsEveryRule(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile("README.md")
 	if err != nil {
 		t.Fatal(err)

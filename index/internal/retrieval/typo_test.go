@@ -82,6 +82,7 @@ func bleveWalk(t *testing.T, r bindex.IndexReader, field string, word []rune, ed
 // TestDocFreqMatchesBleve: document frequencies read from the
 // dictionaries are those bleve's term readers count.
 func TestDocFreqMatchesBleve(t *testing.T) {
+	t.Parallel()
 	x := defaultSearcher(t)
 	d := mustTermDicts(t, x)
 	terms := []string{"nosuchtermanywhere"}

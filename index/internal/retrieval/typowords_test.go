@@ -12,6 +12,7 @@ import (
 // vectors' English words, mistyped stop words are dropped, words run
 // together are read as their halves.
 func TestTyposOfWords(t *testing.T) {
+	t.Parallel()
 	x := defaultSearcher(t)
 	for _, c := range []struct{ query, want string }{
 		{"wirte", "save"},              // write, indexed as save; wirt is no stem to walk

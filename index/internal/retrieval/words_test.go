@@ -14,6 +14,7 @@ import (
 // the pass and placed at the caller's word they follow or replace; the
 // caller's words keep their own place; a pass switched off adds nothing.
 func TestWordsRememberTheirOrigin(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		query string
 		want  []string   // text/origin/after of each word
@@ -53,6 +54,7 @@ func wordStrings(ws []Word) []string {
 // reads — and explanations name where a term the caller did not type comes
 // from.
 func TestRequestIsReadOnce(t *testing.T) {
+	t.Parallel()
 	src := DefaultSource(t)
 	q := ext.Query{Kind: ext.KindTool, Text: ReadText("wirte an out of office reply"), Limit: 3}
 	r, err := Read(src, q, 0)
