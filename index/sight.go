@@ -68,7 +68,7 @@ func (x *Index) sightOf(w viewer) (*sightDocs, error) {
 	if w.all() {
 		return nil, nil
 	}
-	return x.visibleSets.Get(fmt.Sprint(w.allowed), func() (*sightDocs, error) {
+	return x.visibleSets.Get(w.key, func() (*sightDocs, error) {
 		return x.readSightDocs(w.access)
 	})
 }
@@ -119,7 +119,7 @@ func (x *Index) requestView(w viewer, k ext.Kind) *requests.View {
 	if w.all() || x.requests == nil {
 		return nil
 	}
-	v, _ := x.requestViews.Get(string(k)+"\x00"+fmt.Sprint(w.allowed), func() (*requests.View, error) {
+	v, _ := x.requestViews.Get(string(k)+"\x00"+w.key, func() (*requests.View, error) {
 		return x.requests.View(k, func(ord int) bool { return w.sees(k, ord) }), nil
 	})
 	return v
@@ -133,7 +133,7 @@ func (x *Index) statsOf(w viewer, k ext.Kind) *search.BM25Stats {
 	if w.all() {
 		return x.bm25[k]
 	}
-	stats, _ := x.callerStats.Get(fmt.Sprint(w.allowed), func() (map[ext.Kind]*search.BM25Stats, error) {
+	stats, _ := x.callerStats.Get(w.key, func() (map[ext.Kind]*search.BM25Stats, error) {
 		lengths := w.fieldLengths()
 		out := map[ext.Kind]*search.BM25Stats{}
 		for _, kind := range ext.Kinds {

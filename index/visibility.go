@@ -156,6 +156,9 @@ type viewer struct {
 	v       *visibilityIndex
 	allowed []bool     // by set; nil: sees everything
 	access  ext.Access // the caller's, when it does not see everything
+	// key names the combination of sets allowed, for what is made once
+	// for each (sight.go): one string a search rather than one a lookup.
+	key string
 }
 
 func (v *visibilityIndex) viewer(a ext.Access) viewer {
@@ -170,7 +173,14 @@ func (v *visibilityIndex) viewer(a ext.Access) viewer {
 	if every {
 		return viewer{}
 	}
-	return viewer{v: v, allowed: allowed, access: a}
+	key := make([]byte, len(allowed))
+	for i, ok := range allowed {
+		key[i] = '0'
+		if ok {
+			key[i] = '1'
+		}
+	}
+	return viewer{v: v, allowed: allowed, access: a, key: string(key)}
 }
 
 // all reports whether the caller sees every item.
