@@ -188,7 +188,7 @@ func damagedAnswers(t *testing.T, dir string, srv *embedtest.Server) ([]answer, 
 	}
 	ask("directory", func() (any, error) { return x.Directory(ctx) })
 	ask("describe", func() (any, error) { return x.Describe() })
-	if err := x.UseHosted(HostedOptions{Embed: hostedClient(t, srv).EmbedQuery, CacheSize: -1}); err != nil {
+	if err := x.UseHosted(HostedOptions{Embed: hostedClient(t, srv).EmbedQuery, Timeout: patientHosted, CacheSize: -1}); err != nil {
 		t.Fatal(err)
 	}
 	search("hosted vectors")

@@ -110,7 +110,7 @@ func TestHostedBuildRefusesBadAnswers(t *testing.T) {
 // the explanation says which vectors served.
 func TestHostedChangesRanking(t *testing.T) {
 	srv := embedtest.New(t, hostedDims)
-	x := openHosted(t, buildHosted(t, "testdata/catalog", srv), srv, time.Second, nil)
+	x := openHosted(t, buildHosted(t, "testdata/catalog", srv), srv, patientHosted, nil)
 	words := wordsIndex(t)
 	q := hostedTexts[0]
 	got, was := rankedPage(t, x, q), rankedPage(t, words, q)
@@ -177,7 +177,7 @@ func TestHostedQueryCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer x.Close()
-	if err := x.UseHosted(HostedOptions{Embed: hostedClient(t, srv).EmbedQuery, CacheSize: 2}); err != nil {
+	if err := x.UseHosted(HostedOptions{Embed: hostedClient(t, srv).EmbedQuery, Timeout: patientHosted, CacheSize: 2}); err != nil {
 		t.Fatal(err)
 	}
 	before := srv.Calls.Load()
@@ -202,7 +202,7 @@ func TestHostedQueryCache(t *testing.T) {
 // call whose body is bounded.
 func TestHostedLongestQuery(t *testing.T) {
 	srv := embedtest.New(t, hostedDims)
-	x := openHosted(t, buildHosted(t, "testdata/catalog", srv), srv, time.Second, nil)
+	x := openHosted(t, buildHosted(t, "testdata/catalog", srv), srv, patientHosted, nil)
 	long := strings.Repeat("<note> ", ext.MaxQueryBytes/7)
 	before := srv.Calls.Load()
 	rankedPage(t, x, long)
@@ -219,13 +219,13 @@ func TestHostedLongestQuery(t *testing.T) {
 func TestHostedConcurrentSearches(t *testing.T) {
 	srv := embedtest.New(t, hostedDims)
 	dir := buildHosted(t, "testdata/catalog", srv)
-	alone := openHosted(t, dir, srv, 5*time.Second, nil)
+	alone := openHosted(t, dir, srv, patientHosted, nil)
 	x, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer x.Close()
-	if err := x.UseHosted(HostedOptions{Embed: hostedClient(t, srv).EmbedQuery, Timeout: 5 * time.Second, CacheSize: 3}); err != nil {
+	if err := x.UseHosted(HostedOptions{Embed: hostedClient(t, srv).EmbedQuery, Timeout: patientHosted, CacheSize: 3}); err != nil {
 		t.Fatal(err)
 	}
 	want := map[string][]string{}
@@ -283,7 +283,7 @@ func TestHostedSeesOnlyWhatTheCallerSees(t *testing.T) {
 		"open.json":   `{"server":"open","tools":[{"name":"weather","description":"Show the weather forecast for a city","inputSchema":{"type":"object"}},{"name":"send_mail","description":"Send a mail message","inputSchema":{"type":"object"}}]}`,
 	})
 	srv := embedtest.New(t, hostedDims)
-	x := openHosted(t, buildHosted(t, dir, srv), srv, time.Second, nil)
+	x := openHosted(t, buildHosted(t, dir, srv), srv, patientHosted, nil)
 	search := func(groups ...string) []string {
 		t.Helper()
 		ctx := ext.WithAccess(context.Background(), ext.Access{Groups: groups})
@@ -308,8 +308,8 @@ func TestHostedSeesOnlyWhatTheCallerSees(t *testing.T) {
 // that someone else searched that text.
 func TestHostedCacheByAccess(t *testing.T) {
 	srv := embedtest.New(t, hostedDims)
-	x := openHosted(t, buildHosted(t, "testdata/catalog", srv), srv, time.Second, nil)
-	if err := x.UseHosted(HostedOptions{Embed: hostedClient(t, srv).EmbedQuery}); err != nil {
+	x := openHosted(t, buildHosted(t, "testdata/catalog", srv), srv, patientHosted, nil)
+	if err := x.UseHosted(HostedOptions{Embed: hostedClient(t, srv).EmbedQuery, Timeout: patientHosted}); err != nil {
 		t.Fatal(err)
 	}
 	q := ext.Query{Kind: ext.KindTool, Text: "find notes", Limit: 3}

@@ -68,7 +68,7 @@ func TestHostedQueries(t *testing.T) {
 	srv.APIKey = "sk-function-key"
 	bundle := hostedBundle(t, srv)
 
-	url, logs := startHosted(t, bundle, map[string]string{"MCPSEARCH_EMBED_API_KEY": srv.APIKey, "MCPSEARCH_EMBED_TIMEOUT": "2s"})
+	url, logs := startHosted(t, bundle, map[string]string{"MCPSEARCH_EMBED_API_KEY": srv.APIKey, "MCPSEARCH_EMBED_TIMEOUT": "10s"})
 	before := srv.Calls.Load()
 	if got := vectorsOf(t, url, "take a screenshot of the page"); got != "hosted openai hashed (32 dimensions)" {
 		t.Errorf("with the key: vectors %q, want the hosted model's", got)
