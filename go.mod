@@ -61,3 +61,5 @@ require (
 	golang.org/x/sys v0.46.0 // indirect
 	google.golang.org/protobuf v1.36.6 // indirect
 )
+
+replace github.com/santhosh-tekuri/jsonschema/v6 => ./infra/third_party/jsonschema
