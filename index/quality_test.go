@@ -102,7 +102,7 @@ func TestNothingFits(t *testing.T) {
 	// search, asked to "find pizza places near me" and whose parameter's
 	// example is "pizza near Central Park", now comes first, a near miss
 	// without a hint; see index/README.md, technique log.)
-	for _, q := range []string{"book a flight to Lisbon", "knit a wool scarf for my grandmother", "soothe a sunburn", "/.*/"} {
+	for _, q := range []string{"book a table for two at an italian restaurant", "knit a wool scarf for my grandmother", "soothe a sunburn", "/.*/"} {
 		page, err := x.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: q, Limit: 5})
 		if err != nil {
 			t.Fatal(err)
@@ -110,6 +110,18 @@ func TestNothingFits(t *testing.T) {
 		if len(page.Items) != 0 || page.Hint == "" {
 			t.Errorf("%q: got %d items and hint %q, want none and a hint", q, len(page.Items), page.Hint)
 		}
+	}
+	// "book a flight to Lisbon" got no items until the phrases and
+	// synonyms fitted to the fresh set's dev misses were quarantined and
+	// the fit model retrained without them (issue 34): Gmail's written
+	// request about the receipts of a flight to Lisbon now keeps it a
+	// near miss. Its hint must still name what the best match lacks.
+	page, err := x.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: "book a flight to Lisbon", Limit: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Items) > 0 && !strings.Contains(page.Hint, "flight, Lisbon, book") {
+		t.Errorf("book a flight to Lisbon: %d items and hint %q, want none or a hint naming flight, Lisbon, book", len(page.Items), page.Hint)
 	}
 	// A query in another language or script is searched, not refused.
 	for _, q := range []string{"ウェブページのスクリーンショット", "créer une merge request", "截图"} {
@@ -227,11 +239,13 @@ var chineseQueries = struct {
 }
 
 // TestChineseQueriesOnDefaultCatalog: a Chinese request finds, in its
-// first 3, the tool its English translation finds first, for at least 15
+// first 3, the tool its English translation finds first, for at least 13
 // of the 20 pairs (16 when written; 9 without the reviewed software senses
-// of the gloss table), and at least 21 of the 30 Chinese negatives get no
-// items (23 when written). Below those the glosses or the no-match test
-// have regressed.
+// of the gloss table; 15 until the fit model was retrained without the
+// phrases and synonyms fitted to the fresh set's dev misses, issue 34,
+// which empties four of them), and at least 21 of the 30 Chinese
+// negatives get no items (23 when written). Below those the glosses or the
+// no-match test have regressed.
 func TestChineseQueriesOnDefaultCatalog(t *testing.T) {
 	t.Parallel()
 	x := defaultIndex(t)
@@ -253,8 +267,8 @@ func TestChineseQueriesOnDefaultCatalog(t *testing.T) {
 			t.Logf("negative %q finds %v", q, got)
 		}
 	}
-	if agree < 15 || empty < 21 {
-		t.Errorf("%d of %d pairs agree (want ≥ 15), %d of %d negatives find nothing (want ≥ 21)",
+	if agree < 13 || empty < 21 {
+		t.Errorf("%d of %d pairs agree (want ≥ 13), %d of %d negatives find nothing (want ≥ 21)",
 			agree, len(chineseQueries.pairs), empty, len(chineseQueries.negatives))
 	}
 }

@@ -21,7 +21,7 @@ import (
 // that says where it came from: "source:" (general knowledge, or the
 // commit that added it and what it measured) or "quarantined:" (fitted to
 // the misses of a set's dev half: not loaded until a held-out set confirms
-// it; readPhraseTable). One line a phrase, "slots => words": a slot is the
+// it; readTable). One line a phrase, "slots => words": a slot is the
 // forms a word may take, separated by "/"; "*" stands for up to two words
 // of any kind (spin the cluster up). The first word is also matched in its
 // regular inflections (kicks, kicked, kicking). The words are added after
@@ -42,10 +42,10 @@ type phraseLine struct {
 	quarantined  bool
 }
 
-// readPhraseTable returns the phrases of table ("#" lines and blank ones
-// are no phrase), each with the "source:" or "quarantined:" line it is
-// under; a phrase under neither has no source.
-func readPhraseTable(table string) []phraseLine {
+// readTable returns the lines of a table of phrases or synonyms ("#"
+// lines and blank ones are none), each with the "source:" or
+// "quarantined:" line it is under; a line under neither has no source.
+func readTable(table string) []phraseLine {
 	var out []phraseLine
 	source, quarantined := "", false
 	for _, line := range strings.Split(table, "\n") {
@@ -75,7 +75,7 @@ var phrases = sync.OnceValue(func() map[string][]phrase { return loadPhrases(phr
 // quarantined.
 func loadPhrases(table string) map[string][]phrase {
 	out := map[string][]phrase{}
-	for _, l := range readPhraseTable(table) {
+	for _, l := range readTable(table) {
 		left, words, ok := strings.Cut(l.text, "=>")
 		if !ok || l.source == "" || l.quarantined {
 			continue

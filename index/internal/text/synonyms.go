@@ -1,6 +1,7 @@
 package text
 
 import (
+	_ "embed"
 	"strings"
 	"sync"
 
@@ -8,55 +9,17 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 )
 
-// synonymGroups is the reviewed synonym table of the language of tools. Each
-// line is one group; every phrase of a group is replaced, at index and at
-// query time alike, by the group's first phrase, so "remove a file" and
-// "delete_file" meet on the same words without widening the query. Words
-// are written plainly; the table is stemmed when loaded. Abbreviations
-// expand to what they stand for.
-const synonymGroups = `
-delete | remove | erase | destroy | purge | wipe
-create | add | new | insert | generate | make
-update | modify | edit | change | alter | amend
-get | fetch | retrieve | obtain | look up
-list | enumerate
-search | find | lookup | look for
-save | write | store | persist | export to
-start | launch | boot | spin up
-stop | halt | shut down | terminate
-refund | money back | reimburse
-dispute | chargeback
-on call | oncall | rota | pager | pagerduty
-image | picture | photo
-email | e-mail | mail
-message | msg | dm
-repository | repo
-database | db
-postgresql | postgres | pg
-directory | folder | dir
-kubernetes | k8s | kube
-google cloud | gcloud | gcp | google cloud platform
-argocd | argo cd | argo
-rum | real user monitoring
-virtual machine | vm
-pull request | pr
-merge request | mr
-stt | speech to text | transcribe | transcription
-tts | text to speech
-search engine optimization | seo
-markdown | md
-document | doc | docs
-configuration | config | settings
-issue | ticket
-cost | price | pricing
-spreadsheet | excel | xlsx | sheet
-presentation | ppt | pptx | slides | slide deck
-pdf | portable document format
-url | link | web address
-website | web site | site | web page | webpage
-news | headlines
-translate | translation
-`
+// synonymGroups is the reviewed synonym table of the language of tools,
+// synonyms.txt. Each line is one group; every phrase of a group is
+// replaced, at index and at query time alike, by the group's first phrase,
+// so "remove a file" and "delete_file" meet on the same words without
+// widening the query. Words are written plainly; the table is stemmed when
+// loaded. Abbreviations expand to what they stand for. Like the phrase
+// table, every group is under a "source:" or "quarantined:" line
+// (readTable); a quarantined group, or one under neither, is not loaded.
+//
+//go:embed synonyms.txt
+var synonymGroups string
 
 // synonymTable maps a stemmed phrase (words joined by spaces) to the
 // stemmed words that replace it.
@@ -70,8 +33,11 @@ var synonyms = sync.OnceValue(func() *synonymTable { return loadSynonyms(synonym
 
 func loadSynonyms(groups string) *synonymTable {
 	t := &synonymTable{replace: map[string][]string{}}
-	for _, line := range strings.Split(groups, "\n") {
-		phrases := strings.Split(line, "|")
+	for _, l := range readTable(groups) {
+		if l.source == "" || l.quarantined {
+			continue
+		}
+		phrases := strings.Split(l.text, "|")
 		if len(phrases) < 2 {
 			continue
 		}

@@ -20,7 +20,7 @@
 // knowledge packages in neither list fails the test), each by name and
 // content. A Go file is hashed by its tokens, its comments left out (but
 // //go:embed lines), so that a comment edit changes neither identity; a
-// data file by its bytes (phrases.txt without its "#" comment lines). Run `go generate ./index/internal/versions` (or
+// data file by its bytes (phrases.txt and synonyms.txt without their "#" comment lines). Run `go generate ./index/internal/versions` (or
 // `go test ./index/internal/versions -run TestIDs -update`) after a change:
 // TestIDs fails until then.
 package versions

@@ -5,6 +5,6 @@ package versions
 // Build identifies the build-time tables, constants and writers of this
 // binary; Query its query-time tables, constants and models (package doc).
 const (
-	Build = "61e8f17dc5486df4"
-	Query = "a43beb2e1006b576"
+	Build = "852b41b1d7523485"
+	Query = "a4d16ecb87a8e989"
 )

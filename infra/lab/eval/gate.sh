@@ -29,7 +29,11 @@
 # (its floor stays .678, the best minus .02) while the emptied share fell
 # .050 -> .036 (ceiling .056); a short request naming a server the caller
 # sees keeping its items (named-server-fits) took it to .021 (ceiling
-# .041) and the recall floors up with it. offcatalog2 is a second off-catalog set
+# .041) and the recall floors up with it. Quarantining the phrases fitted
+# to the fresh set's dev misses (issue 34), the fit model retrained without
+# them, lowered the test half's no-match .683 -> .667 (one request of 63)
+# and offcatalog2's dev half to .525, below its floor .530: the floors are
+# the new figures less .02 (.647, .505). offcatalog2 is a second off-catalog set
 # written before any tuning: the gate prints its no-match rates (against
 # the everyday requests) and floors both halves and the share of its near
 # misses whose hint names the missing product.
@@ -71,12 +75,12 @@ run metatool "recall@1=0.426,recall@10=0.719,ndcg@10=0.570,mrr=0.526,no_match_ra
 echo "== everyday (default catalog; negatives: offcatalog)"
 "$bin" eval --catalog functions/search/catalog --queries infra/lab/eval/testdata/everyday/queries.jsonl \
   --negatives infra/lab/eval/testdata/offcatalog/queries.jsonl --k 1,3,5,10 \
-  --min "splits.test.recall@1=0.609,splits.test.recall@5=0.830,splits.test.recall@10=0.880,splits.test.ndcg@10=0.758,splits.test.mrr=0.720,negative_splits.test.no_match_rate=0.678" \
+  --min "splits.test.recall@1=0.609,splits.test.recall@5=0.830,splits.test.recall@10=0.880,splits.test.ndcg@10=0.758,splits.test.mrr=0.720,negative_splits.test.no_match_rate=0.647" \
   --max "splits.test.emptied_rate=0.041" || status=1
 echo "== offcatalog2 (default catalog; a second off-catalog set, written before any tuning: measure, never tune on it)"
 "$bin" eval --catalog functions/search/catalog --queries infra/lab/eval/testdata/everyday/queries.jsonl \
   --negatives infra/lab/eval/testdata/offcatalog2/queries.jsonl \
-  --min "negative_splits.dev.no_match_rate=0.530,negative_splits.test.no_match_rate=0.572,missing_named_rate=0.778" | grep -E '^(negatives|near misses)' || status=1
+  --min "negative_splits.dev.no_match_rate=0.505,negative_splits.test.no_match_rate=0.572,missing_named_rate=0.778" | grep -E '^(negatives|near misses)' || status=1
 echo "== broad (default catalog; requests in people's own words, a quarter not in English, and requests no tool does)"
 "$bin" eval --catalog functions/search/catalog --queries infra/lab/eval/testdata/broad/queries.jsonl \
   --negatives infra/lab/eval/testdata/broad/negatives.jsonl --k 1,3,5,10 \
