@@ -83,6 +83,10 @@ func TestGateRefusesBadData(t *testing.T) {
 	if code != 2 || !strings.Contains(errOut, data+": sets[0] (tiny): bounds[0] (recall@1): 2: want a share between 0 and 1") {
 		t.Errorf("floor above 1: exit %d, stderr %q, want 2 naming the file and field", code, errOut)
 	}
+	code, _, errOut = runCLI("gate", "--data", gateData, "--sets", "everyday,nonesuch", dir)
+	if code != 2 || !strings.Contains(errOut, `--sets: no set is named "nonesuch" (known: azure_mcp, livemcpbench,`) {
+		t.Errorf("an unknown set: exit %d, stderr %q, want 2 naming it and the known ones", code, errOut)
+	}
 	code, _, errOut = runCLI("gate", "--data", gateData, filepath.Join(dir, "nonesuch"))
 	if code != 2 || !strings.Contains(errOut, "no benchmark data at") {
 		t.Errorf("missing EVAL_DIR: exit %d, stderr %q, want 2", code, errOut)
