@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -121,4 +122,44 @@ func TestCheckFigureKey(t *testing.T) {
 			t.Errorf("%s: known, want refused", key)
 		}
 	}
+}
+
+// TestReferenceFiguresAreTheSources: a set's reference figures are those
+// of a row of the file they cite (testdata/REFERENCE.md).
+func TestReferenceFiguresAreTheSources(t *testing.T) {
+	g, err := LoadGate(gatePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range g.Sets {
+		if s.Reference == nil {
+			continue
+		}
+		source, _, _ := strings.Cut(s.Reference.Source, " ")
+		data, err := os.ReadFile(filepath.Join("../../..", source))
+		if err != nil {
+			t.Fatalf("set %s: %v", s.Name, err)
+		}
+		if !hasRowWith(string(data), "| "+s.Name, s.Reference.Figures) {
+			t.Errorf("set %s: no row of %s holds the reference figures %v", s.Name, source, s.Reference.Figures)
+		}
+	}
+}
+
+// hasRowWith reports whether a line of doc starting with prefix holds
+// every figure, written with three decimals.
+func hasRowWith(doc, prefix string, figures map[string]float64) bool {
+	for line := range strings.Lines(doc) {
+		if !strings.HasPrefix(line, prefix) {
+			continue
+		}
+		all := true
+		for _, v := range figures {
+			all = all && strings.Contains(line, fmt.Sprintf("| %.3f |", v))
+		}
+		if all {
+			return true
+		}
+	}
+	return false
 }
