@@ -11,6 +11,14 @@
 // the production path; a catalog directory (BuildCatalog) is built as it is,
 // its gold ids being canonical tool names. Queries are answered by
 // index.Search as the server answers tools/search.
+//
+// The retrieval gate is data (GateFile, LoadGate): every set the gate and
+// the ablation measure, its files and splits, and the floors and ceilings
+// of its figures, checked on loading (an unknown field or figure, a bound
+// outside [0, 1], a bound on the split tuned on are errors naming the file
+// and field). The README tables of the gate's figures are rendered
+// (RenderTable, RewriteTables) from it and a run's results (FiguresFile,
+// LoadMeasured).
 package eval
 
 import (

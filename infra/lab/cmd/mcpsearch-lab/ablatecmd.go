@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -23,31 +22,12 @@ import (
 // the same figures query by query — so a set's only noise is which
 // queries it holds; a change whose interval excludes zero is beyond it.
 
-// ablationSet is one set the gate measures (infra/lab/eval/gate.sh).
+// ablationSet is one set the gate measures (ablationSets: the sets of
+// infra/lab/eval/gate.json).
 type ablationSet struct {
 	name          string
 	bench         benchmark
 	every, offset int
-}
-
-// gateSets are the sets of infra/lab/eval/gate.sh, under dir (the public
-// sets, everyday and fresh, offcatalog and negatives.jsonl) and the
-// default catalog; fresh's negatives are offcatalog2, the off-catalog set
-// written before any tuning, whose halves are both held out; broad carries
-// its own negatives.
-func gateSets(dir, catalog string) []ablationSet {
-	negatives := filepath.Join(dir, "negatives.jsonl")
-	public := func(name string, every, offset int) ablationSet {
-		return ablationSet{name, benchmark{tools: filepath.Join(dir, name, "tools.jsonl"), queries: filepath.Join(dir, name, "queries.jsonl"), negatives: negatives}, every, offset}
-	}
-	return []ablationSet{
-		public("azure_mcp", 0, 0),
-		public("livemcpbench", 0, 0),
-		public("metatool", 10, 3),
-		{"everyday", benchmark{catalog: catalog, queries: filepath.Join(dir, "everyday", "queries.jsonl"), negatives: filepath.Join(dir, "offcatalog", "queries.jsonl")}, 0, 0},
-		{"fresh", benchmark{catalog: catalog, queries: filepath.Join(dir, "fresh", "queries.jsonl"), negatives: filepath.Join(dir, "offcatalog2", "queries.jsonl")}, 0, 0},
-		{"broad", benchmark{catalog: catalog, queries: filepath.Join(dir, "broad", "queries.jsonl"), negatives: filepath.Join(dir, "broad", "negatives.jsonl")}, 0, 0},
-	}
 }
 
 // ablationColumn is one subset of a set: its answered queries, or its
@@ -260,7 +240,7 @@ func meanFigures(c ablationColumn, fs []eval.Figures) map[string]float64 {
 }
 
 // runAblate is mcpsearch-lab eval --ablate.
-func runAblate(dir, catalog, only, setNames string, rounds int, asJSON, markdown bool, stdout, stderr io.Writer) error {
+func runAblate(data, dir, catalog, only, setNames string, rounds int, asJSON, markdown bool, stdout, stderr io.Writer) error {
 	names := ruleNames()
 	if only != "" {
 		names = strings.Split(only, ",")
@@ -270,7 +250,11 @@ func runAblate(dir, catalog, only, setNames string, rounds int, asJSON, markdown
 			}
 		}
 	}
-	chosen, err := chooseSets(gateSets(dir, catalog), setNames)
+	all, err := ablationSets(data, dir, catalog)
+	if err != nil {
+		return err
+	}
+	chosen, err := chooseSets(all, setNames)
 	if err != nil {
 		return err
 	}

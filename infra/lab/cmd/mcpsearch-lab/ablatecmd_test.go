@@ -31,7 +31,7 @@ func TestAblate(t *testing.T) {
 		negatives = append(negatives, fmt.Sprintf(`{"qid":"n%d","query":%q,"split":"test"}`, i, q))
 	}
 	writeFile(t, filepath.Join(dir, "offcatalog", "queries.jsonl"), strings.Join(negatives, "\n")+"\n")
-	code, out, errOut := runCLI("eval", "--ablate", "--dir", dir, "--catalog", testCatalog,
+	code, out, errOut := runCLI("eval", "--ablate", "--data", gateData, "--dir", dir, "--catalog", testCatalog,
 		"--sets", "everyday", "--rules", "no-match,unread-cjk", "--rounds", "200", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s%s", code, out, errOut)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -33,8 +32,9 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	misses := fs.Int("misses", 0, "print up to this many queries whose first result is not relevant")
 	floors := fs.String("min", "", "floors, e.g. recall@1=0.75,splits.test.ndcg@10=0.86: exit 1 naming each figure below its floor (keys of the --json output, nested ones joined by dots)")
 	ceilings := fs.String("max", "", "ceilings, e.g. emptied_rate=0.03: exit 1 naming each figure above its ceiling")
-	abl := fs.Bool("ablate", false, "switch each retrieval rule off in turn and print what that changes on every set of the gate (under --dir, the everyday sets over --catalog, default functions/search/catalog)")
-	dir := fs.String("dir", "infra/lab/eval/testdata", "with --ablate: the `DIR` of the gate's sets")
+	abl := fs.Bool("ablate", false, "switch each retrieval rule off in turn and print what that changes on every set of the gate (--data; their files under --dir, the catalog sets over --catalog when given)")
+	data := fs.String("data", eval.GateFile, "with --ablate: the gate's data `FILE`, which names the sets and their files")
+	dir := fs.String("dir", "", "with --ablate: the `DIR` of the gate's sets (default: the gate's, infra/lab/eval/testdata)")
 	only := fs.String("rules", "", "with --ablate: the rules to switch off, comma-separated (default: every rule)")
 	setNames := fs.String("sets", "", "with --ablate: the sets to measure, comma-separated (default: every set of the gate)")
 	off := fs.String("off", "", "retrieval rules to switch off, comma-separated (see --ablate)")
@@ -53,7 +53,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 		if *tools != "" || *queries != "" || *negatives != "" || *rounds < 100 || client != nil {
 			return fmt.Errorf("%w: --ablate measures the gate's sets (--dir, --catalog): --tools, --queries, --negatives and --embed-… do not apply; --rounds must be at least 100", cli.ErrUsage)
 		}
-		return runAblate(*dir, cmp.Or(*catalog, "functions/search/catalog"), *only, *setNames, *rounds, *asJSON, *markdown, stdout, stderr)
+		return runAblate(*data, *dir, *catalog, *only, *setNames, *rounds, *asJSON, *markdown, stdout, stderr)
 	}
 	if err := fs.Require("queries"); err != nil {
 		return err
@@ -322,46 +322,54 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 func round4(f float64) float64 { return float64(int64(f*10000+0.5)) / 10000 }
 
-func (r *report) jsonObject(ks []int) map[string]any {
-	obj := answeredFigures(r.all, ks)
+// round6 keeps six decimals: the gate's results file, from which the
+// README tables round to three.
+func round6(f float64) float64 { return float64(int64(f*1e6+0.5)) / 1e6 }
+
+func (r *report) jsonObject(ks []int) map[string]any { return r.figures(ks, round4) }
+
+// figures are the report's figures as --json prints them, each share
+// rounded by round.
+func (r *report) figures(ks []int, round func(float64) float64) map[string]any {
+	obj := answeredFigures(r.all, ks, round)
 	maps.Copy(obj, map[string]any{
-		"negatives": r.negs.all.Queries, "no_match_rate": round4(r.negs.all.Empty),
+		"negatives": r.negs.all.Queries, "no_match_rate": round(r.negs.all.Empty),
 		"p50_ms": ms(r.p50), "p99_ms": ms(r.p99),
 	})
 	for name, subsets := range map[string]map[string]eval.Metrics{"splits": r.splits, "langs": r.langs} {
 		if len(subsets) > 0 {
-			obj[name] = subsetFigures(subsets, func(m eval.Metrics) map[string]any { return answeredFigures(m, ks) })
+			obj[name] = subsetFigures(subsets, func(m eval.Metrics) map[string]any { return answeredFigures(m, ks, round) })
 		}
 	}
 	if m, ok := r.typo["typo"]; ok {
-		obj["typo"] = answeredFigures(m, ks)
+		obj["typo"] = answeredFigures(m, ks, round)
 	}
 	if r.negs.missing > 0 {
-		obj["missing_named_rate"] = round4(float64(r.negs.named) / float64(r.negs.missing))
+		obj["missing_named_rate"] = round(float64(r.negs.named) / float64(r.negs.missing))
 	}
 	if h := r.hosted; h != nil {
 		obj["hosted_searches"], obj["hosted_fallbacks"] = h.Hosted, h.Timeouts+h.Errors+h.Unwired
 	}
 	for name, subsets := range map[string]map[string]eval.Metrics{"negative_splits": r.negs.splits, "negative_langs": r.negs.langs, "negative_kinds": r.negs.kinds} {
 		if len(subsets) > 0 {
-			obj[name] = subsetFigures(subsets, negativeFigures)
+			obj[name] = subsetFigures(subsets, func(m eval.Metrics) map[string]any { return negativeFigures(m, round) })
 		}
 	}
 	return obj
 }
 
 // answeredFigures are the JSON figures of queries some tool answers.
-func answeredFigures(m eval.Metrics, ks []int) map[string]any {
-	obj := map[string]any{"queries": m.Queries, "ndcg@10": round4(m.NDCG10), "mrr": round4(m.MRR), "emptied_rate": round4(m.Empty)}
+func answeredFigures(m eval.Metrics, ks []int, round func(float64) float64) map[string]any {
+	obj := map[string]any{"queries": m.Queries, "ndcg@10": round(m.NDCG10), "mrr": round(m.MRR), "emptied_rate": round(m.Empty)}
 	for _, k := range ks {
-		obj[fmt.Sprintf("recall@%d", k)] = round4(m.Recall[k])
+		obj[fmt.Sprintf("recall@%d", k)] = round(m.Recall[k])
 	}
 	return obj
 }
 
 // negativeFigures are the JSON figures of queries no tool answers.
-func negativeFigures(m eval.Metrics) map[string]any {
-	return map[string]any{"negatives": m.Queries, "no_match_rate": round4(m.Empty)}
+func negativeFigures(m eval.Metrics, round func(float64) float64) map[string]any {
+	return map[string]any{"negatives": m.Queries, "no_match_rate": round(m.Empty)}
 }
 
 func subsetFigures(subsets map[string]eval.Metrics, f func(eval.Metrics) map[string]any) map[string]any {

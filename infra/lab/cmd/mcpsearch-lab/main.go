@@ -7,8 +7,10 @@
 //	mcpsearch-lab eval (--tools F | --catalog DIR) --queries F [--negatives F] [--json] [--k 1,5,10]
 //	                   [--sample N:R] [--misses N] [--min K=V,…] [--max K=V,…]
 //	                                           retrieval quality on a benchmark
-//	mcpsearch-lab eval --ablate [--sets S,…] [--rules R,…] [--json | --markdown]
+//	mcpsearch-lab eval --ablate [--data FILE] [--sets S,…] [--rules R,…] [--json | --markdown]
 //	                                           what each retrieval rule contributes
+//	mcpsearch-lab gate [--data FILE] [--sets S,…] [--write-figures FILE] [EVAL_DIR]
+//	                                           every set of the gate (infra/lab/eval/gate.json) against its floors
 //	mcpsearch-lab holdout --catalog DIR --out DIR --queries FILE [--n N]
 //	                                           a catalog's first written requests held out as queries for eval
 //	mcpsearch-lab bench tokens --catalog DIR   bytes and tokens of tools/list against one search page
@@ -37,6 +39,7 @@ import (
 	"os"
 
 	"github.com/mcpsearch/mcpsearch/infra/cli"
+	"github.com/mcpsearch/mcpsearch/infra/lab/eval"
 	"github.com/mcpsearch/mcpsearch/infra/lab/train"
 )
 
@@ -46,6 +49,7 @@ const program = "mcpsearch-lab"
 var commands = map[string]cli.Command{
 	"bench":       {Summary: "measure: bench " + benchNames() + " ('" + program + " bench help' says what each measures)", Run: runBench},
 	"eval":        {Summary: "measure retrieval quality on a tool-retrieval benchmark", Run: runEval},
+	"gate":        {Summary: "measure every set of the retrieval gate (" + eval.GateFile + ") against its floors and ceilings", Run: runGate},
 	"holdout":     {Summary: "hold a catalog's first written requests out as queries for eval", Run: runHoldOut},
 	"wordnet":     {Summary: "distil WordNet into the index's synonym table (" + textData + "wordnet.txt)", Run: runWordnet},
 	"wordvec":     {Summary: "distil word vectors into the index's table (" + textData + "wordvec.bin)", Run: runWordvec},
