@@ -1,0 +1,296 @@
+// Package segmentfile writes and reads the one bleve segment of a bundle —
+// a zap (v16) file of its documents' postings, norms and ids — without
+// bleve's scorch. Scorch is an index of many segments, with a bolt
+// database of snapshots, a persister and a merger; a bundle needs one
+// immutable segment, and scorch's package initialisation alone (two
+// Levenshtein automata for fuzzy queries, which the index does not make:
+// its typo correction walks the dictionaries with its own automaton)
+// cost every cold start 2.5–5 ms. Write numbers the documents in the order
+// given, so that a document's number is its position in that order.
+//
+// A Segment is opened once and read by any number of goroutines; its
+// Reader is what a search reads through, closed by the search, releasing
+// nothing (the segment is the bundle's, closed with it).
+package segmentfile
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/RoaringBitmap/roaring/v2"
+	bindex "github.com/blevesearch/bleve_index_api"
+	segment "github.com/blevesearch/scorch_segment_api/v2"
+	zap "github.com/blevesearch/zapx/v16"
+)
+
+// plugin is zap v16, the segment format of bleve 2.5 (scorch's default).
+var plugin = &zap.ZapPlugin{}
+
+// batchSize is how many documents Write analyses and encodes at once
+// before merging (scorch's builder's batch): it bounds the memory of the
+// documents' postings held before they are written.
+const batchSize = 1000
+
+// mergeMax is how many segments one merge joins (scorch's builder's).
+const mergeMax = 10
+
+// ErrNoDocuments is Write's error when it is given none: a segment holds
+// at least one document.
+var ErrNoDocuments = errors.New("no document was indexed: a segment holds at least one")
+
+// Write analyses docs (each document's indexed fields, as scorch does, and
+// its _id) and writes them to path as one segment, numbered in the order
+// given. Its temporary files are made in the directory of path and
+// removed; on error path is not written.
+func Write(path string, docs []bindex.Document) error {
+	return write(path, docs, batchSize)
+}
+
+// write is Write with batches of batch documents.
+func write(path string, docs []bindex.Document, batch int) (err error) {
+	if len(docs) == 0 {
+		return ErrNoDocuments
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(path), ".segment-")
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, os.RemoveAll(tmp)) }()
+	var parts []string
+	for start := 0; start < len(docs); start += batch {
+		part := filepath.Join(tmp, fmt.Sprintf("%06d.zap", len(parts)))
+		if err := writeBatch(part, docs[start:min(start+batch, len(docs))]); err != nil {
+			return err
+		}
+		parts = append(parts, part)
+	}
+	for len(parts) > 1 {
+		n := min(mergeMax, len(parts))
+		merged := filepath.Join(tmp, fmt.Sprintf("merged-%06d.zap", len(parts)))
+		// the merged segment goes first: its documents came first
+		if err := merge(parts[:n], merged); err != nil {
+			return err
+		}
+		parts = append([]string{merged}, parts[n:]...)
+	}
+	return os.Rename(parts[0], path)
+}
+
+// writeBatch analyses docs and writes them as one segment at path.
+func writeBatch(path string, docs []bindex.Document) error {
+	for _, d := range docs {
+		if d.ID() == "" {
+			return errors.New("a document without an id")
+		}
+		d.AddIDField()
+		if err := analyze(d); err != nil {
+			return fmt.Errorf("document %s: %w", d.ID(), err)
+		}
+	}
+	seg, _, err := plugin.New(docs)
+	if err != nil {
+		return fmt.Errorf("encoding a segment: %w", err)
+	}
+	persisted, ok := seg.(segment.UnpersistedSegment)
+	if !ok {
+		return fmt.Errorf("zap's new segment %T cannot be written", seg)
+	}
+	return persisted.Persist(path)
+}
+
+// analyze analyses each indexed field of d, composing its composite fields
+// (scorch's analyze, less the geo shapes no bundle holds).
+func analyze(d bindex.Document) error {
+	var err error
+	d.VisitFields(func(f bindex.Field) {
+		if !f.Options().IsIndexed() {
+			return
+		}
+		if _, ok := f.(bindex.GeoShapeField); ok {
+			err = fmt.Errorf("field %s: a geo shape, which a bundle does not index", f.Name())
+			return
+		}
+		f.Analyze()
+		if d.HasComposite() && f.Name() != "_id" {
+			d.VisitComposite(func(cf bindex.CompositeField) {
+				cf.Compose(f.Name(), f.AnalyzedLength(), f.AnalyzedTokenFrequencies())
+			})
+		}
+	})
+	return err
+}
+
+// merge joins the segments at paths, in order, into one at out and
+// removes them.
+func merge(paths []string, out string) (err error) {
+	segs := make([]segment.Segment, 0, len(paths))
+	defer func() {
+		for _, s := range segs {
+			err = errors.Join(err, s.Close())
+		}
+		if err == nil {
+			for _, p := range paths {
+				err = errors.Join(err, os.Remove(p))
+			}
+		}
+	}()
+	for _, p := range paths {
+		s, err := plugin.Open(p)
+		if err != nil {
+			return fmt.Errorf("opening a segment to merge: %w", err)
+		}
+		segs = append(segs, s)
+	}
+	if _, _, err := plugin.Merge(segs, make([]*roaring.Bitmap, len(segs)), out, nil, nil); err != nil {
+		return fmt.Errorf("merging %d segments: %w", len(segs), err)
+	}
+	return nil
+}
+
+// Segment is an open segment file.
+type Segment struct {
+	seg segment.Segment
+}
+
+// Open opens the segment file at path, read-only (zap maps it).
+func Open(path string) (*Segment, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, err
+	}
+	seg, err := plugin.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Base(path), err)
+	}
+	return &Segment{seg: seg}, nil
+}
+
+// Close unmaps the segment; no Reader of it may be read after.
+func (s *Segment) Close() error { return s.seg.Close() }
+
+// Reader returns a reader of the segment for one search.
+func (s *Segment) Reader() *Reader { return &Reader{seg: s.seg} }
+
+// Reader reads a segment: its postings, dictionaries and ids.
+type Reader struct {
+	seg segment.Segment
+}
+
+// Close releases nothing: the segment is its Segment's.
+func (r *Reader) Close() error { return nil }
+
+// Segment is the segment itself, for readers that walk its dictionaries
+// or open its postings without some documents.
+func (r *Reader) Segment() segment.Segment { return r.seg }
+
+// DocCount is the number of documents.
+func (r *Reader) DocCount() (uint64, error) { return r.seg.Count(), nil }
+
+// ExternalID is the id of the document numbered by id (8 bytes, big
+// endian).
+func (r *Reader) ExternalID(id bindex.IndexInternalID) (string, error) {
+	if len(id) != 8 {
+		return "", fmt.Errorf("an internal id of %d bytes", len(id))
+	}
+	num := binary.BigEndian.Uint64(id)
+	if num >= r.seg.Count() {
+		return "", fmt.Errorf("document %d of %d", num, r.seg.Count())
+	}
+	ext, err := r.seg.DocID(num)
+	if err != nil {
+		return "", err
+	}
+	return string(ext), nil
+}
+
+// InternalID is the number of the document whose id is id (8 bytes, big
+// endian), or nil when none has it.
+func (r *Reader) InternalID(id string) (bindex.IndexInternalID, error) {
+	nums, err := r.seg.DocNumbers([]string{id})
+	if err != nil || nums.IsEmpty() {
+		return nil, err
+	}
+	return binary.BigEndian.AppendUint64(nil, uint64(nums.Minimum())), nil
+}
+
+// FieldDict walks the terms of field in order, with the number of
+// documents holding each.
+func (r *Reader) FieldDict(field string) (bindex.FieldDict, error) {
+	dict, err := r.seg.Dictionary(field)
+	if err != nil {
+		return nil, err
+	}
+	return &fieldDict{it: dict.AutomatonIterator(nil, nil, nil), cardinality: dict.Cardinality()}, nil
+}
+
+// fieldDict is a bindex.FieldDict over one dictionary.
+type fieldDict struct {
+	it          segment.DictionaryIterator
+	cardinality int
+}
+
+func (d *fieldDict) Next() (*bindex.DictEntry, error) { return d.it.Next() }
+func (d *fieldDict) Close() error                     { return nil }
+func (d *fieldDict) Cardinality() int                 { return d.cardinality }
+func (d *fieldDict) BytesRead() uint64                { return 0 }
+
+// TermFieldReader opens the postings of term in field, with frequencies
+// and norms as asked (never term vectors: no bundle reads them).
+func (r *Reader) TermFieldReader(_ context.Context, term []byte, field string, includeFreq, includeNorm, includeTermVectors bool) (bindex.TermFieldReader, error) {
+	if includeTermVectors {
+		return nil, errors.New("term vectors are not read from a bundle's segment")
+	}
+	dict, err := r.seg.Dictionary(field)
+	if err != nil {
+		return nil, err
+	}
+	pl, err := dict.PostingsList(term, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &termReader{pl: pl, it: pl.Iterator(includeFreq, includeNorm, false, nil)}, nil
+}
+
+// termReader is a bindex.TermFieldReader over one postings list.
+type termReader struct {
+	pl segment.PostingsList
+	it segment.PostingsIterator
+}
+
+// Next returns the next posting, or nil at the end.
+func (t *termReader) Next(tfd *bindex.TermFieldDoc) (*bindex.TermFieldDoc, error) {
+	p, err := t.it.Next()
+	if err != nil || p == nil {
+		return nil, err
+	}
+	return fill(p, tfd), nil
+}
+
+// Advance returns the first posting at or after document id, or nil.
+func (t *termReader) Advance(id bindex.IndexInternalID, tfd *bindex.TermFieldDoc) (*bindex.TermFieldDoc, error) {
+	if len(id) != 8 {
+		return nil, fmt.Errorf("an internal id of %d bytes", len(id))
+	}
+	p, err := t.it.Advance(binary.BigEndian.Uint64(id))
+	if err != nil || p == nil {
+		return nil, err
+	}
+	return fill(p, tfd), nil
+}
+
+// fill writes p into tfd (a new one when nil).
+func fill(p segment.Posting, tfd *bindex.TermFieldDoc) *bindex.TermFieldDoc {
+	if tfd == nil {
+		tfd = &bindex.TermFieldDoc{}
+	}
+	tfd.ID = binary.BigEndian.AppendUint64(tfd.ID[:0], p.Number())
+	tfd.Freq, tfd.Norm = p.Frequency(), p.Norm()
+	return tfd
+}
+
+func (t *termReader) Count() uint64 { return t.pl.Count() }
+func (t *termReader) Close() error  { return nil }
+func (t *termReader) Size() int     { return t.pl.Size() + t.it.Size() }
