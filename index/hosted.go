@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpsearch/mcpsearch/ext"
-	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
 	"github.com/mcpsearch/mcpsearch/index/internal/hosted"
 	"github.com/mcpsearch/mcpsearch/index/internal/retrieval"
 	"github.com/mcpsearch/mcpsearch/index/internal/vectors"

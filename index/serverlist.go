@@ -8,7 +8,7 @@ import (
 	"sync"
 
 	"github.com/mcpsearch/mcpsearch/ext"
-	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
 )
 
 // The catalog's servers (their names, packages, sources, upstreams, about

@@ -97,6 +97,10 @@ func TestDependencyDirection(t *testing.T) {
 		// standard library and the SDK's SigV4 signer, nothing of the index
 		// (but the leaves allowed below).
 		module + "/index/embed": {awsChain, awsCredentials, awsServices, "github.com/blevesearch/", module + "/"},
+		// The catalog domain, which the index builds from, the crawler
+		// writes and the gateway's client reads: the standard library and
+		// ext only.
+		module + "/ext/catalog": {"github.com/", "golang.org/", module + "/"},
 		// What keeps secrets in — the redaction and the redirect policy
 		// that every client shares — and their test helpers: the standard
 		// library only, so that any package may import them.
@@ -106,8 +110,11 @@ func TestDependencyDirection(t *testing.T) {
 		module + "/ext/redirect/redirecttest": {"github.com/", "golang.org/", module + "/"},
 	}
 	// allowed are the leaves of the module a package may depend on although
-	// its rule bans the module: the standard-library-only packages above.
+	// its rule bans the module: the standard-library-only packages above,
+	// ext, and the catalog domain (itself ext and the standard library).
 	allowed := map[string][]string{
+		module + "/index":                     {module + "/ext/catalog"},
+		module + "/ext/catalog":               {module + "/ext"},
 		module + "/index/embed":               {module + "/ext/redact", module + "/ext/redirect"},
 		module + "/ext/upstream/upstreamtest": {module + "/ext/redact/redacttest"},
 	}

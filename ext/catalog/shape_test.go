@@ -274,7 +274,7 @@ func FuzzShape(f *testing.F) {
 
 // BenchmarkShape: what the shape check costs a load of the default
 // catalog, beside decoding the same files and loading them whole
-// (go test ./index/catalog -run '^$' -bench BenchmarkShape).
+// (go test ./ext/catalog -run '^$' -bench BenchmarkShape).
 func BenchmarkShape(b *testing.B) {
 	names, err := filepath.Glob(filepath.Join(defaultCatalog, "*.json"))
 	if err != nil || len(names) == 0 {

@@ -13,7 +13,7 @@ import (
 )
 
 func TestLoadTestCatalog(t *testing.T) {
-	cat, err := LoadDir("../testdata/catalog", nil)
+	cat, err := LoadDir("../../index/testdata/catalog", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,15 +95,15 @@ func TestLoadErrorType(t *testing.T) {
 }
 
 func TestVersionIsContentHash(t *testing.T) {
-	a, err := LoadDir("../testdata/catalog", nil)
+	a, err := LoadDir("../../index/testdata/catalog", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := LoadDir("../testdata/catalog", nil)
+	b, _ := LoadDir("../../index/testdata/catalog", nil)
 	if a.Version(1) != b.Version(1) || len(a.Version(1)) != 64 {
 		t.Errorf("got versions %s and %s, want one SHA-256 for one catalog", a.Version(1), b.Version(1))
 	}
-	c, _ := LoadDir("../testdata/catalog", &LoadOptions{Separator: "."})
+	c, _ := LoadDir("../../index/testdata/catalog", &LoadOptions{Separator: "."})
 	if c.Version(1) == a.Version(1) {
 		t.Errorf("another separator gave the same version")
 	}

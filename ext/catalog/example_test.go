@@ -6,13 +6,13 @@ import (
 	"log"
 
 	"github.com/mcpsearch/mcpsearch/ext"
-	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
 )
 
 // LoadDir reads and validates every server file of a catalog directory;
 // tools and prompts get canonical names (server, separator, name).
 func ExampleLoadDir() {
-	cat, err := catalog.LoadDir("../testdata/catalog", nil)
+	cat, err := catalog.LoadDir("../../index/testdata/catalog", nil)
 	if err != nil {
 		log.Fatal(err)
 	}
