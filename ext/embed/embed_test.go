@@ -12,8 +12,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 
-	"github.com/mcpsearch/mcpsearch/index/embed"
-	"github.com/mcpsearch/mcpsearch/index/embed/embedtest"
+	"github.com/mcpsearch/mcpsearch/ext/embed"
+	"github.com/mcpsearch/mcpsearch/ext/embed/embedtest"
 )
 
 var fast = &embed.Calls{Timeout: 2 * time.Second, Retries: 2, Backoff: time.Millisecond}

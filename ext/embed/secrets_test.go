@@ -13,9 +13,9 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 
+	"github.com/mcpsearch/mcpsearch/ext/embed"
 	"github.com/mcpsearch/mcpsearch/ext/redact/redacttest"
 	"github.com/mcpsearch/mcpsearch/ext/redirect/redirecttest"
-	"github.com/mcpsearch/mcpsearch/index/embed"
 )
 
 const (
