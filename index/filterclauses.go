@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/bm25"
+	"github.com/mcpsearch/mcpsearch/index/internal/bundle"
 	"github.com/mcpsearch/mcpsearch/index/internal/schema"
 )
 
@@ -36,7 +37,7 @@ func filterClauses(q ext.Query, seesAll bool, access ext.Access) ([][]bm25.Leaf,
 // visibilityFilter matches the items a caller with a may see: public items
 // and those of its groups and scopes.
 func visibilityFilter(a ext.Access) []bm25.Leaf {
-	terms := accessTerms(a)
+	terms := bundle.AccessTerms(a)
 	clauses := make([]bm25.Leaf, len(terms))
 	for i, t := range terms {
 		clauses[i] = filterTerm(schema.Visibility, t)
@@ -58,7 +59,7 @@ func annotationFilter(a map[string]any) ([][]bm25.Leaf, error) {
 	slices.Sort(keys)
 	clauses := make([][]bm25.Leaf, 0, len(keys))
 	for _, k := range keys {
-		term, ok := annotationTerm(k, a[k])
+		term, ok := bundle.AnnotationTerm(k, a[k])
 		if !ok {
 			return nil, fmt.Errorf("%w: filter.annotations.%s must be a boolean, string or number", ext.ErrInvalidParams, echoName(k))
 		}

@@ -11,6 +11,7 @@ import (
 	bindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/bundle"
 	"github.com/mcpsearch/mcpsearch/index/internal/hosted"
 	"github.com/mcpsearch/mcpsearch/index/internal/requests"
 	"github.com/mcpsearch/mcpsearch/index/internal/store"
@@ -63,20 +64,20 @@ func Open(dir string) (x *Index, err error) {
 	if _, err := text.Analyzer(); err != nil {
 		return nil, err
 	}
-	m, err := readManifest(dir)
+	m, err := bundle.ReadManifest(dir)
 	if err != nil {
 		return nil, err
 	}
-	if err := m.checkFiles(dir, false); err != nil {
+	if err := m.CheckFiles(dir, false); err != nil {
 		return nil, err
 	}
-	x = &Index{dir: dir, manifest: m, bm25: bm25Stats(m), base: kindBases(m.Counts), visibleSets: ext.Memo[*sightDocs]{Limit: maxVisibleSets},
+	x = &Index{dir: dir, manifest: m, bm25: bm25Stats(m), base: bundle.KindBases(m.Counts), visibleSets: ext.Memo[*sightDocs]{Limit: maxVisibleSets},
 		requestViews: ext.Memo[*requests.View]{Limit: maxVisibleSets * len(ext.Kinds)},
 		callerStats:  ext.Memo[map[ext.Kind]*search.BM25Stats]{Limit: maxVisibleSets}}
-	if x.visibility, err = m.Visibility.expand(m.Counts); err != nil {
+	if x.visibility, err = expandVisibility(m.Visibility, m.Counts); err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
-	if x.bleve, err = openSegment(filepath.Join(dir, "bleve")); err != nil {
+	if x.bleve, err = bundle.OpenSegment(filepath.Join(dir, "bleve")); err != nil {
 		return nil, fmt.Errorf("%s: bleve index: %w", dir, err)
 	}
 	if x.docOrder, err = store.ReadDocOrder(dir, x.docCount()); err != nil {
@@ -119,11 +120,11 @@ func (x *Index) openStores() (err error) {
 // Verify checks the bundle at dir as Open does and also the SHA-256 of
 // every file, and returns its manifest.
 func Verify(dir string) (*Manifest, error) {
-	m, err := readManifest(dir)
+	m, err := bundle.ReadManifest(dir)
 	if err != nil {
 		return nil, err
 	}
-	return m, m.checkFiles(dir, true)
+	return m, m.CheckFiles(dir, true)
 }
 
 // Close releases the index.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/bm25"
+	"github.com/mcpsearch/mcpsearch/index/internal/bundle"
 	"github.com/mcpsearch/mcpsearch/index/internal/requests"
 	"github.com/mcpsearch/mcpsearch/index/internal/schema"
 )
@@ -93,7 +94,7 @@ func (x *Index) readSightDocs(a ext.Access) (_ *sightDocs, err error) {
 			return nil, err
 		}
 		docs := roaring.New()
-		for _, term := range accessTerms(a) {
+		for _, term := range bundle.AccessTerms(a) {
 			pl, err := dict.PostingsList([]byte(term), seg.Deleted(), nil)
 			if err != nil {
 				return nil, err

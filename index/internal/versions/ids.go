@@ -5,6 +5,6 @@ package versions
 // Build identifies the build-time tables, constants and writers of this
 // binary; Query its query-time tables, constants and models (package doc).
 const (
-	Build = "61e8f17dc5486df4"
+	Build = "78f2ce730b420aa2"
 	Query = "a43beb2e1006b576"
 )

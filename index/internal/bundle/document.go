@@ -1,4 +1,4 @@
-package index
+package bundle
 
 import (
 	"fmt"
@@ -27,7 +27,7 @@ func document(item *catalog.Item) map[string]any {
 		field(schema.NameExact):   text.NormalizeName(it.Label),
 		field(schema.Title):       it.Title,
 		field(schema.Description): it.Description,
-		field(schema.Related):     relatedWords(it),
+		field(schema.Related):     RelatedWords(it),
 		field(schema.Gloss):       itemGloss(it),
 	}
 	if len(it.Params) > 0 {
@@ -80,9 +80,9 @@ func itemGloss(it *catalog.Item) string {
 	return text.GlossChinese(strings.Join(parts, "\n"))
 }
 
-// relatedWords are the WordNet synonyms of an item's name, title and
+// RelatedWords are the WordNet synonyms of an item's name, title and
 // description.
-func relatedWords(it *catalog.Item) string {
+func RelatedWords(it *catalog.Item) string {
 	return text.Expansion(strings.Join(text.SplitName(it.Label), " ") + "\n" + it.Title + "\n" + it.Description)
 }
 
@@ -91,14 +91,14 @@ func relatedWords(it *catalog.Item) string {
 func annotationTerms(a map[string]any) []string {
 	terms := make([]string, 0, len(a))
 	for k, v := range a {
-		if t, ok := annotationTerm(k, v); ok {
+		if t, ok := AnnotationTerm(k, v); ok {
 			terms = append(terms, t)
 		}
 	}
 	return terms
 }
 
-func annotationTerm(k string, v any) (string, bool) {
+func AnnotationTerm(k string, v any) (string, bool) {
 	switch v.(type) {
 	case bool, string, float64, int:
 		return strings.ToLower(fmt.Sprintf("%s=%v", k, v)), true

@@ -1,4 +1,4 @@
-package index
+package bundle
 
 import (
 	"encoding/json"
@@ -89,9 +89,9 @@ func (s *segmentBuilder) close() error {
 	return s.b.Close()
 }
 
-// openSegment opens the bleve index at path read-only: nothing is written
+// OpenSegment opens the bleve index at path read-only: nothing is written
 // and no persister or merger runs, so a non-owner opens a read-only tree.
-func openSegment(path string) (bindex.Index, error) {
+func OpenSegment(path string) (bindex.Index, error) {
 	data, err := os.ReadFile(filepath.Join(path, segmentMetaFile))
 	if err != nil {
 		return nil, fmt.Errorf("cannot open index, metadata missing: %w", err)

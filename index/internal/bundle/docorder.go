@@ -1,4 +1,4 @@
-package index
+package bundle
 
 import (
 	"encoding/binary"
@@ -36,7 +36,7 @@ func documentsOf(positions []uint32) []uint32 {
 // docPositions returns the catalog position of each document of the bleve
 // index at blevePath, by document number.
 func docPositions(blevePath string, base map[ext.Kind]int, count int) (_ []uint32, err error) {
-	x, err := openSegment(blevePath)
+	x, err := OpenSegment(blevePath)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,6 @@
 //go:build unix
 
-package index
+package bundle
 
 import (
 	"os"

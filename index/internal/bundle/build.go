@@ -1,4 +1,4 @@
-package index
+package bundle
 
 import (
 	"context"
@@ -147,7 +147,7 @@ func writeBundle(cat *catalog.Catalog, dir string, opts *BuildOptions) (*Manifes
 	if err != nil {
 		return nil, err
 	}
-	positions, err := writeDocOrder(filepath.Join(dir, "bleve"), dir, kindBases(itemCounts(cat)), len(cat.Items))
+	positions, err := writeDocOrder(filepath.Join(dir, "bleve"), dir, KindBases(itemCounts(cat)), len(cat.Items))
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +180,7 @@ func writeBundle(cat *catalog.Catalog, dir string, opts *BuildOptions) (*Manifes
 			m.Visibility.FieldLengths = append(m.Visibility.FieldLengths, lengths.bySet[visibilityKey(set)])
 		}
 	}
-	if err := m.seal(); err != nil {
+	if err := m.Seal(); err != nil {
 		return nil, err
 	}
 	data, err := json.MarshalIndent(m, "", "  ")

@@ -1,4 +1,4 @@
-package index
+package bundle
 
 import (
 	"strings"
@@ -72,8 +72,3 @@ func keywordField() *mapping.FieldMapping {
 	f.Store, f.IncludeTermVectors, f.IncludeInAll, f.DocValues = false, false, false, false
 	return f
 }
-
-// SplitName splits an identifier into its lower-case words as the index
-// analyses names: snake_case, kebab-case, camelCase, acronyms (getURLs →
-// get, urls). The WordNet distiller reads the catalogs' vocabulary with it.
-func SplitName(s string) []string { return text.SplitName(s) }

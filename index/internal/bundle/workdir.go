@@ -1,4 +1,4 @@
-package index
+package bundle
 
 import (
 	"errors"

@@ -1,4 +1,4 @@
-package index
+package bundle
 
 import (
 	"cmp"
@@ -144,8 +144,8 @@ func (m *Manifest) contentSum() (string, error) {
 	return hex.EncodeToString(sum[:]), nil
 }
 
-// seal records m's checksum in it.
-func (m *Manifest) seal() (err error) {
+// Seal records m's checksum in it.
+func (m *Manifest) Seal() (err error) {
 	m.Checksum, err = m.contentSum()
 	return err
 }
@@ -157,8 +157,8 @@ type FileInfo struct {
 	SHA256 string `json:"sha256"`
 }
 
-// readManifest reads and checks the manifest of the bundle at dir.
-func readManifest(dir string) (*Manifest, error) {
+// ReadManifest reads and checks the manifest of the bundle at dir.
+func ReadManifest(dir string) (*Manifest, error) {
 	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("bundle directory %s does not exist", dir)
 	}
@@ -208,10 +208,10 @@ func checkBundlePath(path string) error {
 	return nil
 }
 
-// checkFiles compares the bundle's files with the manifest: sizes always,
+// CheckFiles compares the bundle's files with the manifest: sizes always,
 // hashes when full is set or the file is hashedAtOpen. Files the manifest
 // does not list are an error too.
-func (m *Manifest) checkFiles(dir string, full bool) error {
+func (m *Manifest) CheckFiles(dir string, full bool) error {
 	listed := map[string]bool{}
 	for _, f := range m.Files {
 		listed[f.Path] = true
@@ -245,9 +245,9 @@ func hashedAtOpen(path string) bool {
 	return pathpkg.Ext(path) == ".bolt" || pathpkg.Base(path) == segmentMetaFile
 }
 
-// readChecked reads the file at path (a slash path in the bundle at dir)
+// ReadChecked reads the file at path (a slash path in the bundle at dir)
 // whole, and checks it by the SHA-256 the manifest records.
-func (m *Manifest) readChecked(dir, path string) ([]byte, error) {
+func (m *Manifest) ReadChecked(dir, path string) ([]byte, error) {
 	data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(path)))
 	if err != nil {
 		return nil, err
