@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/schema"
+	"github.com/mcpsearch/mcpsearch/index/internal/sight"
 	"github.com/mcpsearch/mcpsearch/index/internal/store"
 )
 
@@ -55,12 +56,12 @@ func (x *Index) Directory(ctx context.Context) (_ []ext.ServerEntry, err error) 
 	if d.err != nil {
 		return nil, d.err
 	}
-	w := x.visibility.viewer(ext.AccessFrom(ctx))
+	w := x.visibility.Viewer(ext.AccessFrom(ctx))
 	var out []ext.ServerEntry
 	for _, s := range d.servers {
 		seen, all := 0, true
 		for set, n := range s.items {
-			if w.allowed == nil || w.allowed[set] {
+			if w.SeesSet(set) {
 				seen += n
 			} else {
 				all = false
@@ -98,7 +99,7 @@ func (x *Index) readDirectory() (err error) {
 			if s == nil {
 				return
 			}
-			set := x.visibility.setOf(k, n)
+			set := x.visibility.SetOf(k, n)
 			s.items[set]++
 			if s.topics[set] == nil {
 				s.topics[set] = newTopicCounter(m.Server)
@@ -115,11 +116,11 @@ func (x *Index) readDirectory() (err error) {
 }
 
 // topicsFor is the server's topics for w, who sees all its items or some.
-func (s *dirServer) topicsFor(w viewer, all bool) string {
+func (s *dirServer) topicsFor(w sight.Viewer, all bool) string {
 	if all {
 		return s.everyone
 	}
-	return s.topicsOf(func(set int32) bool { return w.allowed[set] })
+	return s.topicsOf(func(set int32) bool { return w.SeesSet(set) })
 }
 
 // topicsOf is the server's topics over the items of the visibility sets

@@ -3,7 +3,6 @@ package index
 import (
 	"fmt"
 
-	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/schema"
 )
 
@@ -15,17 +14,6 @@ func (x *Index) position(id string) (int, error) {
 		return 0, fmt.Errorf("index %s: no document %q", x.dir, id)
 	}
 	return x.base[k] + n, nil
-}
-
-// itemAt is the kind and ordinal of the item at a position in catalog
-// order.
-func (x *Index) itemAt(pos int) (ext.Kind, int, bool) {
-	for _, k := range ext.Kinds {
-		if n := pos - x.base[k]; n >= 0 && n < x.manifest.Counts[k] {
-			return k, n, true
-		}
-	}
-	return "", 0, false
 }
 
 // docCount is the number of items of every kind.

@@ -27,7 +27,7 @@ type BuildOptions struct {
 	// Now stamps the manifest. If nil, time.Now.
 	Now func() time.Time
 	// Hosted, if set, embeds every item with a hosted model into
-	// hosted.bin, beside the word vectors (hosted.go); its failure fails
+	// hosted.bin, beside the word vectors (this package's hosted.go); its failure fails
 	// the build, which then leaves no bundle.
 	Hosted *HostedItems
 	// Context bounds the hosted embedding. If nil, context.Background.

@@ -48,7 +48,7 @@ import (
 //	13: a server's "about" in the manifest: the first sentence of its
 //	   serverInfo.description, for the directory of servers.
 //	14: the servers out of the manifest, in servers.json, read on first
-//	   use (serverlist.go).
+//	   use (index/serverlist.go).
 //	15: requests.bin: the items' written requests, one document each
 //	   (package requests), matched per request.
 //	16: checksums where files are read: the manifest's SHA-256 of its own
@@ -116,7 +116,7 @@ type Manifest struct {
 	// field length (bleve alone would estimate it from the dictionary size).
 	FieldLengths map[string]int `json:"fieldLengths"`
 	// Files lists every file of the bundle but the manifest, the list of
-	// servers (ServersFile, read on first use: serverlist.go) among them.
+	// servers (ServersFile, read on first use: index/serverlist.go) among them.
 	Files []FileInfo `json:"files"`
 	// CursorKey (hex) signs cursors; it is random per build and shared by
 	// every instance serving the bundle.

@@ -1,4 +1,4 @@
-package index
+package sight
 
 import (
 	"fmt"
@@ -8,13 +8,9 @@ import (
 	"github.com/mcpsearch/mcpsearch/index/internal/bundle"
 )
 
-// VisibilityTable records, in the manifest, who sees which item
-// (bundle.VisibilityTable): named by Manifest's callers.
-type VisibilityTable = bundle.VisibilityTable
-
-// visibilityIndex is the table expanded for serving: the set of every item
+// Index is the visibility table expanded for serving: the set of every item
 // of each kind, by ordinal.
-type visibilityIndex struct {
+type Index struct {
 	sets    []catalog.Visibility
 	lengths []map[string]int   // field lengths of each set
 	items   [kinds][]int32     // the set of each item, by kind (kindIndex)
@@ -39,16 +35,16 @@ func kindIndex(k ext.Kind) int {
 	}
 }
 
-// expandVisibility checks t against the item counts and expands it; a nil
+// Expand checks t (a manifest's visibility table) against the item counts and expands it; a nil
 // table gives a nil index (every item public).
-func expandVisibility(t *VisibilityTable, counts map[ext.Kind]int) (*visibilityIndex, error) {
+func Expand(t *bundle.VisibilityTable, counts map[ext.Kind]int) (*Index, error) {
 	if t == nil {
 		return nil, nil
 	}
 	if len(t.FieldLengths) != len(t.Sets) {
 		return nil, fmt.Errorf("manifest visibility table has the field lengths of %d sets, want %d", len(t.FieldLengths), len(t.Sets))
 	}
-	v := &visibilityIndex{sets: t.Sets, lengths: t.FieldLengths, counts: map[ext.Kind][]int{}}
+	v := &Index{sets: t.Sets, lengths: t.FieldLengths, counts: map[ext.Kind][]int{}}
 	for _, k := range ext.Kinds {
 		items := make([]int32, 0, counts[k])
 		for _, run := range t.Runs[k] {
@@ -76,9 +72,9 @@ func setCounts(items []int32, sets int) []int {
 	return counts
 }
 
-// viewer answers, for one caller, whether it sees item n of a kind.
-type viewer struct {
-	v       *visibilityIndex
+// Viewer answers, for one caller, whether it sees item n of a kind.
+type Viewer struct {
+	v       *Index
 	allowed []bool     // by set; nil: sees everything
 	access  ext.Access // the caller's, when it does not see everything
 	// key names the combination of sets allowed, for what is made once
@@ -86,9 +82,10 @@ type viewer struct {
 	key string
 }
 
-func (v *visibilityIndex) viewer(a ext.Access) viewer {
+// Viewer is the sight of a caller with a.
+func (v *Index) Viewer(a ext.Access) Viewer {
 	if v == nil || a.All {
-		return viewer{}
+		return Viewer{}
 	}
 	allowed, every := make([]bool, len(v.sets)), true
 	for i, s := range v.sets {
@@ -96,7 +93,7 @@ func (v *visibilityIndex) viewer(a ext.Access) viewer {
 		every = every && allowed[i]
 	}
 	if every {
-		return viewer{}
+		return Viewer{}
 	}
 	key := make([]byte, len(allowed))
 	for i, ok := range allowed {
@@ -105,19 +102,20 @@ func (v *visibilityIndex) viewer(a ext.Access) viewer {
 			key[i] = '1'
 		}
 	}
-	return viewer{v: v, allowed: allowed, access: a, key: string(key)}
+	return Viewer{v: v, allowed: allowed, access: a, key: string(key)}
 }
 
-// all reports whether the caller sees every item.
-func (w viewer) all() bool { return w.allowed == nil }
+// All reports whether the caller sees every item.
+func (w Viewer) All() bool { return w.allowed == nil }
 
-func (w viewer) sees(k ext.Kind, n int) bool {
+// Sees reports whether w sees item n of kind k.
+func (w Viewer) Sees(k ext.Kind, n int) bool {
 	return w.allowed == nil || w.allowed[w.v.items[kindIndex(k)][n]]
 }
 
-// count is the number of items of kind k that w sees, of total.
-func (w viewer) count(k ext.Kind, total int) int {
-	if w.all() {
+// Count is the number of items of kind k that w sees, of total.
+func (w Viewer) Count(k ext.Kind, total int) int {
+	if w.All() {
 		return total
 	}
 	n := 0
@@ -129,8 +127,11 @@ func (w viewer) count(k ext.Kind, total int) int {
 	return n
 }
 
-// seesAny reports whether w sees items of any of the visibility sets.
-func (w viewer) seesAny(sets []int32) bool {
+// SeesSet reports whether w sees the items of the visibility set.
+func (w Viewer) SeesSet(set int32) bool { return w.allowed == nil || w.allowed[set] }
+
+// SeesAny reports whether w sees items of any of the visibility sets.
+func (w Viewer) SeesAny(sets []int32) bool {
 	for _, set := range sets {
 		if w.allowed == nil || w.allowed[set] {
 			return true
@@ -139,9 +140,9 @@ func (w viewer) seesAny(sets []int32) bool {
 	return false
 }
 
-// setOf is the visibility set of item n of kind k (0, public, in a
+// SetOf is the visibility set of item n of kind k (0, public, in a
 // catalog without visibility).
-func (v *visibilityIndex) setOf(k ext.Kind, n int) int32 {
+func (v *Index) SetOf(k ext.Kind, n int) int32 {
 	if v == nil {
 		return 0
 	}
@@ -150,7 +151,7 @@ func (v *visibilityIndex) setOf(k ext.Kind, n int) int32 {
 
 // fieldLengths is the number of tokens of each indexed field over the
 // documents w sees: the sum of the field lengths of the sets it sees.
-func (w viewer) fieldLengths() map[string]int {
+func (w Viewer) fieldLengths() map[string]int {
 	out := map[string]int{}
 	for set, lengths := range w.v.lengths {
 		for f, n := range lengths {

@@ -1,4 +1,4 @@
-package index
+package retrieval
 
 import (
 	"context"
@@ -12,8 +12,9 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/bm25"
-	"github.com/mcpsearch/mcpsearch/index/internal/retrieval"
 	"github.com/mcpsearch/mcpsearch/index/internal/schema"
+	"github.com/mcpsearch/mcpsearch/index/internal/sight"
+	"github.com/mcpsearch/mcpsearch/index/internal/store"
 )
 
 // Filter validation. A filter naming an annotation no tool the caller may
@@ -34,33 +35,47 @@ var standardAnnotations = []struct{ name, kind string }{
 // maxListedAnnotations bounds the other annotation names an error lists.
 const maxListedAnnotations = 20
 
-// filterNames are the names filters use, each with the visibility sets of
+// FilterNames are the names filters use, each with the visibility sets of
 // the items that carry it, read from the postings once, on the first
-// filter that needs them.
-type filterNames struct {
+// filter that needs them. A bundle holds one ([NewFilterNames]).
+type FilterNames struct {
+	vis         *sight.Index
+	counts      map[ext.Kind]int
 	once        sync.Once
 	err         error
 	servers     map[ext.Kind]map[string][]int32 // kind → server → sets
 	annotations map[string][]int32              // lower-case name of a non-standard annotation → sets
 }
 
-// names returns the filter names of the index, reading them on first use.
-func (x *Index) names() (*filterNames, error) {
-	n := &x.filterNames
-	n.once.Do(func() { n.err = x.readFilterNames() })
+// NewFilterNames returns the unread filter names of a bundle of counts
+// items whose visibility is vis (nil: every item public).
+func NewFilterNames(vis *sight.Index, counts map[ext.Kind]int) *FilterNames {
+	return &FilterNames{vis: vis, counts: counts}
+}
+
+// Loaded reports whether the names have been read.
+func (n *FilterNames) Loaded() bool { return n.servers != nil }
+
+// Get returns the names, reading them from src's postings on first use.
+func (n *FilterNames) Get(src Source) (*FilterNames, error) {
+	n.once.Do(func() { n.err = n.read(src) })
 	return n, n.err
 }
 
-func (x *Index) readFilterNames() (err error) {
-	defer wrapf(&err, "index %s: filter names", x.dir)
-	r, err := x.reader()
+func (n *FilterNames) read(src Source) (err error) {
+	defer func() {
+		if err != nil {
+			err = fmt.Errorf("%s: filter names: %w", src.Name(), err)
+		}
+	}()
+	r, err := src.Reader()
 	if err != nil {
 		return err
 	}
 	defer r.Close()
-	n := &x.filterNames
+	order := src.DocOrder()
 	n.servers, n.annotations = map[ext.Kind]map[string][]int32{}, map[string][]int32{}
-	err = x.eachTermSets(r, schema.Server, func(server string) string { return server }, func(server string, k ext.Kind, set int32) {
+	err = n.eachTermSets(r, order, schema.Server, func(server string) string { return server }, func(server string, k ext.Kind, set int32) {
 		if n.servers[k] == nil {
 			n.servers[k] = map[string][]int32{}
 		}
@@ -69,7 +84,7 @@ func (x *Index) readFilterNames() (err error) {
 	if err != nil {
 		return err
 	}
-	return x.eachTermSets(r, schema.Annotations, otherAnnotation, func(name string, _ ext.Kind, set int32) {
+	return n.eachTermSets(r, order, schema.Annotations, otherAnnotation, func(name string, _ ext.Kind, set int32) {
 		n.annotations[name] = addSet(n.annotations[name], set)
 	})
 }
@@ -86,7 +101,7 @@ func otherAnnotation(term string) string {
 
 // eachTermSets calls fn for each term of field that nameOf names (not "")
 // and each item holding it, with the item's kind and visibility set.
-func (x *Index) eachTermSets(r bindex.IndexReader, field string, nameOf func(term string) string, fn func(name string, k ext.Kind, set int32)) error {
+func (n *FilterNames) eachTermSets(r bindex.IndexReader, order store.DocOrder, field string, nameOf func(term string) string, fn func(name string, k ext.Kind, set int32)) error {
 	dict, err := r.FieldDict(field)
 	if err != nil {
 		return err
@@ -101,13 +116,13 @@ func (x *Index) eachTermSets(r bindex.IndexReader, field string, nameOf func(ter
 		if name == "" {
 			continue
 		}
-		if err := x.eachPosting(r, field, entry.Term, func(k ext.Kind, set int32) { fn(name, k, set) }); err != nil {
+		if err := n.eachPosting(r, order, field, entry.Term, func(k ext.Kind, set int32) { fn(name, k, set) }); err != nil {
 			return err
 		}
 	}
 }
 
-func (x *Index) eachPosting(r bindex.IndexReader, field, term string, fn func(k ext.Kind, set int32)) error {
+func (n *FilterNames) eachPosting(r bindex.IndexReader, order store.DocOrder, field, term string, fn func(k ext.Kind, set int32)) error {
 	p, err := r.TermFieldReader(context.Background(), []byte(term), field, false, false, false)
 	if err != nil {
 		return err
@@ -119,11 +134,11 @@ func (x *Index) eachPosting(r bindex.IndexReader, field, term string, fn func(k 
 		if err != nil || d == nil {
 			return err
 		}
-		k, n, ok := x.itemAt(int(x.docOrder.Rank(uint32(bm25.DocNumber(d.ID)))))
+		k, ord, ok := itemAt(int(order.Rank(uint32(bm25.DocNumber(d.ID)))), n.counts)
 		if !ok {
 			return fmt.Errorf("term %q of %s: a document past the catalog", term, field)
 		}
-		fn(k, x.visibility.setOf(k, n))
+		fn(k, n.vis.SetOf(k, ord))
 	}
 }
 
@@ -149,7 +164,7 @@ func standardAnnotation(name string) string {
 // w sees cannot use: on items other than tools, naming one annotation in
 // two spellings, with a name none of those tools carries, or with a
 // standard annotation's value of the wrong type.
-func (x *Index) checkAnnotations(q ext.Query, w viewer) error {
+func (f Filtering) checkAnnotations(src Source, q ext.Query) error {
 	if len(q.Filter.Annotations) == 0 {
 		return nil
 	}
@@ -159,12 +174,12 @@ func (x *Index) checkAnnotations(q ext.Query, w viewer) error {
 	if err := twoSpellings(sortedKeys(q.Filter.Annotations)); err != nil {
 		return err
 	}
-	names, err := x.names()
+	names, err := f.Names.Get(src)
 	if err != nil {
 		return err
 	}
 	for _, name := range sortedKeys(q.Filter.Annotations) {
-		if err := checkAnnotation(name, q.Filter.Annotations[name], names, w); err != nil {
+		if err := checkAnnotation(name, q.Filter.Annotations[name], names, f.Viewer); err != nil {
 			return err
 		}
 	}
@@ -188,7 +203,7 @@ func twoSpellings(names []string) error {
 	return nil
 }
 
-func checkAnnotation(name string, value any, names *filterNames, w viewer) error {
+func checkAnnotation(name string, value any, names *FilterNames, w sight.Viewer) error {
 	for _, a := range standardAnnotations {
 		if !strings.EqualFold(a.name, name) {
 			continue
@@ -198,7 +213,7 @@ func checkAnnotation(name string, value any, names *filterNames, w viewer) error
 		}
 		return nil
 	}
-	if w.seesAny(names.annotations[strings.ToLower(name)]) {
+	if w.SeesAny(names.annotations[strings.ToLower(name)]) {
 		return nil
 	}
 	return fmt.Errorf("%w: filter.annotations.%s: unknown annotation (known: %s)", ext.ErrInvalidParams, echoName(name), knownAnnotations(names, w))
@@ -206,14 +221,14 @@ func checkAnnotation(name string, value any, names *filterNames, w viewer) error
 
 // knownAnnotations lists the annotation names a filter may use: the
 // standard ones, then those of tools w sees.
-func knownAnnotations(names *filterNames, w viewer) string {
+func knownAnnotations(names *FilterNames, w sight.Viewer) string {
 	known := make([]string, 0, len(standardAnnotations))
 	for _, a := range standardAnnotations {
 		known = append(known, a.name)
 	}
 	var others []string
 	for name, sets := range names.annotations {
-		if w.seesAny(sets) {
+		if w.SeesAny(sets) {
 			others = append(others, name)
 		}
 	}
@@ -236,17 +251,18 @@ const maxNamedServers = 3
 // unknownServers are the servers of q's filter that have no item of q's
 // kind that w sees, the first maxNamedServers with the nearest name that w
 // may search.
-func (x *Index) unknownServers(q ext.Query, w viewer) ([]unknownServer, error) {
+func (f Filtering) unknownServers(src Source, q ext.Query) ([]unknownServer, error) {
 	if len(q.Filter.Servers) == 0 {
 		return nil, nil
 	}
-	names, err := x.names()
+	names, err := f.Names.Get(src)
 	if err != nil {
 		return nil, err
 	}
+	w := f.Viewer
 	var unknown []unknownServer
 	for _, s := range q.Filter.Servers {
-		if !w.seesAny(names.servers[q.Kind][s]) {
+		if !w.SeesAny(names.servers[q.Kind][s]) {
 			unknown = append(unknown, unknownServer{name: s})
 		}
 	}
@@ -260,7 +276,7 @@ func (x *Index) unknownServers(q ext.Query, w viewer) ([]unknownServer, error) {
 // filter, if any, then why nothing else fits (hint, which blames the
 // query's words only when the filter is not to blame).
 func filterHint(q ext.Query, unknown []unknownServer, hint string) string {
-	if hint == retrieval.NoWordMatches && (len(q.Filter.Servers) > 0 || len(q.Filter.Annotations) > 0) {
+	if hint == NoWordMatches && (len(q.Filter.Servers) > 0 || len(q.Filter.Annotations) > 0) {
 		hint = "no item that the filter keeps matches any word of the query"
 	}
 	if len(unknown) == 0 {
@@ -307,7 +323,7 @@ func echoName(name string) string {
 
 // nearestServer returns the server of servers that w sees whose name is
 // nearest name, ignoring case (within maxServerEdits edits), or "".
-func nearestServer(name string, servers map[string][]int32, w viewer) string {
+func nearestServer(name string, servers map[string][]int32, w sight.Viewer) string {
 	want := strings.ToLower(name)
 	if len(want) > ext.MaxEchoBytes {
 		return ""
@@ -315,7 +331,7 @@ func nearestServer(name string, servers map[string][]int32, w viewer) string {
 	best, bestDist := "", min(maxServerEdits, max(1, utf8.RuneCountInString(want)/3))+1
 	for server, sets := range servers {
 		have := strings.ToLower(server)
-		if abs(utf8.RuneCountInString(have)-utf8.RuneCountInString(want)) >= bestDist || !w.seesAny(sets) {
+		if abs(utf8.RuneCountInString(have)-utf8.RuneCountInString(want)) >= bestDist || !w.SeesAny(sets) {
 			continue
 		}
 		if d := ext.Edits(want, have); d < bestDist || (d == bestDist && best != "" && server < best) {
@@ -342,4 +358,16 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// itemAt is the kind and ordinal of the item at a position in catalog
+// order, of a bundle of counts items.
+func itemAt(pos int, counts map[ext.Kind]int) (ext.Kind, int, bool) {
+	for _, k := range ext.Kinds {
+		if pos < counts[k] {
+			return k, pos, pos >= 0
+		}
+		pos -= counts[k]
+	}
+	return "", 0, false
 }

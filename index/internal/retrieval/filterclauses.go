@@ -1,4 +1,4 @@
-package index
+package retrieval
 
 import (
 	"fmt"
@@ -10,9 +10,9 @@ import (
 	"github.com/mcpsearch/mcpsearch/index/internal/schema"
 )
 
-// filterClauses are the clauses of q's kind, its filter and, unless
+// FilterClauses are the clauses of q's kind, its filter and, unless
 // seesAll, what a caller with access may see; they score nothing.
-func filterClauses(q ext.Query, seesAll bool, access ext.Access) ([][]bm25.Leaf, error) {
+func FilterClauses(q ext.Query, seesAll bool, access ext.Access) ([][]bm25.Leaf, error) {
 	if !q.Kind.Valid() {
 		return nil, fmt.Errorf("%w: unknown kind %q", ext.ErrInvalidParams, q.Kind)
 	}
