@@ -33,7 +33,7 @@
 // *Index implements ext.Searcher, ext.Resolver, ext.Selector (exact
 // lookups for select: queries, select.go), ext.Describer and ext.Directory
 // (each caller's servers, with their serverInfo description or their
-// tools' commonest words, directory.go). A search (search.go) is the
+// tools' commonest words, internal/directory). A search (search.go) is the
 // retrieval pipeline (internal/retrieval, which reads the bundle through
 // the retrieval.Source this package implements): it reads the query's text
 // once, as plain words (internal/text), never as bleve query syntax,

@@ -75,7 +75,7 @@ type HostedStats struct {
 // hostedQueries is what UseHosted wires.
 type hostedQueries struct {
 	opts  HostedOptions
-	cache *queryCache
+	cache *hosted.QueryCache
 }
 
 // hostedState is an index's hosted vectors and what it counts of them.
@@ -110,7 +110,7 @@ func (x *Index) UseHosted(opts HostedOptions) error {
 	if opts.CacheSize == 0 {
 		opts.CacheSize = DefaultHostedCache
 	}
-	x.hosted.use.Store(&hostedQueries{opts: opts, cache: newQueryCache(max(0, opts.CacheSize))})
+	x.hosted.use.Store(&hostedQueries{opts: opts, cache: hosted.NewQueryCache(max(0, opts.CacheSize))})
 	return nil
 }
 
@@ -135,7 +135,7 @@ func (x *Index) hostedQuery(ctx context.Context, text string) (retrieval.DenseQu
 		return nil, "word vectors (the bundle has hosted vectors, the server embeds no queries)"
 	}
 	key := cacheKey(h.vectors.Model().Name, ext.AccessFrom(ctx), text)
-	if q, ok := use.cache.get(key); ok {
+	if q, ok := use.cache.Get(key); ok {
 		h.hosted.Add(1)
 		h.cached.Add(1)
 		return hostedQuery{h.vectors, q}, "hosted " + h.vectors.Model().String()
@@ -144,7 +144,7 @@ func (x *Index) hostedQuery(ctx context.Context, text string) (retrieval.DenseQu
 	if err != nil {
 		return nil, x.fellBack(use.opts, err)
 	}
-	use.cache.put(key, q)
+	use.cache.Put(key, q)
 	h.hosted.Add(1)
 	return hostedQuery{h.vectors, q}, "hosted " + h.vectors.Model().String()
 }

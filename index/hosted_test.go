@@ -193,7 +193,7 @@ func TestHostedQueryCache(t *testing.T) {
 	for _, q := range []string{"remove note", "get", "list"} {
 		rankedPage(t, x, q)
 	}
-	if n := x.hosted.use.Load().cache.len(); n != 2 {
+	if n := x.hosted.use.Load().cache.Len(); n != 2 {
 		t.Errorf("the cache holds %d vectors, want its size 2", n)
 	}
 }

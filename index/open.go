@@ -36,7 +36,7 @@ type Index struct {
 	requests       *requests.Index        // the items' written requests, matched one by one
 	docOrder       store.DocOrder         // catalog position of each document, BM25's tie-break
 	filterNames    *retrieval.FilterNames // servers and annotation names, read on first use
-	directory      directory              // servers by visibility set and their topics, read on first use (directory.go)
+	directory      directoryOnce          // servers by visibility set and their topics, read on first use (internal/directory)
 	serverList     serverList             // the catalog's servers (servers.json), read on first use (serverlist.go)
 	sight          *sight.Cache           // what each kind of caller sees, on first use
 	tables         retrieval.Tables       // what retrieval reads as it is

@@ -1,16 +1,14 @@
-package index
+package hosted
 
 import (
 	"container/list"
 	"sync"
-
-	"github.com/mcpsearch/mcpsearch/index/internal/hosted"
 )
 
-// queryCache keeps the vectors of the most recent query texts, at most
+// QueryCache keeps the vectors of the most recent query texts, at most
 // size of them (a text is at most ext.MaxQueryBytes): a repeated query
-// costs no call. It is safe for concurrent use.
-type queryCache struct {
+// costs no call to the hosted model. It is safe for concurrent use.
+type QueryCache struct {
 	mu    sync.Mutex
 	size  int
 	order *list.List // of *cached, most recent first
@@ -19,14 +17,17 @@ type queryCache struct {
 
 type cached struct {
 	key string
-	q   *hosted.Query
+	q   *Query
 }
 
-func newQueryCache(size int) *queryCache {
-	return &queryCache{size: size, order: list.New(), byKey: map[string]*list.Element{}}
+// NewQueryCache returns an empty cache of at most size vectors (none
+// kept when size is 0 or less).
+func NewQueryCache(size int) *QueryCache {
+	return &QueryCache{size: size, order: list.New(), byKey: map[string]*list.Element{}}
 }
 
-func (c *queryCache) get(key string) (*hosted.Query, bool) {
+// Get returns the vector cached under key, if any, as the most recent.
+func (c *QueryCache) Get(key string) (*Query, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.byKey[key]
@@ -37,7 +38,9 @@ func (c *queryCache) get(key string) (*hosted.Query, bool) {
 	return e.Value.(*cached).q, true
 }
 
-func (c *queryCache) put(key string, q *hosted.Query) {
+// Put caches q under key, as the most recent, dropping the least recent
+// past the size.
+func (c *QueryCache) Put(key string, q *Query) {
 	if c.size <= 0 {
 		return
 	}
@@ -56,8 +59,8 @@ func (c *queryCache) put(key string, q *hosted.Query) {
 	}
 }
 
-// len is how many vectors the cache holds.
-func (c *queryCache) len() int {
+// Len is how many vectors the cache holds.
+func (c *QueryCache) Len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.order.Len()
