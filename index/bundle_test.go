@@ -184,7 +184,7 @@ func segmentFile(t *testing.T, m *Manifest) FileInfo {
 // writeManifest writes m as the manifest of the bundle at dir, with the
 // checksum of its content: a manifest that says what m says.
 func writeManifest(t *testing.T, dir string, m *Manifest) {
-	if err := m.seal(); err != nil {
+	if err := m.Seal(); err != nil {
 		t.Fatal(err)
 	}
 	data, _ := json.Marshal(m)

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
 )
 
 // TestLongTaskFindsEachStep: a task of two steps, each served by a tool of

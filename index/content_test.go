@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcpsearch/mcpsearch/ext"
-	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
 )
 
 // contentCatalog holds two resources; only the runbook's content (read by

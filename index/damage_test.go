@@ -14,8 +14,8 @@ import (
 	"testing"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/ext/embed/embedtest"
 	"github.com/mcpsearch/mcpsearch/ext/server"
-	"github.com/mcpsearch/mcpsearch/index/embed/embedtest"
 	"github.com/mcpsearch/mcpsearch/index/internal/hosted"
 	"github.com/mcpsearch/mcpsearch/index/internal/requests"
 	"github.com/mcpsearch/mcpsearch/index/internal/store"

@@ -11,7 +11,7 @@ var _ ext.Describer = (*Index)(nil)
 // read.
 func (x *Index) Describe() (ext.CatalogInfo, error) {
 	m := x.manifest
-	if !x.visibility.viewer(ext.Access{}).all() {
+	if !x.visibility.Viewer(ext.Access{}).All() {
 		// Some items are not public: servers and counts would tell every
 		// caller what only some may see.
 		return ext.CatalogInfo{BuiltAt: m.BuiltAt, BundleBytes: x.bundleBytes(), Restricted: true}, nil

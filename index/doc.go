@@ -5,7 +5,8 @@
 // A catalog (package catalog: [catalog.LoadDir]) is a directory of JSON
 // files, one per upstream server, each holding that server's raw
 // tools/list, prompts/list, resources/list and resources/templates/list
-// answers. [Build] (or [BuildDir]) writes a bundle atomically:
+// answers. [Build] (or [BuildDir]) writes a bundle atomically (the format
+// is package internal/bundle's: its manifest, writers and build folder):
 //
 //	<dir>/manifest.json   format version, index version, counts, file sizes and hashes
 //	<dir>/servers.json    the servers, their upstreams and items by kind, read on first use
@@ -14,7 +15,7 @@
 //	<dir>/objects.*       each item's MCP object, zstd blocks (internal/store)
 //	<dir>/vectors.bin     each item's word-vector mean (internal/vectors)
 //	<dir>/requests.bin    the items' written requests, their texts and postings (internal/requests)
-//	<dir>/hosted.bin      optional: each item's vector from a hosted model (internal/hosted, hosted.go)
+//	<dir>/hosted.bin      optional: each item's vector from a hosted model (internal/hosted; internal/bundle/hosted.go)
 //	<dir>/docorder.bin    each bleve document's position in catalog order (internal/store)
 //
 // The index version is the SHA-256 of the canonical catalog (and of the
@@ -32,7 +33,7 @@
 // *Index implements ext.Searcher, ext.Resolver, ext.Selector (exact
 // lookups for select: queries, select.go), ext.Describer and ext.Directory
 // (each caller's servers, with their serverInfo description or their
-// tools' commonest words, directory.go). A search (search.go) is the
+// tools' commonest words, internal/directory). A search (search.go) is the
 // retrieval pipeline (internal/retrieval, which reads the bundle through
 // the retrieval.Source this package implements): it reads the query's text
 // once, as plain words (internal/text), never as bleve query syntax,
@@ -50,12 +51,12 @@
 // Every search, list and lookup serves the caller in its context
 // (ext.AccessFrom): searches carry a filter clause on the visibility field,
 // so hidden items never take a place in the ranking or the page; lists and
-// lookups read the manifest's visibility table (visibility.go). BM25
+// lookups read the manifest's visibility table (internal/sight). BM25
 // statistics (document counts, term frequencies, field lengths) are those
 // of the whole catalog.
 //
 // Importing the package does nothing: it reads and writes bleve's index
-// through scorch (segment.go), not through bleve's top-level package, which
+// through scorch (internal/bundle/segment.go), not through bleve's top-level package, which
 // starts workers and publishes expvar statistics when imported. Of bleve's
 // process-wide state, the text analysis registers its token filters in
 // bleve's registry on the first Build or Open (the mapping names them, and

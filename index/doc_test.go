@@ -6,7 +6,7 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/mcpsearch/mcpsearch/index/embed/embedtest"
+	"github.com/mcpsearch/mcpsearch/ext/embed/embedtest"
 )
 
 // bundleDocLine is a line of the package doc's list of a bundle's files:

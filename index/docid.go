@@ -3,30 +3,8 @@ package index
 import (
 	"fmt"
 
-	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/schema"
 )
-
-// catalogPosition is the position in catalog order of the item with the
-// document id schema.DocID ("t/00000012"), base being each kind's first position.
-func catalogPosition(id string, base map[ext.Kind]int) (int, error) {
-	k, n, ok := schema.ParseDocID(id)
-	if !ok {
-		return 0, fmt.Errorf("document id %q", id)
-	}
-	return base[k] + n, nil
-}
-
-// kindBases returns the position of each kind's first item in catalog
-// order: kinds come in the order of ext.Kinds.
-func kindBases(counts map[ext.Kind]int) map[ext.Kind]int {
-	base, pos := map[ext.Kind]int{}, 0
-	for _, k := range ext.Kinds {
-		base[k] = pos
-		pos += counts[k]
-	}
-	return base
-}
 
 // position turns a document id ("t/00000042") into the position of its
 // record in catalog order.
@@ -36,17 +14,6 @@ func (x *Index) position(id string) (int, error) {
 		return 0, fmt.Errorf("index %s: no document %q", x.dir, id)
 	}
 	return x.base[k] + n, nil
-}
-
-// itemAt is the kind and ordinal of the item at a position in catalog
-// order.
-func (x *Index) itemAt(pos int) (ext.Kind, int, bool) {
-	for _, k := range ext.Kinds {
-		if n := pos - x.base[k]; n >= 0 && n < x.manifest.Counts[k] {
-			return k, n, true
-		}
-	}
-	return "", 0, false
 }
 
 // docCount is the number of items of every kind.

@@ -2,14 +2,13 @@ package index
 
 import (
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mcpsearch/mcpsearch/ext"
-	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
 )
 
 // TestBuildRefusesEmptyCatalog: a catalog whose servers list no items (as
@@ -56,24 +55,6 @@ func TestBuildRefusesEmptyCatalog(t *testing.T) {
 			t.Fatalf("got %v, want the empty catalog refused", err)
 		}
 	})
-}
-
-// TestSegmentOfNoDocument: the segment builder closed with nothing indexed
-// says so instead of letting scorch's builder index past an empty list.
-func TestSegmentOfNoDocument(t *testing.T) {
-	t.Parallel()
-	m, err := newMapping()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := newSegmentBuilder(filepath.Join(t.TempDir(), "bleve"), m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	noPanic(t, "close", func() { err = b.close() })
-	if !errors.Is(err, errNoDocuments) {
-		t.Errorf("got %v, want errNoDocuments", err)
-	}
 }
 
 // TestBuildOfSomeKinds: a catalog with items of one kind only, beside a

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcpsearch/mcpsearch/ext"
-	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
 	"github.com/mcpsearch/mcpsearch/index/internal/errand"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
 )

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/retrieval"
 )
 
 // filterCatalog has a public server with a non-standard annotation, a
@@ -139,8 +140,8 @@ func manyServers(n int) []string {
 func BenchmarkFilterNames(b *testing.B) {
 	x := restrictedDefaultIndex(b)
 	for b.Loop() {
-		x.filterNames = filterNames{}
-		if _, err := x.names(); err != nil {
+		x.filterNames = retrieval.NewFilterNames(x.visibility, x.manifest.Counts)
+		if _, err := x.filterNames.Get(x.RetrievalSource(ext.Access{All: true})); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -158,7 +159,7 @@ func TestOnlyAFilterReadsFilterNames(t *testing.T) {
 		if _, err := x.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: text, Limit: 5}); err != nil {
 			t.Fatal(err)
 		}
-		if x.filterNames.servers != nil {
+		if x.filterNames.Loaded() {
 			t.Fatalf("%q, without a filter, read the filter's server tables", text)
 		}
 	}
@@ -166,7 +167,7 @@ func TestOnlyAFilterReadsFilterNames(t *testing.T) {
 	if _, err := x.Search(context.Background(), q); err != nil {
 		t.Fatal(err)
 	}
-	if x.filterNames.servers == nil {
+	if !x.filterNames.Loaded() {
 		t.Error("a filter on mcp-slack did not read the server tables it needs")
 	}
 }

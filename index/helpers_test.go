@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 
@@ -162,4 +163,14 @@ func bleveOf(tb testing.TB, x *Index) bleve.Index {
 	}
 	tb.Cleanup(func() { b.Close() })
 	return b
+}
+
+// sortedKeys are the keys of m, sorted.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpsearch/mcpsearch/ext"
-	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/index/internal/bundle"
 	"github.com/mcpsearch/mcpsearch/index/internal/hosted"
 	"github.com/mcpsearch/mcpsearch/index/internal/retrieval"
 	"github.com/mcpsearch/mcpsearch/index/internal/vectors"
@@ -31,63 +31,12 @@ import (
 // Package index makes no call itself (it imports no net/http): the
 // embedding is the caller's function (package embed's client).
 
-// HostedModel is what embedded a bundle's items: what hosted.bin records
-// (never a key). It has the shape of embed.Model, which converts to it.
-type HostedModel struct {
-	Backend  string // "openai" or "bedrock"
-	Name     string // the model's name or ID
-	Endpoint string // the base URL called ("" for Bedrock's regional endpoint)
-	Region   string // Bedrock's region
-	Dims     int    // the vectors' dimensions (0 when building: the answers')
-}
+// HostedModel is what embedded a bundle's items (bundle.HostedModel).
+type HostedModel = bundle.HostedModel
 
-func (m HostedModel) String() string { return hosted.Model(m).String() }
-
-// HostedItems embeds a catalog's items at build time (BuildOptions.Hosted).
-type HostedItems struct {
-	Model HostedModel
-	// Embed returns one vector per text, in their order
-	// (embed.Client.EmbedItems); its error fails the build.
-	Embed func(ctx context.Context, texts []string) ([][]float32, error)
-}
-
-// embeddedItems are a catalog's items embedded by a hosted model, to be
-// written (nil: the build has no hosted model).
-type embeddedItems struct {
-	model HostedModel
-	vecs  [][]float32
-}
-
-// embedHosted embeds the items of cat with opts.Hosted, if set.
-func embedHosted(cat *catalog.Catalog, opts *BuildOptions) (*embeddedItems, error) {
-	if opts == nil || opts.Hosted == nil {
-		return nil, nil
-	}
-	ctx := opts.Context
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	texts := make([]string, len(cat.Items))
-	for i := range cat.Items {
-		texts[i] = hosted.ItemText(&cat.Items[i])
-	}
-	vecs, err := opts.Hosted.Embed(ctx, texts)
-	if err != nil {
-		return nil, fmt.Errorf("embedding the items with %s: %w", opts.Hosted.Model, err)
-	}
-	return &embeddedItems{opts.Hosted.Model, vecs}, nil
-}
-
-// write writes hosted.bin into the bundle dir of cat (nothing when e is nil).
-func (e *embeddedItems) write(dir string, cat *catalog.Catalog) error {
-	if e == nil {
-		return nil
-	}
-	if err := hosted.Write(dir, hosted.Model(e.model), cat.Items, e.vecs); err != nil {
-		return fmt.Errorf("the hosted vectors of %s: %w", e.model, err)
-	}
-	return nil
-}
+// HostedItems embeds a catalog's items at build time (BuildOptions.Hosted;
+// bundle.HostedItems).
+type HostedItems = bundle.HostedItems
 
 // DefaultHostedTimeout bounds a query's embedding when HostedOptions
 // names no timeout.
@@ -126,7 +75,7 @@ type HostedStats struct {
 // hostedQueries is what UseHosted wires.
 type hostedQueries struct {
 	opts  HostedOptions
-	cache *queryCache
+	cache *hosted.QueryCache
 }
 
 // hostedState is an index's hosted vectors and what it counts of them.
@@ -161,7 +110,7 @@ func (x *Index) UseHosted(opts HostedOptions) error {
 	if opts.CacheSize == 0 {
 		opts.CacheSize = DefaultHostedCache
 	}
-	x.hosted.use.Store(&hostedQueries{opts: opts, cache: newQueryCache(max(0, opts.CacheSize))})
+	x.hosted.use.Store(&hostedQueries{opts: opts, cache: hosted.NewQueryCache(max(0, opts.CacheSize))})
 	return nil
 }
 
@@ -186,7 +135,7 @@ func (x *Index) hostedQuery(ctx context.Context, text string) (retrieval.DenseQu
 		return nil, "word vectors (the bundle has hosted vectors, the server embeds no queries)"
 	}
 	key := cacheKey(h.vectors.Model().Name, ext.AccessFrom(ctx), text)
-	if q, ok := use.cache.get(key); ok {
+	if q, ok := use.cache.Get(key); ok {
 		h.hosted.Add(1)
 		h.cached.Add(1)
 		return hostedQuery{h.vectors, q}, "hosted " + h.vectors.Model().String()
@@ -195,7 +144,7 @@ func (x *Index) hostedQuery(ctx context.Context, text string) (retrieval.DenseQu
 	if err != nil {
 		return nil, x.fellBack(use.opts, err)
 	}
-	use.cache.put(key, q)
+	use.cache.Put(key, q)
 	h.hosted.Add(1)
 	return hostedQuery{h.vectors, q}, "hosted " + h.vectors.Model().String()
 }

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/mcpsearch/mcpsearch/ext"
-	"github.com/mcpsearch/mcpsearch/index/embed"
-	"github.com/mcpsearch/mcpsearch/index/embed/embedtest"
+	"github.com/mcpsearch/mcpsearch/ext/embed"
+	"github.com/mcpsearch/mcpsearch/ext/embed/embedtest"
 )
 
 // BenchmarkHostedSearch: one tools/search over the default catalog, side

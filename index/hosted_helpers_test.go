@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/mcpsearch/mcpsearch/ext"
-	"github.com/mcpsearch/mcpsearch/index/embed"
-	"github.com/mcpsearch/mcpsearch/index/embed/embedtest"
+	"github.com/mcpsearch/mcpsearch/ext/embed"
+	"github.com/mcpsearch/mcpsearch/ext/embed/embedtest"
 )
 
 // hostedDims are the dimensions of the test server's vectors.

@@ -15,8 +15,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 
 	"github.com/mcpsearch/mcpsearch/ext"
-	"github.com/mcpsearch/mcpsearch/index/embed"
-	"github.com/mcpsearch/mcpsearch/index/embed/embedtest"
+	"github.com/mcpsearch/mcpsearch/ext/embed"
+	"github.com/mcpsearch/mcpsearch/ext/embed/embedtest"
 	"github.com/mcpsearch/mcpsearch/index/internal/hosted"
 )
 
@@ -193,7 +193,7 @@ func TestHostedQueryCache(t *testing.T) {
 	for _, q := range []string{"remove note", "get", "list"} {
 		rankedPage(t, x, q)
 	}
-	if n := x.hosted.use.Load().cache.len(); n != 2 {
+	if n := x.hosted.use.Load().cache.Len(); n != 2 {
 		t.Errorf("the cache holds %d vectors, want its size 2", n)
 	}
 }

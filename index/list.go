@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/schema"
+	"github.com/mcpsearch/mcpsearch/index/internal/sight"
 	"github.com/mcpsearch/mcpsearch/index/internal/store"
 )
 
@@ -13,7 +14,7 @@ import (
 // those the caller (ext.AccessFrom(ctx)) may see; offset counts those only.
 func (x *Index) List(ctx context.Context, k ext.Kind, offset, limit int) (_ *ext.Page, err error) {
 	defer recoverDamage(x.dir, &err)
-	if w := x.visibility.viewer(ext.AccessFrom(ctx)); !w.all() {
+	if w := x.visibility.Viewer(ext.AccessFrom(ctx)); !w.All() {
 		return x.listVisible(ctx, w, k, offset, limit)
 	}
 	total := x.manifest.Counts[k]
@@ -35,14 +36,14 @@ func (x *Index) List(ctx context.Context, k ext.Kind, offset, limit int) (_ *ext
 // listVisible is List for a caller who sees some items only: it walks the
 // in-memory visibility of the kind's items, which costs a few nanoseconds
 // an item, and loads the page's objects.
-func (x *Index) listVisible(ctx context.Context, w viewer, k ext.Kind, offset, limit int) (*ext.Page, error) {
+func (x *Index) listVisible(ctx context.Context, w sight.Viewer, k ext.Kind, offset, limit int) (*ext.Page, error) {
 	if limit <= 0 {
 		return &ext.Page{}, nil
 	}
 	var ids []string
 	seen, more := 0, false
 	for n := range x.manifest.Counts[k] {
-		if !w.sees(k, n) {
+		if !w.Sees(k, n) {
 			continue
 		}
 		if seen++; seen <= offset {

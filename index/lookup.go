@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/schema"
+	"github.com/mcpsearch/mcpsearch/index/internal/sight"
 )
 
 var _ ext.Resolver = (*Index)(nil)
@@ -22,7 +23,7 @@ var _ ext.Resolver = (*Index)(nil)
 // (ext.AccessFrom(ctx)) may not see is not found, as an unknown one.
 func (x *Index) Resolve(ctx context.Context, k ext.Kind, name string) (_ *ext.Target, err error) {
 	defer recoverDamage(x.dir, &err)
-	w := x.visibility.viewer(ext.AccessFrom(ctx))
+	w := x.visibility.Viewer(ext.AccessFrom(ctx))
 	switch k {
 	case ext.KindTool, ext.KindPrompt:
 		return x.resolveName(w, k, name)
@@ -33,12 +34,12 @@ func (x *Index) Resolve(ctx context.Context, k ext.Kind, name string) (_ *ext.Ta
 }
 
 // resolveName finds the tool or prompt whose canonical name is name.
-func (x *Index) resolveName(w viewer, k ext.Kind, name string) (*ext.Target, error) {
+func (x *Index) resolveName(w sight.Viewer, k ext.Kind, name string) (*ext.Target, error) {
 	n, ok, err := x.findName(k, name)
 	if err != nil {
 		return nil, err
 	}
-	if !ok || !w.sees(k, n) {
+	if !ok || !w.Sees(k, n) {
 		return nil, fmt.Errorf("%w: %s %q", ext.ErrNotFound, k, name)
 	}
 	return x.target(k, n, name, "")
@@ -98,7 +99,7 @@ type uriTemplate struct {
 // resolveURI finds a resource with URI uri, or else the first template
 // that matches it, of those w sees, preferring in both cases items whose
 // server has an upstream.
-func (x *Index) resolveURI(w viewer, uri string) (*ext.Target, error) {
+func (x *Index) resolveURI(w sight.Viewer, uri string) (*ext.Target, error) {
 	t := &x.uris
 	t.once.Do(func() { t.err = x.loadURIs() })
 	if t.err != nil {
@@ -106,7 +107,7 @@ func (x *Index) resolveURI(w viewer, uri string) (*ext.Target, error) {
 	}
 	var fallback *ext.Target
 	for _, n := range t.resources[uri] {
-		if !w.sees(ext.KindResource, n) {
+		if !w.Sees(ext.KindResource, n) {
 			continue
 		}
 		target, err := x.target(ext.KindResource, n, uri, uri)
@@ -118,7 +119,7 @@ func (x *Index) resolveURI(w viewer, uri string) (*ext.Target, error) {
 		}
 	}
 	for _, tmpl := range t.templates {
-		if !w.sees(ext.KindResourceTemplate, tmpl.n) || !tmpl.pattern.Regexp().MatchString(uri) {
+		if !w.Sees(ext.KindResourceTemplate, tmpl.n) || !tmpl.pattern.Regexp().MatchString(uri) {
 			continue
 		}
 		target, err := x.target(ext.KindResourceTemplate, tmpl.n, uri, uri)

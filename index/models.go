@@ -54,7 +54,7 @@ func (x *Index) FitSignalsOfSearch(ctx context.Context, text string) (FitSignals
 	if err != nil || len(req.Terms) == 0 {
 		return FitSignals{}, false, err
 	}
-	filters, err := filterClauses(q, src.w.all(), ext.Access{})
+	filters, err := retrieval.FilterClauses(q, src.SeesAll(), ext.Access{})
 	if err != nil {
 		return FitSignals{}, false, err
 	}

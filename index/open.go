@@ -11,8 +11,11 @@ import (
 	bindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/bundle"
 	"github.com/mcpsearch/mcpsearch/index/internal/hosted"
 	"github.com/mcpsearch/mcpsearch/index/internal/requests"
+	"github.com/mcpsearch/mcpsearch/index/internal/retrieval"
+	"github.com/mcpsearch/mcpsearch/index/internal/sight"
 	"github.com/mcpsearch/mcpsearch/index/internal/store"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 	"github.com/mcpsearch/mcpsearch/index/internal/vectors"
@@ -25,20 +28,19 @@ type Index struct {
 	bleve          bindex.Index // the bleve index, read through scorch (segment.go)
 	bm25           map[ext.Kind]*search.BM25Stats
 	metas, objects *store.Store
-	base           map[ext.Kind]int                         // position of each kind's first record
-	uris           uriTable                                 // resource URIs and templates, read on first use (lookup.go)
-	visibility     *visibilityIndex                         // nil: every item is public
-	vectors        *vectors.Vectors                         // item vectors for the dense score
-	hosted         hostedState                              // a hosted model's item vectors, if built with them (hosted.go)
-	requests       *requests.Index                          // the items' written requests, matched one by one
-	docOrder       store.DocOrder                           // catalog position of each document, BM25's tie-break
-	filterNames    filterNames                              // servers and annotation names, read on first use (filter.go)
-	directory      directory                                // servers by visibility set and their topics, read on first use (directory.go)
-	serverList     serverList                               // the catalog's servers (servers.json), read on first use (serverlist.go)
-	visibleSets    ext.Memo[*sightDocs]                     // the documents each kind of caller sees, on first use (sight.go)
-	requestViews   ext.Memo[*requests.View]                 // what each kind of caller sees of each kind's requests, likewise
-	callerStats    ext.Memo[map[ext.Kind]*search.BM25Stats] // BM25's statistics of what each kind of caller sees, likewise
-	off            atomic.Uint64                            // the retrieval rules switched off, a rules.Set (rules.go)
+	base           map[ext.Kind]int       // position of each kind's first record
+	uris           uriTable               // resource URIs and templates, read on first use (lookup.go)
+	visibility     *sight.Index           // nil: every item is public
+	vectors        *vectors.Vectors       // item vectors for the dense score
+	hosted         hostedState            // a hosted model's item vectors, if built with them (hosted.go)
+	requests       *requests.Index        // the items' written requests, matched one by one
+	docOrder       store.DocOrder         // catalog position of each document, BM25's tie-break
+	filterNames    *retrieval.FilterNames // servers and annotation names, read on first use
+	directory      directoryOnce          // servers by visibility set and their topics, read on first use (internal/directory)
+	serverList     serverList             // the catalog's servers (servers.json), read on first use (serverlist.go)
+	sight          *sight.Cache           // what each kind of caller sees, on first use
+	tables         retrieval.Tables       // what retrieval reads as it is
+	off            atomic.Uint64          // the retrieval rules switched off, a rules.Set (rules.go)
 }
 
 // bm25Stats gives BM25, for each kind, the number of its items and the
@@ -63,20 +65,18 @@ func Open(dir string) (x *Index, err error) {
 	if _, err := text.Analyzer(); err != nil {
 		return nil, err
 	}
-	m, err := readManifest(dir)
+	m, err := bundle.ReadManifest(dir)
 	if err != nil {
 		return nil, err
 	}
-	if err := m.checkFiles(dir, false); err != nil {
+	if err := m.CheckFiles(dir, false); err != nil {
 		return nil, err
 	}
-	x = &Index{dir: dir, manifest: m, bm25: bm25Stats(m), base: kindBases(m.Counts), visibleSets: ext.Memo[*sightDocs]{Limit: maxVisibleSets},
-		requestViews: ext.Memo[*requests.View]{Limit: maxVisibleSets * len(ext.Kinds)},
-		callerStats:  ext.Memo[map[ext.Kind]*search.BM25Stats]{Limit: maxVisibleSets}}
-	if x.visibility, err = m.Visibility.expand(m.Counts); err != nil {
+	x = &Index{dir: dir, manifest: m, bm25: bm25Stats(m), base: bundle.KindBases(m.Counts)}
+	if x.visibility, err = sight.Expand(m.Visibility, m.Counts); err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
-	if x.bleve, err = openSegment(filepath.Join(dir, "bleve")); err != nil {
+	if x.bleve, err = bundle.OpenSegment(filepath.Join(dir, "bleve")); err != nil {
 		return nil, fmt.Errorf("%s: bleve index: %w", dir, err)
 	}
 	if x.docOrder, err = store.ReadDocOrder(dir, x.docCount()); err != nil {
@@ -99,6 +99,9 @@ func Open(dir string) (x *Index, err error) {
 		x.Close()
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
+	x.sight = sight.NewCache(sight.Bundle{Name: "index " + dir, Index: x.bleve, Requests: x.requests, Counts: m.Counts, Stats: x.bm25})
+	x.filterNames = retrieval.NewFilterNames(x.visibility, m.Counts)
+	x.tables = retrieval.Tables{Bundle: "index " + dir, Index: x.bleve, Order: x.docOrder, Vecs: x.vectors, Reqs: x.requests, NameJoiner: m.Separator}
 	return x, nil
 }
 
@@ -119,11 +122,11 @@ func (x *Index) openStores() (err error) {
 // Verify checks the bundle at dir as Open does and also the SHA-256 of
 // every file, and returns its manifest.
 func Verify(dir string) (*Manifest, error) {
-	m, err := readManifest(dir)
+	m, err := bundle.ReadManifest(dir)
 	if err != nil {
 		return nil, err
 	}
-	return m, m.checkFiles(dir, true)
+	return m, m.CheckFiles(dir, true)
 }
 
 // Close releases the index.

@@ -36,7 +36,7 @@ func ranked(tb testing.TB, x *Index, q ext.Query, a ext.Access) *retrieval.Resul
 	if len(r.Terms) == 0 {
 		return nil
 	}
-	filters, err := filterClauses(q, x.visibility.viewer(a).all(), a)
+	filters, err := retrieval.FilterClauses(q, x.visibility.Viewer(a).All(), a)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpsearch/mcpsearch/ext"
-	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
 )
 
 // hitInfo is what the tests read of a hit.

@@ -17,14 +17,14 @@ var _ ext.Selector = (*Index)(nil)
 // or names hidden items only, the lookup is the same and finds nothing.
 func (x *Index) Select(ctx context.Context, k ext.Kind, name string) (_ []ext.Hit, err error) {
 	defer recoverDamage(x.dir, &err)
-	w := x.visibility.viewer(ext.AccessFrom(ctx))
+	w := x.visibility.Viewer(ext.AccessFrom(ctx))
 	ordinals, err := x.named(k, name)
 	if err != nil {
 		return nil, err
 	}
 	var ids []string
 	for _, n := range ordinals {
-		if w.sees(k, n) {
+		if w.Sees(k, n) {
 			ids = append(ids, schema.DocID(k, n))
 		}
 	}

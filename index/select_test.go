@@ -3,7 +3,6 @@ package index
 import (
 	"context"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/mcpsearch/mcpsearch/ext"
@@ -113,26 +112,5 @@ func TestDirectoryIsTheCallersOwn(t *testing.T) {
 	hr, _ := x.Directory(ext.WithAccess(context.Background(), ext.Access{Groups: []string{"hr"}}))
 	if len(hr) != 1 || hr[0].About != "employee, invoice" || hr[0].Items != 5 {
 		t.Errorf("hr: got %+v, want the words of all five tools", hr)
-	}
-}
-
-func TestNameWords(t *testing.T) {
-	for name, want := range map[string]string{
-		"create_merge_request":    "create merge request",
-		"getHTMLPage":             "get html page",
-		"browser.take-screenshot": "browser take screenshot",
-		"k8s_get_pods":            "get pods",
-		"ListIssuesV2":            "list issues",
-	} {
-		if got := strings.Join(nameWords(name), " "); got != want {
-			t.Errorf("%s: got %q, want %q", name, got, want)
-		}
-	}
-	c := newTopicCounter("gitlab")
-	for _, label := range []string{"gitlab_list_issues", "get_issue", "create_issue", "list_pipelines", "retry_pipeline", "get_user"} {
-		c.add(ext.KindTool, label)
-	}
-	if got := c.top(maxTopics); !reflect.DeepEqual(got, []string{"issue", "pipeline"}) {
-		t.Errorf("topics: got %v, want issue and pipeline (shared words, plurals folded, no verbs, no server name)", got)
 	}
 }

@@ -7,7 +7,8 @@ import (
 	"testing"
 
 	"github.com/mcpsearch/mcpsearch/ext"
-	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
+	"github.com/mcpsearch/mcpsearch/index/internal/bundle"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
 
@@ -30,7 +31,7 @@ func TestWordVectorsBridgeWords(t *testing.T) {
 	}
 	it := &cat.Items[i]
 	indexed := map[string]bool{}
-	texts := []string{it.Label, it.Title, it.Description, it.URI, it.MimeType, relatedWords(it), it.Server, strings.Join(text.SplitName(it.Label), " ")}
+	texts := []string{it.Label, it.Title, it.Description, it.URI, it.MimeType, bundle.RelatedWords(it), it.Server, strings.Join(text.SplitName(it.Label), " ")}
 	for _, p := range it.Params {
 		texts = append(texts, p.Name, p.Description)
 	}

@@ -2,7 +2,7 @@
 // that this process passes on: the body of an error, a log line, a
 // forwarded result. It is the one redaction of mcpsearch: the gateway's
 // upstream client (ext/upstream), the hosted embeddings client
-// (index/embed) and the drafting of requests (infra/requests) use it. It
+// (ext/embed) and the drafting of requests (infra/requests) use it. It
 // imports the standard library only.
 //
 // A [Redactor] replaces secrets in the spellings an error may carry them

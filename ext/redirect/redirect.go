@@ -1,7 +1,7 @@
 // Package redirect is the redirect policy of every HTTP client of
 // mcpsearch that carries a credential or a user's text: the gateway's
 // client of streamable HTTP upstreams (ext/upstream), the hosted
-// embeddings client (index/embed), the drafting of requests
+// embeddings client (ext/embed), the drafting of requests
 // (infra/requests) and the function's call to Secrets Manager. It
 // imports the standard library only.
 //

@@ -2,66 +2,46 @@ package upstream
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"regexp"
 	"slices"
-	"strings"
 
 	"github.com/mark3labs/mcp-go/client/transport"
+
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
 )
 
-// Config is the "upstream" object of a catalog server file. The crawler
-// writes it (infra/crawl) and the gateway reads it; both expand it and
-// start its transport here.
+// Config is the "upstream" object of a catalog server file, in the
+// catalog's schema ([catalog.Upstream]: the crawler writes it, the loader
+// checks it), with what expanding it learnt: both the crawler and the
+// gateway expand it and start its transport here.
 type Config struct {
-	Transport string            `json:"transport"`
-	URL       string            `json:"url,omitempty"`
-	Headers   map[string]string `json:"headers,omitempty"`
-	Command   string            `json:"command,omitempty"`
-	Args      []string          `json:"args,omitempty"`
-	Env       map[string]string `json:"env,omitempty"`
+	catalog.Upstream
 
 	redact *redactor // set by Expand: the values to keep out of errors and logs
 }
 
-// ParseConfig decodes and checks an upstream object.
+// ParseConfig decodes an upstream object and checks it by the catalog's
+// rules ([catalog.Upstream.Check]), leniently: unknown fields, which the
+// loader refuses when a catalog builds, are ignored here.
 func ParseConfig(raw json.RawMessage) (*Config, error) {
 	var cfg Config
 	if err := json.Unmarshal(raw, &cfg); err != nil {
 		return nil, fmt.Errorf("catalog upstream is not a valid object: %w", err)
 	}
-	switch cfg.Transport {
-	case TransportHTTP:
-		if cfg.URL == "" {
-			return nil, errors.New("catalog upstream: streamable-http needs a url")
-		}
-		if !strings.HasPrefix(cfg.URL, "${") && !httpURL(cfg.URL) {
-			return nil, errHTTPScheme
-		}
-	case TransportStdio:
-		if cfg.Command == "" {
-			return nil, errors.New("catalog upstream: stdio needs a command")
-		}
-	default:
-		return nil, fmt.Errorf("catalog upstream: transport %q is not %q or %q", cfg.Transport, TransportHTTP, TransportStdio)
+	if _, err := cfg.Check(); err != nil {
+		return nil, fmt.Errorf("catalog upstream: %w", err)
 	}
 	return &cfg, nil
 }
 
 // errHTTPScheme refuses a streamable HTTP URL of another scheme (file://,
 // say); it quotes no URL, which may hold a credential. The catalog loader
-// (index/catalog) refuses the same when a catalog builds; a scheme written
-// as a ${VAR} is checked here once expanded.
-var errHTTPScheme = errors.New("catalog upstream: streamable-http needs an http:// or https:// URL")
-
-// httpURL reports whether url is http:// or https://, in any case.
-func httpURL(url string) bool {
-	lower := strings.ToLower(url)
-	return strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://")
-}
+// refuses the same when a catalog builds; a scheme written as a ${VAR} is
+// checked here once expanded.
+var errHTTPScheme = fmt.Errorf("catalog upstream: %w", catalog.ErrHTTPScheme)
 
 // UnsetVarError is a ${VAR} reference to a variable that is not set.
 type UnsetVarError struct {
@@ -94,7 +74,7 @@ func (cfg *Config) Expand(lookup func(name string) (string, bool)) (*Config, err
 			return v
 		})
 	}
-	out := &Config{Transport: cfg.Transport, URL: sub("url", cfg.URL), Command: sub("command", cfg.Command)}
+	out := &Config{Upstream: catalog.Upstream{Transport: cfg.Transport, URL: sub("url", cfg.URL), Command: sub("command", cfg.Command)}}
 	for i, a := range cfg.Args {
 		out.Args = append(out.Args, sub(fmt.Sprintf("args[%d]", i), a))
 	}

@@ -4,22 +4,24 @@ import (
 	"errors"
 	"reflect"
 	"testing"
+
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
 )
 
 // TestExpand: every field's references are resolved, the text around them
 // kept, and the first unset variable in field order is the one named.
 func TestExpand(t *testing.T) {
 	lookup := env(map[string]string{"HOST": "gitlab.example", "TOKEN": "s3cret", "KEY": "k"})
-	cfg := &Config{Transport: TransportStdio, URL: "https://${HOST}/mcp", Command: "run-${HOST}",
+	cfg := &Config{Upstream: catalog.Upstream{Transport: TransportStdio, URL: "https://${HOST}/mcp", Command: "run-${HOST}",
 		Args: []string{"--key=${KEY}", "plain"}, Headers: map[string]string{"Authorization": "Bearer ${TOKEN}"},
-		Env: map[string]string{"API_KEY": "${KEY}${KEY}"}}
+		Env: map[string]string{"API_KEY": "${KEY}${KEY}"}}}
 	got, err := cfg.Expand(lookup)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &Config{Transport: TransportStdio, URL: "https://gitlab.example/mcp", Command: "run-gitlab.example",
+	want := &Config{Upstream: catalog.Upstream{Transport: TransportStdio, URL: "https://gitlab.example/mcp", Command: "run-gitlab.example",
 		Args: []string{"--key=k", "plain"}, Headers: map[string]string{"Authorization": "Bearer s3cret"},
-		Env: map[string]string{"API_KEY": "kk"}}
+		Env: map[string]string{"API_KEY": "kk"}}}
 	if got.redact == nil {
 		t.Error("the expanded config does not know its values")
 	}
@@ -34,10 +36,10 @@ func TestExpand(t *testing.T) {
 		cfg         Config
 		field, name string
 	}{
-		{Config{URL: "${A}", Command: "${B}"}, "url", "A"},
-		{Config{Args: []string{"x", "${C}"}}, "args[1]", "C"},
-		{Config{Headers: map[string]string{"Z": "${Z}", "A": "${A}"}, Env: map[string]string{"E": "${E}"}}, "headers.A", "A"},
-		{Config{Env: map[string]string{"B": "${B}", "A": "ok", "C": "${C}"}}, "env.B", "B"},
+		{Config{Upstream: catalog.Upstream{URL: "${A}", Command: "${B}"}}, "url", "A"},
+		{Config{Upstream: catalog.Upstream{Args: []string{"x", "${C}"}}}, "args[1]", "C"},
+		{Config{Upstream: catalog.Upstream{Headers: map[string]string{"Z": "${Z}", "A": "${A}"}, Env: map[string]string{"E": "${E}"}}}, "headers.A", "A"},
+		{Config{Upstream: catalog.Upstream{Env: map[string]string{"B": "${B}", "A": "ok", "C": "${C}"}}}, "env.B", "B"},
 	} {
 		_, err := test.cfg.Expand(env(map[string]string{}))
 		var unset *UnsetVarError

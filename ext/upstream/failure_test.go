@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
 	"github.com/mcpsearch/mcpsearch/ext/upstream/upstreamtest"
 )
 
@@ -62,7 +63,7 @@ func TestFailures(t *testing.T) {
 		{"unset variable", map[string]any{"transport": "streamable-http", "url": "http://127.0.0.1:1/mcp?k=${UNSET}"},
 			ext.UpstreamMissingCredential, "environment variable UNSET, used in upstream url, is not set on this server", ""},
 		{"bad configuration", map[string]any{"transport": "sse", "url": "http://127.0.0.1:1/mcp"},
-			ext.UpstreamMisconfigured, `catalog upstream: transport "sse" is not "streamable-http" or "stdio"`, ""},
+			ext.UpstreamMisconfigured, `catalog upstream: transport "sse" is not "streamable-http" or "stdio": the gateway calls no other transport`, ""},
 	} {
 		t.Run(test.name, func(t *testing.T) {
 			c := New(&Options{AllowStdio: true, Getenv: env(map[string]string{"SECRET": secret})})
@@ -95,8 +96,8 @@ func TestFailures(t *testing.T) {
 // TestRedact: every spelling of a value is replaced, the longest value
 // first; short values are left.
 func TestRedact(t *testing.T) {
-	cfg := &Config{URL: "https://${HOST}/mcp?key=${KEY}", Headers: map[string]string{"X-Static": "literal-token"},
-		Env: map[string]string{"FLAG": "${FLAG}"}}
+	cfg := &Config{Upstream: catalog.Upstream{URL: "https://${HOST}/mcp?key=${KEY}", Headers: map[string]string{"X-Static": "literal-token"},
+		Env: map[string]string{"FLAG": "${FLAG}"}}}
 	live, err := cfg.Expand(env(map[string]string{"HOST": "h.example", "KEY": `k e"y&/é`, "FLAG": "1"}))
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
 	"github.com/mcpsearch/mcpsearch/ext/upstream/upstreamtest"
 )
 
@@ -17,7 +18,7 @@ import (
 func TestRedactForms(t *testing.T) {
 	credential := base64.StdEncoding.EncodeToString([]byte("deploy:" + secret))
 	basic := "Basic " + credential
-	cfg := &Config{URL: "https://h.example/mcp?key=${SECRET}", Headers: map[string]string{"Authorization": "${BASIC}"}}
+	cfg := &Config{Upstream: catalog.Upstream{URL: "https://h.example/mcp?key=${SECRET}", Headers: map[string]string{"Authorization": "${BASIC}"}}}
 	live, err := cfg.Expand(env(map[string]string{"SECRET": secret, "BASIC": basic}))
 	if err != nil {
 		t.Fatal(err)
@@ -58,7 +59,7 @@ func TestRedactForms(t *testing.T) {
 // and white space stay; values written literally and short values are no
 // secrets.
 func TestRedactResult(t *testing.T) {
-	cfg := &Config{URL: "https://h.example/mcp?key=${SECRET}&level=${LEVEL}", Headers: map[string]string{"Authorization": "Bearer ${SECRET}", "X-Static": "literal-value-9"}}
+	cfg := &Config{Upstream: catalog.Upstream{URL: "https://h.example/mcp?key=${SECRET}&level=${LEVEL}", Headers: map[string]string{"Authorization": "Bearer ${SECRET}", "X-Static": "literal-value-9"}}}
 	live, err := cfg.Expand(env(map[string]string{"SECRET": secret, "LEVEL": "debug"}))
 	if err != nil {
 		t.Fatal(err)
@@ -83,7 +84,7 @@ func TestRedactResult(t *testing.T) {
 // redacttest's encodings), JSON-escaped or not, passes on with no piece
 // of it; its other strings stay.
 func TestRedactResultForms(t *testing.T) {
-	cfg := &Config{URL: "https://h.example/mcp", Headers: map[string]string{"Authorization": "Bearer ${SECRET}"}}
+	cfg := &Config{Upstream: catalog.Upstream{URL: "https://h.example/mcp", Headers: map[string]string{"Authorization": "Bearer ${SECRET}"}}}
 	live, err := cfg.Expand(env(map[string]string{"SECRET": secret}))
 	if err != nil {
 		t.Fatal(err)
@@ -134,7 +135,7 @@ func TestRedactResultForms(t *testing.T) {
 // and (the worst an upstream can make it cost) every string a secret;
 // beside each, json.Valid over the same bytes as a yardstick of one pass.
 func BenchmarkRedactResult(b *testing.B) {
-	cfg := &Config{URL: "https://h.example/mcp?key=${SECRET}", Headers: map[string]string{"Authorization": "Bearer ${TOKEN}"}}
+	cfg := &Config{Upstream: catalog.Upstream{URL: "https://h.example/mcp?key=${SECRET}", Headers: map[string]string{"Authorization": "Bearer ${TOKEN}"}}}
 	live, err := cfg.Expand(env(map[string]string{"SECRET": secret, "TOKEN": "glpat-0123456789abcdefghij"}))
 	if err != nil {
 		b.Fatal(err)

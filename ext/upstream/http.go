@@ -11,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
 	"github.com/mcpsearch/mcpsearch/ext/redirect"
 )
 
@@ -27,7 +28,7 @@ type httpTransport struct {
 }
 
 func newHTTPTransport(cfg *Config, hc *http.Client, max int64, logger *slog.Logger) (*httpTransport, error) {
-	if !httpURL(cfg.URL) {
+	if !catalog.IsHTTPURL(cfg.URL) {
 		return nil, &ext.UpstreamError{Kind: ext.UpstreamMisconfigured, Detail: errHTTPScheme.Error()}
 	}
 	c := redirect.Client(hc) // mcp-go sends every request of the transport with it

@@ -52,12 +52,13 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
 )
 
-// Transports of upstream servers.
+// Transports of upstream servers (the catalog's).
 const (
-	TransportHTTP  = "streamable-http"
-	TransportStdio = "stdio"
+	TransportHTTP  = catalog.TransportHTTP
+	TransportStdio = catalog.TransportStdio
 )
 
 // Options configure a Caller. A nil *Options means the defaults.

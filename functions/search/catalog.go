@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
 	"github.com/mcpsearch/mcpsearch/index"
-	"github.com/mcpsearch/mcpsearch/index/catalog"
 )
 
 // cachedBundle returns the directory of a bundle of the catalog at

@@ -17,9 +17,9 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/ext/auth"
+	"github.com/mcpsearch/mcpsearch/ext/embed"
 	"github.com/mcpsearch/mcpsearch/ext/server"
 	"github.com/mcpsearch/mcpsearch/index"
-	"github.com/mcpsearch/mcpsearch/index/embed"
 )
 
 // The function's configuration: every environment variable it reads is a

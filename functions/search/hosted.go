@@ -9,8 +9,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 
+	"github.com/mcpsearch/mcpsearch/ext/embed"
 	"github.com/mcpsearch/mcpsearch/index"
-	"github.com/mcpsearch/mcpsearch/index/embed"
 )
 
 // embedConfig is how the function embeds queries for a bundle built with

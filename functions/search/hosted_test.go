@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpsearch/mcpsearch/ext/embed"
+	"github.com/mcpsearch/mcpsearch/ext/embed/embedtest"
 	"github.com/mcpsearch/mcpsearch/index"
-	"github.com/mcpsearch/mcpsearch/index/embed"
-	"github.com/mcpsearch/mcpsearch/index/embed/embedtest"
 )
 
 // hostedBundle builds the test catalog with each item embedded by srv.

@@ -19,8 +19,8 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
 	"github.com/mcpsearch/mcpsearch/index"
-	"github.com/mcpsearch/mcpsearch/index/catalog"
 )
 
 // testCatalog is a tiny catalog of two servers, one of whose tools is

@@ -16,9 +16,9 @@ import (
 	"github.com/go-jose/go-jose/v4/jwt"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
 	"github.com/mcpsearch/mcpsearch/ext/upstream/upstreamtest"
 	"github.com/mcpsearch/mcpsearch/index"
-	"github.com/mcpsearch/mcpsearch/index/catalog"
 )
 
 // The visibility catalog: the red team's 25 tools answer the test query

@@ -18,8 +18,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
 	"github.com/mcpsearch/mcpsearch/index"
-	"github.com/mcpsearch/mcpsearch/index/catalog"
 )
 
 // Lambda's limits on a .zip deployment package, in the bytes its API

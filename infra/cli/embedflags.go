@@ -9,8 +9,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
 
+	"github.com/mcpsearch/mcpsearch/ext/embed"
 	"github.com/mcpsearch/mcpsearch/index"
-	"github.com/mcpsearch/mcpsearch/index/embed"
 )
 
 // EmbedFlags are the flags of build, package and eval that name a hosted

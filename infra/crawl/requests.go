@@ -8,7 +8,7 @@ import (
 	"os"
 	"sort"
 
-	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
 )
 
 // Requests written for a server's items (_meta[catalog.MetaRequests]) are

@@ -14,8 +14,8 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
 	"github.com/mcpsearch/mcpsearch/ext/upstream"
-	"github.com/mcpsearch/mcpsearch/index/catalog"
 )
 
 // Transports a servers file may name.

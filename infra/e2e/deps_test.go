@@ -70,8 +70,9 @@ func listPackages(t *testing.T) []goPackage {
 // the search client library (ext/searchclient) on mcp-go and ext only; the Lambda
 // function (functions/search) not on the AWS credential chain or SDK
 // services that mcpsearch requests draft uses to ask Bedrock, and the
-// drafting (infra/requests) and the hosted embeddings client (index/embed)
-// not on them either (the command hands them credentials); the shared
+// drafting (infra/requests) and the hosted embeddings client (ext/embed, the one
+// package of ext that links the SDK, for its SigV4 signer only) not on
+// them either (the command hands them credentials); the shared
 // redaction and redirect policy (ext/redact, ext/redirect) on the standard
 // library only; no package outside functions/ and infra/ imports them; and
 // no package outside infra/lab imports the lab (evaluation, measurement,
@@ -94,9 +95,14 @@ func TestDependencyDirection(t *testing.T) {
 		module + "/functions/search": {awsChain, awsCredentials, awsServices, module + "/infra"},
 		module + "/infra/requests":   {awsChain, awsCredentials, awsServices, module + "/functions"},
 		// The hosted embeddings client, which the function imports: the
-		// standard library and the SDK's SigV4 signer, nothing of the index
-		// (but the leaves allowed below).
-		module + "/index/embed": {awsChain, awsCredentials, awsServices, "github.com/blevesearch/", module + "/"},
+		// standard library and the SDK's SigV4 signer (Bedrock's calls are
+		// signed; the documented exception to ext's rule, see ext/README.md),
+		// nothing of the index (but the leaves allowed below).
+		module + "/ext/embed": {awsChain, awsCredentials, awsServices, "github.com/blevesearch/", "github.com/mark3labs/", module + "/"},
+		// The catalog domain, which the index builds from, the crawler
+		// writes and the gateway's client reads: the standard library and
+		// ext only.
+		module + "/ext/catalog": {"github.com/", "golang.org/", module + "/"},
 		// What keeps secrets in — the redaction and the redirect policy
 		// that every client shares — and their test helpers: the standard
 		// library only, so that any package may import them.
@@ -106,9 +112,12 @@ func TestDependencyDirection(t *testing.T) {
 		module + "/ext/redirect/redirecttest": {"github.com/", "golang.org/", module + "/"},
 	}
 	// allowed are the leaves of the module a package may depend on although
-	// its rule bans the module: the standard-library-only packages above.
+	// its rule bans the module: the standard-library-only packages above,
+	// ext, and the catalog domain (itself ext and the standard library).
 	allowed := map[string][]string{
-		module + "/index/embed":               {module + "/ext/redact", module + "/ext/redirect"},
+		module + "/index":                     {module + "/ext/catalog"},
+		module + "/ext/catalog":               {module + "/ext"},
+		module + "/ext/embed":                 {module + "/ext/redact", module + "/ext/redirect"},
 		module + "/ext/upstream/upstreamtest": {module + "/ext/redact/redacttest"},
 	}
 	found := map[string]bool{}
@@ -123,6 +132,13 @@ func TestDependencyDirection(t *testing.T) {
 					if strings.HasPrefix(dep, b) && dep != p.ImportPath && !slices.Contains(allowed[prefix], dep) {
 						t.Errorf("%s depends on %s", p.ImportPath, dep)
 					}
+				}
+			}
+		}
+		if inTree(p.ImportPath, module+"/ext") && !inTree(p.ImportPath, module+"/ext/embed") {
+			for _, dep := range p.Deps {
+				if strings.HasPrefix(dep, "github.com/aws/") {
+					t.Errorf("%s depends on %s: of ext, only ext/embed (and its test server) may link the AWS SDK (its SigV4 signer)", p.ImportPath, dep)
 				}
 			}
 		}

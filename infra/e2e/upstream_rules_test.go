@@ -2,19 +2,22 @@ package e2e
 
 import (
 	"encoding/json"
+	"errors"
+	"strings"
 	"testing"
 	"testing/fstest"
 
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
 	"github.com/mcpsearch/mcpsearch/ext/upstream"
-	"github.com/mcpsearch/mcpsearch/index/catalog"
 )
 
-// TestUpstreamRulesAgree: the catalog loader checks a server's upstream
-// with its own copy of the gateway's rules (index may not link
-// ext/upstream's HTTP client), so the two are held together here: every
-// upstream a catalog loads, the gateway accepts, and each the gateway
-// cannot call, the catalog refuses. (The loader is the stricter: it also
-// refuses unknown fields and wrong types.)
+// TestUpstreamRulesAgree: the catalog loader and the gateway read a
+// server's upstream by one schema and one rule (ext/catalog's Upstream
+// and its Check), each decoding it its own way, so the two are held
+// together here: every upstream a catalog loads, the gateway accepts, and
+// each the gateway cannot call, the catalog refuses. (The loader is the
+// stricter: it also refuses unknown fields and wrong types.) Where both
+// refuse, they say the same.
 func TestUpstreamRulesAgree(t *testing.T) {
 	t.Parallel()
 	for _, test := range []struct {
@@ -39,6 +42,10 @@ func TestUpstreamRulesAgree(t *testing.T) {
 		_, gatewayErr := upstream.ParseConfig(json.RawMessage(test.upstream))
 		if (loadErr == nil) != test.usable || (gatewayErr == nil) != test.usable {
 			t.Errorf("%s: the catalog says %v, the gateway %v; want both to %s it", test.upstream, loadErr, gatewayErr, map[bool]string{true: "accept", false: "refuse"}[test.usable])
+		}
+		var le *catalog.LoadError
+		if gatewayErr != nil && errors.As(loadErr, &le) && !strings.HasSuffix(gatewayErr.Error(), ": "+le.Err.Error()) {
+			t.Errorf("%s: the gateway says %q, the catalog %q: one rule should say one thing", test.upstream, gatewayErr, le.Err)
 		}
 	}
 }

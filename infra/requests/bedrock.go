@@ -9,7 +9,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 
-	"github.com/mcpsearch/mcpsearch/index/embed"
+	"github.com/mcpsearch/mcpsearch/ext/embed"
 )
 
 // Bedrock is a model of Amazon Bedrock, asked through the Converse API

@@ -11,7 +11,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 
-	"github.com/mcpsearch/mcpsearch/index/embed/embedtest"
+	"github.com/mcpsearch/mcpsearch/ext/embed/embedtest"
 )
 
 // testCreds are the credentials the scripted Bedrock endpoint checks

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
 )
 
 // DraftOptions say which items Draft drafts and how. A nil *DraftOptions

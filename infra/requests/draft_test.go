@@ -14,7 +14,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
 )
 
 // testCatalog has two servers, notes (tools, a prompt, resources, a

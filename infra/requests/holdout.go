@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/mcpsearch/mcpsearch/ext"
-	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
 	"github.com/mcpsearch/mcpsearch/infra/crawl"
 )
 

@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/mcpsearch/mcpsearch/index/embed"
+	"github.com/mcpsearch/mcpsearch/ext/embed"
 )
 
 // Model is a language model that answers one instruction (system) and one

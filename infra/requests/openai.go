@@ -9,8 +9,8 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/mcpsearch/mcpsearch/ext/embed"
 	"github.com/mcpsearch/mcpsearch/ext/redact"
-	"github.com/mcpsearch/mcpsearch/index/embed"
 )
 
 // OpenAI is a model behind an OpenAI-compatible chat completions endpoint:

@@ -8,7 +8,7 @@ import (
 	"text/template"
 
 	"github.com/mcpsearch/mcpsearch/ext"
-	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
 )
 
 //go:embed prompt.tmpl

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/mcpsearch/mcpsearch/ext"
-	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
 )
 
 // defaultCatalog is the bundled catalog, whose items carry written requests.

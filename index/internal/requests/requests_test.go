@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/mcpsearch/mcpsearch/ext"
-	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
 	"github.com/mcpsearch/mcpsearch/index/internal/checksum"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )

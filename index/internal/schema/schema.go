@@ -24,7 +24,7 @@ const (
 	Description = "description" // text
 	Params      = "params"      // text: parameter names and descriptions
 	Annotations = "annotations" // keyword: "readonlyhint=true", …
-	Visibility  = "visibility"  // keyword: "public", or "g:<group>" and "s:<scope>" (visibility.go)
+	Visibility  = "visibility"  // keyword: "public", or "g:<group>" and "s:<scope>" (internal/bundle/visibility.go)
 	URI         = "uri"         // text: URI or URI template, MIME type
 	Related     = "related"     // text: WordNet synonyms of the name, title and description
 	Content     = "content"     // text: a resource's text, when the catalog holds it

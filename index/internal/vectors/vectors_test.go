@@ -13,7 +13,7 @@ import (
 	"testing/fstest"
 
 	"github.com/mcpsearch/mcpsearch/ext"
-	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
 	"github.com/mcpsearch/mcpsearch/index/internal/checksum"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"

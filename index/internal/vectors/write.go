@@ -8,7 +8,7 @@ import (
 	"slices"
 
 	"github.com/mcpsearch/mcpsearch/ext"
-	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
 	"github.com/mcpsearch/mcpsearch/index/internal/checksum"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"

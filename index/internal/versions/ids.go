@@ -5,6 +5,6 @@ package versions
 // Build identifies the build-time tables, constants and writers of this
 // binary; Query its query-time tables, constants and models (package doc).
 const (
-	Build = "852b41b1d7523485"
+	Build = "caff0c00e31a15f3"
 	Query = "a4d16ecb87a8e989"
 )

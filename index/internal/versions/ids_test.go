@@ -31,12 +31,12 @@ const indexRoot = "../.."
 // hosted vectors), what they read (the synonyms and stop words, the name
 // splitting, normalisation, the Chinese glosses, WordNet, the word vectors
 // and their SIF weights) and the build-time constants. The layout of the
-// files written is FormatVersion's (index/manifest.go), not this list's.
+// files written is FormatVersion's (index/internal/bundle/manifest.go), not this list's.
 var buildInputs = []string{
-	"build.go",
-	"docorder.go",
-	"document.go",
-	"mapping.go",
+	"internal/bundle/build.go",
+	"internal/bundle/docorder.go",
+	"internal/bundle/document.go",
+	"internal/bundle/mapping.go",
 	"internal/hosted/write.go",
 	"internal/rank/build.go",
 	"internal/requests/write.go",

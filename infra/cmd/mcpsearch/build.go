@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
 	"github.com/mcpsearch/mcpsearch/index"
-	"github.com/mcpsearch/mcpsearch/index/catalog"
 	"github.com/mcpsearch/mcpsearch/infra/cli"
 )
 

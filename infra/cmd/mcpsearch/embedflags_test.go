@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpsearch/mcpsearch/ext/embed/embedtest"
 	"github.com/mcpsearch/mcpsearch/index"
-	"github.com/mcpsearch/mcpsearch/index/embed/embedtest"
 )
 
 // TestBuildHosted: build --embed-… embeds every item with the endpoint

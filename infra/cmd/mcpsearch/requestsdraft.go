@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
 	"github.com/mcpsearch/mcpsearch/infra/cli"
 	"github.com/mcpsearch/mcpsearch/infra/requests"
 )

@@ -12,7 +12,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
 )
 
 var promptItem = regexp.MustCompile(`(?m)^Item: (?:tool|prompt|resource template|resource) (\S+)$`)

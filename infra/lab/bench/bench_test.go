@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
 	"github.com/mcpsearch/mcpsearch/ext/server"
 	"github.com/mcpsearch/mcpsearch/index"
-	"github.com/mcpsearch/mcpsearch/index/catalog"
 )
 
 func TestScaleCatalog(t *testing.T) {

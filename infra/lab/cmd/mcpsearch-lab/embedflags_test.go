@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpsearch/mcpsearch/index/embed/embedtest"
+	"github.com/mcpsearch/mcpsearch/ext/embed/embedtest"
 )
 
 // TestEvalHosted: eval --embed-… builds the tools with the hosted model's

@@ -5,7 +5,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
 	"github.com/mcpsearch/mcpsearch/infra/lab/data/errands"
 	"github.com/mcpsearch/mcpsearch/infra/lab/train"
 )

@@ -13,8 +13,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/mcpsearch/mcpsearch/ext/embed"
 	"github.com/mcpsearch/mcpsearch/index"
-	"github.com/mcpsearch/mcpsearch/index/embed"
 
 	"github.com/mcpsearch/mcpsearch/infra/cli"
 	"github.com/mcpsearch/mcpsearch/infra/lab/eval"

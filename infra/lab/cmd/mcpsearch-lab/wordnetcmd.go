@@ -6,8 +6,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
 	"github.com/mcpsearch/mcpsearch/index"
-	"github.com/mcpsearch/mcpsearch/index/catalog"
 	"github.com/mcpsearch/mcpsearch/infra/lab/data/wordnet"
 )
 

@@ -23,7 +23,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcpsearch/mcpsearch/index/catalog"
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
 )
 
 // WrittenItems is how many items of a server carry written requests at
