@@ -49,6 +49,12 @@ const (
 	// who sees it: {"groups": [...], "scopes": [...]} (see [Access]). The
 	// index removes it from the object clients see.
 	MetaVisibility = "io.github.mcpsearch/visibility"
+	// MetaAlwaysLoad, true in the _meta of a listed tool, asks Claude Code
+	// to load the tool's definition at the start rather than defer it
+	// behind its own tool search, which it does for every other MCP tool.
+	// The meta tools and the always-listed tools carry it: a search tool
+	// hidden behind another search is found by that search's keywords only.
+	MetaAlwaysLoad = "anthropic/alwaysLoad"
 )
 
 // Limits of the extension. A search page holds at most MaxLimit items; a

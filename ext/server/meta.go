@@ -137,7 +137,7 @@ func alwaysTools(ctx context.Context, cat ext.Searcher, names []string) ([]json.
 		if err != nil {
 			return nil, fmt.Errorf("always-listed tool %q: %w", name, err)
 		}
-		obj, err := withMeta(t.Object, map[string]any{ext.MetaServer: t.Server})
+		obj, err := withMeta(t.Object, map[string]any{ext.MetaServer: t.Server, ext.MetaAlwaysLoad: true})
 		if err != nil {
 			return nil, fmt.Errorf("always-listed tool %q: %w", name, err)
 		}
