@@ -342,6 +342,9 @@ func (m *MetaTools) callTool(ctx context.Context, h *Handler, req *request, mine
 		return h.toolError(req, strings.TrimPrefix(err.Error(), ext.ErrInvalidParams.Message+": ")), nil
 	}
 	t, err := h.resolveCallable(ctx, ext.KindTool, a.Name)
+	if errors.Is(err, errNoUpstream) {
+		return h.toolError(req, strings.TrimPrefix(err.Error(), ext.ErrInvalidParams.Message+": ")), nil
+	}
 	if errors.Is(err, ext.ErrInvalidParams) {
 		return h.toolError(req, fmt.Sprintf("unknown tool %q: use a name that search_tools returned", a.Name)), nil
 	}

@@ -8,19 +8,25 @@ import (
 )
 
 // searchToolsDefinition is search_tools' definition; it names call_tool
-// only when call_tool is listed (proxy).
+// only when call_tool is listed (proxy). Without it, nothing the search
+// finds can be called through this server, and the description says what
+// the results are for instead: no word of it promises a call.
 func searchToolsDefinition(proxy bool) json.RawMessage {
 	if proxy {
 		return json.RawMessage(searchToolsDef)
 	}
-	return json.RawMessage(strings.Replace(searchToolsDef, callWithCallTool, callByName, 1))
+	return json.RawMessage(strings.NewReplacer(offeredHere, indexedHereTools, callWithCallTool, resultsAreFor, lacksWhatItNeeds, lacksForYou).Replace(searchToolsDef))
 }
 
-// The sentence of search_tools' description that says how to call what
-// it found, with call_tool and without it.
+// The sentences of search_tools' description that differ with call_tool
+// (the first of each pair) and without it.
 const (
+	offeredHere      = "Find tools for a task among the many this server offers: they are not listed, search them first."
+	indexedHereTools = "Find tools for a task among the many this server indexes: they are not listed, search them first."
 	callWithCallTool = "Then call the one that fits with call_tool."
-	callByName       = "Then call the one that fits by its exact name."
+	resultsAreFor    = "It does not run them: the results say which tools exist and what they take."
+	lacksWhatItNeeds = "do not call a tool that lacks what the task needs."
+	lacksForYou      = "a tool that lacks what the task needs will not do it."
 )
 
 // searchToolsFor is search_tools as the caller in ctx sees it: its
