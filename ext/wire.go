@@ -8,6 +8,12 @@ const ExtensionID = "io.github.mcpsearch/search"
 // SearchMethods lists the search methods, as advertised.
 var SearchMethods = []string{"tools/search", "prompts/search", "resources/search", "resources/templates/search"}
 
+// ListMethods lists the list methods that take a query, as advertised
+// (listQuery in the extension's settings): a list with a query answers
+// what the search of its kind answers (SEP-1821, "Dynamic Tool Discovery",
+// a draft that proposes it for tools/list and capabilities.tools.dynamic).
+var ListMethods = []string{"tools/list", "prompts/list", "resources/list", "resources/templates/list"}
+
 // SelectPrefix starts a select query. A search method asked for
 // "select:a,b,…" answers the items named a, b, … that the caller may see
 // (tools and prompts by canonical name, resources by URI, templates by
@@ -49,6 +55,12 @@ const (
 	// who sees it: {"groups": [...], "scopes": [...]} (see [Access]). The
 	// index removes it from the object clients see.
 	MetaVisibility = "io.github.mcpsearch/visibility"
+	// MetaAlwaysLoad, true in the _meta of a listed tool, asks Claude Code
+	// to load the tool's definition at the start rather than defer it
+	// behind its own tool search, which it does for every other MCP tool.
+	// The meta tools and the always-listed tools carry it: a search tool
+	// hidden behind another search is found by that search's keywords only.
+	MetaAlwaysLoad = "anthropic/alwaysLoad"
 )
 
 // Limits of the extension. A search page holds at most MaxLimit items; a

@@ -47,17 +47,35 @@ const ClientTextChars = 2048
 // MaxAboutChars bounds a server's phrase in the directory.
 const MaxAboutChars = 60
 
+// The words that begin a directory: of servers indexed for search, and of
+// servers whose items the caller can call through this one.
+const (
+	indexedHere   = "Servers indexed here"
+	reachableHere = "Servers you can reach here"
+)
+
 // DirectoryText writes the directory of entries within budget characters
-// (see the shapes above); "" when there is no entry or the budget cannot
-// hold one name.
+// (see the shapes above), as servers indexed here; "" when there is no
+// entry or the budget cannot hold one name.
 func DirectoryText(entries []ext.ServerEntry, budget int) string {
+	return directoryText(entries, budget, indexedHere)
+}
+
+// ReachableDirectoryText is DirectoryText for a caller that can call the
+// servers' items through this one (meta-tool mode with call_tool).
+func ReachableDirectoryText(entries []ext.ServerEntry, budget int) string {
+	return directoryText(entries, budget, reachableHere)
+}
+
+// directoryText writes the directory, beginning with the words head.
+func directoryText(entries []ext.ServerEntry, budget int, head string) string {
 	if len(entries) == 0 {
 		return ""
 	}
 	lined := make([]bool, len(entries))
-	used := runes(directoryHeader(len(entries))) + runes(alsoLine(entries, lined))
+	used := runes(directoryHeader(head, len(entries))) + runes(alsoLine(entries, lined))
 	if used > budget {
-		return shortDirectory(entries, budget)
+		return shortDirectory(entries, budget, head)
 	}
 	for _, i := range byItems(entries) {
 		if entries[i].About == "" {
@@ -69,10 +87,10 @@ func DirectoryText(entries []ext.ServerEntry, budget int) string {
 		}
 	}
 	if !slices.Contains(lined, true) {
-		return fmt.Sprintf("Servers you can reach here (%d): %s.", len(entries), strings.Join(names(entries, nil), ", "))
+		return fmt.Sprintf("%s (%d): %s.", head, len(entries), strings.Join(names(entries, nil), ", "))
 	}
 	var b strings.Builder
-	b.WriteString(directoryHeader(len(entries)))
+	b.WriteString(directoryHeader(head, len(entries)))
 	for i, e := range entries {
 		if lined[i] {
 			b.WriteString(entryLine(e))
@@ -93,8 +111,8 @@ func names(entries []ext.ServerEntry, skip []bool) []string {
 	return out
 }
 
-func directoryHeader(n int) string {
-	return fmt.Sprintf("Servers you can reach here (%d), with what each is about:\n", n)
+func directoryHeader(head string, n int) string {
+	return fmt.Sprintf("%s (%d), with what each is about:\n", head, n)
 }
 
 func entryLine(e ext.ServerEntry) string {
@@ -112,8 +130,8 @@ func alsoLine(entries []ext.ServerEntry, lined []bool) string {
 
 // shortDirectory names the servers with the most items, as many as fit
 // within budget, and counts the others.
-func shortDirectory(entries []ext.ServerEntry, budget int) string {
-	head := fmt.Sprintf("Servers you can reach here (%d), those with the most items: ", len(entries))
+func shortDirectory(entries []ext.ServerEntry, budget int, words string) string {
+	head := fmt.Sprintf("%s (%d), those with the most items: ", words, len(entries))
 	tail := func(more int) string { return fmt.Sprintf(" and %d more: search to find them.", more) }
 	used := runes(head) + runes(tail(len(entries)))
 	keep := make([]bool, len(entries))
@@ -166,7 +184,11 @@ func cutAbout(s string) string {
 func runes(s string) int { return utf8.RuneCountInString(s) }
 
 // directoryFor returns the directory of the caller in ctx, "" when the
-// searcher is no ext.Directory or the directory is off.
+// searcher is no ext.Directory or the directory is off. It names the
+// servers as reachable only for a caller that meta-tool mode gives
+// call_tool; for any other they are servers indexed here, whose items it
+// finds by searching, whatever it may call (what it is is the caller's
+// own, as its access key is: kept by it).
 func (h *Handler) directoryFor(ctx context.Context) (string, error) {
 	d, ok := h.searcher.(ext.Directory)
 	if !ok || h.directoryChars < 0 {
@@ -177,8 +199,28 @@ func (h *Handler) directoryFor(ctx context.Context) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("directory of servers: %w", err)
 		}
+		reach, err := h.callsForwarded(ctx)
+		if err != nil {
+			return "", err
+		}
+		if reach {
+			return ReachableDirectoryText(entries, h.directoryChars), nil
+		}
 		return DirectoryText(entries, h.directoryChars), nil
 	})
+}
+
+// callsForwarded reports whether the caller in ctx gets call_tool: meta-tool
+// mode serves it, with upstreams it may reach.
+func (h *Handler) callsForwarded(ctx context.Context) (bool, error) {
+	if h.meta == nil || h.caller == nil {
+		return false, nil
+	}
+	if meta, err := h.meta.servesMeta(ctx, h); err != nil || !meta {
+		return false, err
+	}
+	mine, err := h.meta.forCaller(ctx, h)
+	return mine.proxy, err
 }
 
 // instructionsFor is the instructions of the caller in ctx: the server's,

@@ -40,9 +40,9 @@ func TestDirectoryShapes(t *testing.T) {
 		{5, DefaultDirectoryChars, 5, 5, 0, "- server-000: topic 0, another topic, a third one", "Also"},
 		{7, DefaultDirectoryChars, 6, 7, 0, "Also: server-006.", "more"},
 		{67, 6000, 58, 67, 0, "- server-066: topic 66", "more"},
-		{67, DefaultDirectoryChars, 13, 67, 0, "- server-014: topic 14", "server-015: topic"},
+		{67, DefaultDirectoryChars, 14, 67, 0, "- server-015: topic 15", "server-016: topic"},
 		{500, 6000, 0, 492, 8, "server-491, and 8 more: search to find them.", "topic"},
-		{500, DefaultDirectoryChars, 0, 108, 392, "server-107, and 392 more: search to find them.", "topic"},
+		{500, DefaultDirectoryChars, 0, 109, 391, "server-108, and 391 more: search to find them.", "topic"},
 		{500, 400, 0, 25, 475, "those with the most items: server-000, server-001,", "server-025"},
 		{3, 10, 0, 0, 3, "", "server"},
 	} {
@@ -78,8 +78,11 @@ func TestDirectoryShapes(t *testing.T) {
 	if line := strings.Split(DirectoryText(long, 1000), "\n")[1]; runes(line) > len("- a: ")+MaxAboutChars || !strings.HasSuffix(line, "word…") {
 		t.Errorf("a long phrase: got %q, want it cut after a word within %d characters", line, MaxAboutChars)
 	}
-	if got := DirectoryText([]ext.ServerEntry{{Name: "a", Items: 1}, {Name: "b", Items: 2}}, 1000); got != "Servers you can reach here (2): a, b." {
+	if got := DirectoryText([]ext.ServerEntry{{Name: "a", Items: 1}, {Name: "b", Items: 2}}, 1000); got != "Servers indexed here (2): a, b." {
 		t.Errorf("servers without phrases: got %q", got)
+	}
+	if got := ReachableDirectoryText([]ext.ServerEntry{{Name: "a", Items: 1}, {Name: "b", Items: 2}}, 1000); got != "Servers you can reach here (2): a, b." {
+		t.Errorf("reachable servers without phrases: got %q", got)
 	}
 }
 
@@ -119,7 +122,7 @@ func TestDirectoryPerCaller(t *testing.T) {
 	c := &accessCatalog{memCatalog: newMemCatalog("v1", 3)}
 	s := newTestServer(t, c, nil)
 	red, blue := instructionsOf(t, s, "red"), instructionsOf(t, s, "blue", "red")
-	if !strings.HasSuffix(red, "\n\nServers you can reach here (1), with what each is about:\n- red-server: the tools of red") || strings.Contains(red, "blue") {
+	if !strings.HasSuffix(red, "\n\nServers indexed here (1), with what each is about:\n- red-server: the tools of red") || strings.Contains(red, "blue") {
 		t.Errorf("red's instructions:\n%s", red)
 	}
 	if !strings.Contains(blue, "- blue-server: the tools of blue\n- red-server") {
@@ -173,11 +176,17 @@ func TestDirectoryInInitialize(t *testing.T) {
 // not cut by Claude Code.
 func TestDirectoryFitsClaudeCode(t *testing.T) {
 	t.Parallel()
-	var def struct{ Description string }
-	if err := json.Unmarshal([]byte(searchToolsDef), &def); err != nil {
+	var def, alone struct{ Description string }
+	if err := json.Unmarshal(searchToolsDefinition(true), &def); err != nil {
 		t.Fatal(err)
 	}
-	for name, base := range map[string]string{"instructions": defaultInstructions, "search_tools": def.Description} {
+	if err := json.Unmarshal(searchToolsDefinition(false), &alone); err != nil {
+		t.Fatal(err)
+	}
+	if alone.Description == def.Description {
+		t.Errorf("search_tools without call_tool is described as with it: %q", def.Description)
+	}
+	for name, base := range map[string]string{"instructions": defaultInstructions, "search_tools": def.Description, "search_tools without call_tool": alone.Description} {
 		if n := runes(base) + len("\n\n") + DefaultDirectoryChars; n > ClientTextChars {
 			t.Errorf("%s: %d characters with a full directory, Claude Code keeps %d", name, n, ClientTextChars)
 		}

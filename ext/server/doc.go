@@ -16,13 +16,15 @@
 // are built here, with the search capability:
 //
 //	"capabilities": {
-//	  "tools": {"listChanged": false, "search": true},
+//	  "tools": {"listChanged": false, "search": true, "dynamic": true},
 //	  "prompts": {"search": true}, "resources": {"search": true},
 //	  "extensions": {"io.github.mcpsearch/search": {"methods": [...], "maxPageSize": 50, "index": "<version>"}},
 //	  "experimental": {"search": {...the same object...}}
 //	}
 //
-// A search whose query is select:a,b answers the named items instead of a
+// A list whose params hold a query (SEP-1821, a draft; listquery.go)
+// answers what the search of its kind answers; capabilities.tools.dynamic
+// says so. A search whose query is select:a,b answers the named items instead of a
 // ranking (select.go), and the instructions end with the caller's
 // directory of servers (directory.go).
 //

@@ -86,6 +86,12 @@ func ExampleHandler_ServeHTTP() {
 	//     "search": {
 	//       "explain": true,
 	//       "index": "example-1",
+	//       "listQuery": [
+	//         "tools/list",
+	//         "prompts/list",
+	//         "resources/list",
+	//         "resources/templates/list"
+	//       ],
 	//       "maxPageSize": 50,
 	//       "methods": [
 	//         "tools/search",
@@ -99,6 +105,12 @@ func ExampleHandler_ServeHTTP() {
 	//     "io.github.mcpsearch/search": {
 	//       "explain": true,
 	//       "index": "example-1",
+	//       "listQuery": [
+	//         "tools/list",
+	//         "prompts/list",
+	//         "resources/list",
+	//         "resources/templates/list"
+	//       ],
 	//       "maxPageSize": 50,
 	//       "methods": [
 	//         "tools/search",
@@ -115,6 +127,7 @@ func ExampleHandler_ServeHTTP() {
 	//     "search": true
 	//   },
 	//   "tools": {
+	//     "dynamic": true,
 	//     "listChanged": false,
 	//     "search": true
 	//   }

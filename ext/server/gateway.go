@@ -166,28 +166,49 @@ func (h *Handler) rawResult(req *request, body json.RawMessage) json.RawMessage 
 	return body
 }
 
-// resolveCallable finds the item a call names, refusing items without an
-// upstream as if they did not exist.
+// resolveCallable finds the item a call names. An item the caller may not
+// see is unknown, as one that does not exist; one it sees that no upstream
+// serves here (its server has none, or this server forwards no calls) is
+// refused in words of its own (errNoUpstream): the caller found it by a
+// search, and should not look for it under another name.
 func (h *Handler) resolveCallable(ctx context.Context, k ext.Kind, name string) (*ext.Target, error) {
 	r, ok := h.searcher.(ext.Resolver)
-	if !ok || h.caller == nil {
+	if !ok {
 		return nil, unknownItem(k, name)
 	}
 	t, err := r.Resolve(ctx, k, name)
-	if errors.Is(err, ext.ErrNotFound) || (err == nil && len(t.Upstream) == 0) {
+	if errors.Is(err, ext.ErrNotFound) {
 		return nil, unknownItem(k, name)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("resolving %s %q: %w", k, name, err)
 	}
+	if len(t.Upstream) == 0 || h.caller == nil {
+		return nil, noUpstream(k, name, t.Server)
+	}
 	return t, nil
 }
 
 func unknownItem(k ext.Kind, name string) error {
+	return fmt.Errorf("%w: unknown %s %q", ext.ErrInvalidParams, callKind(k), name)
+}
+
+// errNoUpstream is wrapped by the refusal of an item no upstream serves.
+var errNoUpstream = errors.New("no upstream serves it")
+
+// noUpstream refuses a call of the item name of server, which no
+// upstream serves here.
+func noUpstream(k ext.Kind, name, server string) error {
+	return fmt.Errorf("%w: %s %q is indexed here for search, but %w: this server forwards no calls to its server %s",
+		ext.ErrInvalidParams, callKind(k), name, errNoUpstream, ext.QuoteShort(server))
+}
+
+// callKind is the kind a call names: a template's resources are resources.
+func callKind(k ext.Kind) ext.Kind {
 	if k == ext.KindResourceTemplate {
-		k = ext.KindResource
+		return ext.KindResource
 	}
-	return fmt.Errorf("%w: unknown %s %q", ext.ErrInvalidParams, k, name)
+	return k
 }
 
 func callMethodName(k ext.Kind) string {

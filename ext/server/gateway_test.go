@@ -106,8 +106,9 @@ func TestForwardErrors(t *testing.T) {
 		code    int
 		message string
 	}{
-		{"no caller", nil, "up__deploy", ext.CodeInvalidParams, `unknown tool "up__deploy"`},
-		{"no upstream", callerFunc(nil), "srv__tool_001", ext.CodeInvalidParams, `unknown tool "srv__tool_001"`},
+		{"no caller", nil, "up__deploy", ext.CodeInvalidParams, `tool "up__deploy" is indexed here for search, but no upstream serves it: this server forwards no calls to its server "up"`},
+		{"no upstream", callerFunc(nil), "srv__tool_001", ext.CodeInvalidParams, `tool "srv__tool_001" is indexed here for search, but no upstream serves it`},
+		{"unknown", callerFunc(nil), "srv__nothing", ext.CodeInvalidParams, `unknown tool "srv__nothing"`},
 		{"transport failure", callerFunc(func(context.Context, *ext.Target, string, json.RawMessage) (json.RawMessage, error) {
 			return nil, &ext.UpstreamError{Kind: ext.UpstreamUnreachable, Detail: "cannot connect: connection refused"}
 		}), "up__deploy", ext.CodeUpstreamError, `upstream "up": unreachable: cannot connect: connection refused`},

@@ -180,7 +180,7 @@ func (h *Handler) modernResult(req *request, result, meta map[string]any) map[st
 // under its id (and, for older clients, under experimental.search).
 func capabilities(settings map[string]any) map[string]any {
 	return map[string]any{
-		"tools":        map[string]any{"listChanged": false, "search": true},
+		"tools":        map[string]any{"listChanged": false, "search": true, "dynamic": true}, // dynamic: SEP-1821, listquery.go
 		"prompts":      map[string]any{"search": true},
 		"resources":    map[string]any{"search": true},
 		"extensions":   map[string]any{ext.ExtensionID: settings},
@@ -204,6 +204,7 @@ func capabilitiesOf(s ext.Searcher) (map[string]any, error) {
 func extensionSettings(s ext.Searcher) (map[string]any, error) {
 	settings := map[string]any{
 		"methods":     ext.SearchMethods,
+		"listQuery":   ext.ListMethods, // the lists that take a query (SEP-1821, listquery.go)
 		"maxPageSize": ext.MaxLimit,
 		"index":       s.Version(),
 		"explain":     true, // see ext.MetaExplain

@@ -137,7 +137,7 @@ func alwaysTools(ctx context.Context, cat ext.Searcher, names []string) ([]json.
 		if err != nil {
 			return nil, fmt.Errorf("always-listed tool %q: %w", name, err)
 		}
-		obj, err := withMeta(t.Object, map[string]any{ext.MetaServer: t.Server})
+		obj, err := withMeta(t.Object, map[string]any{ext.MetaServer: t.Server, ext.MetaAlwaysLoad: true})
 		if err != nil {
 			return nil, fmt.Errorf("always-listed tool %q: %w", name, err)
 		}
@@ -185,11 +185,25 @@ func checkMetaNames(ctx context.Context, cat ext.Searcher) error {
 
 // metaList answers tools/list in meta-tool mode: one page, no cursor; the
 // meta tools of the caller's (metacaller.go), and of the always-listed
-// tools, those the caller may see. A caller that auto mode serves the full
-// list gets it.
+// tools, those the caller may see. A list with a query (listquery.go)
+// answers what tools/search answers over the tools search_tools searches
+// for the caller: those of the servers call_tool reaches, or every tool
+// when there is no call_tool. A caller that auto mode serves the full list
+// gets it.
 func metaList(ctx context.Context, h *Handler, req *request) (any, error) {
 	if meta, err := h.meta.servesMeta(ctx, h); err != nil || !meta {
 		return orFull(ctx, h, req, listMethod(ext.KindTool), err)
+	}
+	q, withQuery, err := decodeListQuery(req.Params)
+	if err != nil {
+		return nil, err
+	}
+	mine, err := h.meta.forCaller(ctx, h)
+	if err != nil {
+		return nil, err
+	}
+	if withQuery {
+		return h.search(ctx, req, ext.KindTool, q, searchScope{bindAs: "meta-tool mode's list with a query", servers: mine.servers})
 	}
 	p, err := decodeParams[ListParams](req.Params)
 	if err != nil {
@@ -197,10 +211,6 @@ func metaList(ctx context.Context, h *Handler, req *request) (any, error) {
 	}
 	if p.Cursor != "" {
 		return nil, fmt.Errorf("%w: in meta-tool mode tools/list has a single page; the cursor is not one of this server's", ext.ErrInvalidParams)
-	}
-	mine, err := h.meta.forCaller(ctx, h)
-	if err != nil {
-		return nil, err
 	}
 	items := slices.Clone(h.meta.tools[:1])
 	if mine.proxy {
@@ -332,6 +342,9 @@ func (m *MetaTools) callTool(ctx context.Context, h *Handler, req *request, mine
 		return h.toolError(req, strings.TrimPrefix(err.Error(), ext.ErrInvalidParams.Message+": ")), nil
 	}
 	t, err := h.resolveCallable(ctx, ext.KindTool, a.Name)
+	if errors.Is(err, errNoUpstream) {
+		return h.toolError(req, strings.TrimPrefix(err.Error(), ext.ErrInvalidParams.Message+": ")), nil
+	}
 	if errors.Is(err, ext.ErrInvalidParams) {
 		return h.toolError(req, fmt.Sprintf("unknown tool %q: use a name that search_tools returned", a.Name)), nil
 	}

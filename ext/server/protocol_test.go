@@ -64,7 +64,7 @@ func initParams(version string) map[string]any {
 func checkSearchCapability(t *testing.T, caps map[string]any, version string) {
 	t.Helper()
 	want := map[string]map[string]any{
-		"tools":     {"listChanged": false, "search": true},
+		"tools":     {"listChanged": false, "search": true, "dynamic": true},
 		"prompts":   {"search": true},
 		"resources": {"search": true},
 	}
@@ -80,7 +80,7 @@ func checkSearchCapability(t *testing.T, caps map[string]any, version string) {
 	experimental, _ := caps["experimental"].(map[string]any)
 	for where, e := range map[string]any{"extensions": extensions[ext.ExtensionID], "experimental": experimental["search"]} {
 		got, _ := json.Marshal(e)
-		wantJSON, _ := json.Marshal(map[string]any{"methods": ext.SearchMethods, "maxPageSize": ext.MaxLimit, "index": version, "explain": true})
+		wantJSON, _ := json.Marshal(map[string]any{"methods": ext.SearchMethods, "listQuery": ext.ListMethods, "maxPageSize": ext.MaxLimit, "index": version, "explain": true})
 		if string(got) != string(wantJSON) {
 			t.Errorf("capabilities.%s: got %s, want %s", where, got, wantJSON)
 		}

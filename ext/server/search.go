@@ -43,30 +43,80 @@ func searchMethod(k ext.Kind) handlerFunc {
 		if err != nil {
 			return nil, err
 		}
-		if names, ok, err := parseSelect(p.Query); ok {
-			if err != nil {
-				return nil, err
-			}
-			return h.selectMethod(ctx, req, k, p, names)
-		}
-		q, bind, err := h.searchQuery(k, p, ext.AccessFrom(ctx))
-		if err != nil {
-			return nil, err
-		}
-		page, err := h.searcher.Search(ctx, q)
-		if errors.Is(err, ext.ErrInvalidParams) {
-			return nil, err // the catalog's refusal of the filter, said to the client as it is
-		}
-		if err != nil {
-			return nil, fmt.Errorf("searching %s: %w", k.ResultKey(), err)
-		}
-		return h.pageResult(req, k, page, q.Offset+len(page.Items), bind, true)
+		return h.search(ctx, req, k, p, searchScope{bindAs: "search"})
 	}
 }
 
+// searchScope is where a search looks and what its cursors are bound to:
+// bindAs names the method (a search, a list with a query, meta-tool mode's
+// list with a query: none pages another), servers the servers it keeps
+// to (nil: every server the caller sees).
+type searchScope struct {
+	bindAs  string
+	servers []string
+}
+
+// search answers the search p of kind k within sc: a select: query by
+// the named items, any other by the searcher's ranking.
+func (h *Handler) search(ctx context.Context, req *request, k ext.Kind, p *SearchParams, sc searchScope) (any, error) {
+	if names, ok, err := parseSelect(p.Query); ok {
+		if err != nil {
+			return nil, err
+		}
+		return h.selectMethod(ctx, req, k, p, names, sc.keep())
+	}
+	q, bind, err := h.searchQuery(k, p, ext.AccessFrom(ctx), sc.bindAs)
+	if err != nil {
+		return nil, err
+	}
+	if sc.servers != nil {
+		var inScope bool
+		if q.Filter.Servers, inScope = withinScope(q.Filter.Servers, sc.servers); !inScope {
+			return h.pageResult(req, k, &ext.Page{Hint: outOfScopeHint}, 0, bind, true)
+		}
+	}
+	page, err := h.searcher.Search(ctx, q)
+	if errors.Is(err, ext.ErrInvalidParams) {
+		return nil, err // the catalog's refusal of the filter, said to the client as it is
+	}
+	if err != nil {
+		return nil, fmt.Errorf("searching %s: %w", k.ResultKey(), err)
+	}
+	return h.pageResult(req, k, page, q.Offset+len(page.Items), bind, true)
+}
+
+// keep is the test a selected item passes: its server is in the scope.
+func (sc searchScope) keep() func(ext.Hit) bool {
+	if sc.servers == nil {
+		return nil
+	}
+	return func(hit ext.Hit) bool { return slices.Contains(sc.servers, hit.Server) }
+}
+
+// withinScope is the servers a filter naming asked keeps to within scope
+// (sorted): scope itself when asked names none; false when asked names
+// none of scope's.
+func withinScope(asked, scope []string) ([]string, bool) {
+	if len(asked) == 0 {
+		return scope, true
+	}
+	var kept []string
+	for _, s := range asked {
+		if slices.Contains(scope, s) {
+			kept = append(kept, s)
+		}
+	}
+	return kept, len(kept) > 0
+}
+
+// outOfScopeHint is the hint of a meta-tool mode list whose filter names
+// only servers search_tools does not search: it names none of them.
+const outOfScopeHint = "filter.servers names no server whose tools search_tools searches here"
+
 // searchQuery validates p into an ext.Query for kind k and computes the binding
-// its cursors carry: the query, the filter and what the caller may see.
-func (h *Handler) searchQuery(k ext.Kind, p *SearchParams, a ext.Access) (ext.Query, [8]byte, error) {
+// its cursors carry: the method (bindAs), the query, the filter and what
+// the caller may see.
+func (h *Handler) searchQuery(k ext.Kind, p *SearchParams, a ext.Access, bindAs string) (ext.Query, [8]byte, error) {
 	text := strings.TrimSpace(p.Query)
 	if err := validateQueryText(text); err != nil {
 		return ext.Query{}, [8]byte{}, err
@@ -90,7 +140,7 @@ func (h *Handler) searchQuery(k ext.Kind, p *SearchParams, a ext.Access) (ext.Qu
 	}
 
 	filterKey, _ := json.Marshal(filter) // maps marshal with sorted keys
-	bind := binding("search", string(k), text, string(filterKey), a.Key())
+	bind := binding(bindAs, string(k), text, string(filterKey), a.Key())
 	explain, err := explainRequested(p.Meta)
 	if err != nil {
 		return ext.Query{}, [8]byte{}, err
@@ -156,26 +206,40 @@ func normalizeFilter(f ext.Filter) ext.Filter {
 	return f
 }
 
-// listMethod answers the list method of kind k.
+// listMethod answers the list method of kind k: with a query (SEP-1821,
+// listquery.go), the search's answer to it; without, the catalog's items
+// in order, a page at a time.
 func listMethod(k ext.Kind) handlerFunc {
 	return func(ctx context.Context, h *Handler, req *request) (any, error) {
-		p, err := decodeParams[ListParams](req.Params)
+		q, ok, err := decodeListQuery(req.Params)
 		if err != nil {
 			return nil, err
 		}
-		bind := binding("list", string(k), ext.AccessFrom(ctx).Key())
-		offset := 0
-		if p.Cursor != "" {
-			if offset, err = h.cursors.decode(p.Cursor, bind); err != nil {
-				return nil, err
-			}
+		if ok {
+			return h.search(ctx, req, k, q, searchScope{bindAs: "list with a query"})
 		}
-		page, err := h.searcher.List(ctx, k, offset, h.pageSize)
-		if err != nil {
-			return nil, fmt.Errorf("listing %s: %w", k.ResultKey(), err)
-		}
-		return h.pageResult(req, k, page, offset+len(page.Items), bind, false)
+		return h.plainList(ctx, req, k)
 	}
+}
+
+// plainList answers a list of kind k without a query.
+func (h *Handler) plainList(ctx context.Context, req *request, k ext.Kind) (any, error) {
+	p, err := decodeParams[ListParams](req.Params)
+	if err != nil {
+		return nil, err
+	}
+	bind := binding("list", string(k), ext.AccessFrom(ctx).Key())
+	offset := 0
+	if p.Cursor != "" {
+		if offset, err = h.cursors.decode(p.Cursor, bind); err != nil {
+			return nil, err
+		}
+	}
+	page, err := h.searcher.List(ctx, k, offset, h.pageSize)
+	if err != nil {
+		return nil, fmt.Errorf("listing %s: %w", k.ResultKey(), err)
+	}
+	return h.pageResult(req, k, page, offset+len(page.Items), bind, false)
 }
 
 // pageResult renders a page in the shape of the kind's list result, each

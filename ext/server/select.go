@@ -139,8 +139,9 @@ func unknownHint(unknown []string) string {
 	return "unknown: " + strings.Join(unknown, ", ")
 }
 
-// selectMethod answers a select query of the search method of kind k.
-func (h *Handler) selectMethod(ctx context.Context, req *request, k ext.Kind, p *SearchParams, names []string) (any, error) {
+// selectMethod answers a select query of the search method of kind k:
+// the named items keep accepts (nil: all).
+func (h *Handler) selectMethod(ctx context.Context, req *request, k ext.Kind, p *SearchParams, names []string, keep func(ext.Hit) bool) (any, error) {
 	switch {
 	case p.Cursor != "":
 		return nil, fmt.Errorf("%w: a select: answer has a single page; the cursor is not one of it", ext.ErrInvalidParams)
@@ -157,7 +158,7 @@ func (h *Handler) selectMethod(ctx context.Context, req *request, k ext.Kind, p 
 	if _, err := validateLimit(p.Limit); err != nil {
 		return nil, err
 	}
-	hits, unknown, err := h.selected(ctx, k, names, nil)
+	hits, unknown, err := h.selected(ctx, k, names, keep)
 	if err != nil {
 		return nil, err
 	}

@@ -69,18 +69,22 @@ func TestGatewayRoundTrip(t *testing.T) {
 	}
 }
 
-// TestGatewayErrors: unknown items and items of servers without upstream
-// get one error; upstream failures name the upstream, the kind of failure
-// and the upstream's code, never its message.
+// TestGatewayErrors: unknown items get one error, items of servers
+// without upstream another that says so; upstream failures name the
+// upstream, the kind of failure and the upstream's code, never its
+// message.
 func TestGatewayErrors(t *testing.T) {
 	g := mustGateway(t, nil)
 	do := g.viaHTTP
 	unknown := func(kind, name string) string { return fmt.Sprintf("invalid params: unknown %s %q", kind, name) }
+	msg := wantError(t, rpc(t, do, "tools/call", map[string]any{"name": "files__read_file"}), ext.CodeInvalidParams) // listed, but files has no upstream
+	if want := `invalid params: tool "files__read_file" is indexed here for search, but no upstream serves it: this server forwards no calls to its server "files"`; msg != want {
+		t.Errorf("tools/call files__read_file: got %q, want %q", msg, want)
+	}
 	for _, test := range []struct {
 		method, key, name, kind string
 	}{
 		{"tools/call", "name", "nope__nothing", "tool"},
-		{"tools/call", "name", "files__read_file", "tool"}, // listed, but files has no upstream
 		{"tools/call", "name", "create_merge_request", "tool"},
 		{"prompts/get", "name", "gitlab__nothing", "prompt"},
 		{"resources/read", "uri", "memo://elsewhere", "resource"},
@@ -98,7 +102,7 @@ func TestGatewayErrors(t *testing.T) {
 	if path(res, "isError") != true || !strings.Contains(fmt.Sprint(path(res, "content", 0, "text")), "quota exceeded") || path(res, "_meta", ext.MetaServer) != "gitlab" {
 		t.Errorf("isError from the upstream: got %v, want it passed on with _meta naming gitlab", res)
 	}
-	msg := wantError(t, rpc(t, do, "tools/call", map[string]any{"name": "gitlab__vanished"}), ext.CodeInvalidParams)
+	msg = wantError(t, rpc(t, do, "tools/call", map[string]any{"name": "gitlab__vanished"}), ext.CodeInvalidParams)
 	if want := `upstream "gitlab": upstream error: JSON-RPC error -32602 (invalid params)`; msg != want {
 		t.Errorf("JSON-RPC error from the upstream: got %q, want %q (its code, not its message)", msg, want)
 	}
@@ -226,8 +230,8 @@ func TestMetaMode(t *testing.T) {
 				t.Errorf("call_tool: got %v", res)
 			}
 			res = wantResult(t, rpc(t, do, "tools/call", map[string]any{"name": "call_tool", "arguments": map[string]any{"name": "files__read_file"}}))
-			if path(res, "isError") != true || !strings.Contains(fmt.Sprint(path(res, "content", 0, "text")), "unknown tool") {
-				t.Errorf("call_tool of a tool without upstream: got %v, want an isError result", res)
+			if path(res, "isError") != true || !strings.Contains(fmt.Sprint(path(res, "content", 0, "text")), `tool "files__read_file" is indexed here for search, but no upstream serves it`) {
+				t.Errorf("call_tool of a tool without upstream: got %v, want an isError result saying so", res)
 			}
 			res = wantResult(t, rpc(t, do, "tools/call", map[string]any{"name": "search_tools", "arguments": map[string]any{"query": " "}}))
 			if path(res, "isError") != true {

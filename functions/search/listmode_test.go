@@ -65,6 +65,10 @@ func TestSearchToolsNamesCallToolOnlyWhenOffered(t *testing.T) {
 			if offered != test.upstream || strings.Contains(desc, "call_tool") != offered || !strings.Contains(desc, "exact name") {
 				t.Errorf("tools %v: search_tools says %q; want call_tool named exactly when it is listed", names, desc)
 			}
+			honest := strings.Contains(desc, "It does not run them") && strings.Contains(desc, "Servers indexed here") && !strings.Contains(desc, "reach")
+			if honest == test.upstream {
+				t.Errorf("tools %v: search_tools says %q; want it to say it runs nothing exactly when there is no call_tool", names, desc)
+			}
 		})
 	}
 }

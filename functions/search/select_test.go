@@ -207,11 +207,11 @@ func TestDirectoryBudget(t *testing.T) {
 		text, _ := path(wantResult(t, lambdaCall(t, h, context.Background(), body)), "instructions").(string)
 		return text
 	}
-	full, none, short := instructions(""), instructions("0"), instructions("140")
+	full, none, short := instructions(""), instructions("0"), instructions("134")
 	if !strings.Contains(full, "- gitlab: ") || strings.Contains(none, "Servers") || !strings.HasPrefix(full, none+"\n\n") {
 		t.Errorf("default:\n%s\nnone:\n%s", full, none)
 	}
-	if dir := strings.TrimPrefix(short, none+"\n\n"); len(dir) > 140 || !strings.Contains(dir, "Also: ") || strings.Contains(full, "Also: ") {
-		t.Errorf("140 characters: got %q", dir)
+	if dir := strings.TrimPrefix(short, none+"\n\n"); len(dir) > 134 || !strings.Contains(dir, "Also: ") || strings.Contains(full, "Also: ") {
+		t.Errorf("134 characters: got %q", dir)
 	}
 }
