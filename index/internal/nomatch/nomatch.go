@@ -210,17 +210,17 @@ var List = []Line{
 		hint:      func(Signals) string { return NoWordRead },
 	},
 	{
-		Name: rules.NamedServerFits.Name(), rule: rules.NamedServerFits, fit: true,
-		Condition: fmt.Sprintf("items mostly asked; at most %d concepts; the errand model reads software; a server the query names among the first %d", MaxWindowConcepts, rank.FitWindow),
-		Hint:      "the near-miss hint, or what the best item lacks below the coverage bar",
-		holds:     namedServerFits,
-		hint:      keptHint,
-	},
-	{
 		Name: rules.FitModel.Name(), rule: rules.FitModel, fit: true,
 		Condition: "items mostly asked; the fit model reads a fit",
 		Hint:      "the near-miss hint, or what the best item lacks below the coverage bar",
 		holds:     func(s Signals) bool { return s.Fit != nil && s.Fits },
+		hint:      keptHint,
+	},
+	{
+		Name: rules.NamedServerFits.Name(), rule: rules.NamedServerFits, fit: true,
+		Condition: fmt.Sprintf("items mostly asked; at most %d concepts; the errand model reads software; a server the query names among the first %d", MaxWindowConcepts, rank.FitWindow),
+		Hint:      "the near-miss hint, or what the best item lacks below the coverage bar",
+		holds:     namedServerFits,
 		hint:      keptHint,
 	},
 	{

@@ -6,5 +6,5 @@ package versions
 // binary; Query its query-time tables, constants and models (package doc).
 const (
 	Build = "61e8f17dc5486df4"
-	Query = "a43beb2e1006b576"
+	Query = "25fbac89675eb16f"
 )
