@@ -137,6 +137,11 @@ type Page struct {
 	// first page of a near miss, what the best item lacks; on a select
 	// answer, the names that gave no item.
 	Hint string
+	// Explain, on a search page, is the searcher's word on why the page
+	// holds items or none (package index: the no-match decision reached,
+	// index.PageExplanation), or nil. It stays in the process: the
+	// protocol's answer does not carry it.
+	Explain any
 }
 
 // Hit is one item of a page: the MCP object exactly as it was indexed (with

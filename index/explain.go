@@ -1,6 +1,9 @@
 package index
 
-import "github.com/mcpsearch/mcpsearch/index/internal/retrieval"
+import (
+	"github.com/mcpsearch/mcpsearch/index/internal/nomatch"
+	"github.com/mcpsearch/mcpsearch/index/internal/retrieval"
+)
 
 // Explanation says why a search hit ranks where it does (retrieval.Explain):
 // what Search puts in ext.Hit.Explain when the query asks for it, and what
@@ -15,3 +18,8 @@ type TermMatch = retrieval.TermMatch
 
 // RerankSignals are the terms of a re-ranked score.
 type RerankSignals = retrieval.RerankSignals
+
+// PageExplanation is what a search page's Explain says (ext.Page): the
+// no-match decision the search reached, "fit-model empty", "kept"
+// (the retrieval README's decision list).
+type PageExplanation = nomatch.Explanation

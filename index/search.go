@@ -29,9 +29,13 @@ func (x *Index) Search(ctx context.Context, q ext.Query) (_ *ext.Page, err error
 		return nil, err
 	}
 	if res.Empty {
-		return &ext.Page{Hint: res.Hint}, nil
+		return &ext.Page{Hint: res.Hint, Explain: res.Decision.Explanation()}, nil
 	}
-	return x.pageOf(ctx, q, src, res)
+	page, err := x.pageOf(ctx, q, src, res)
+	if err == nil {
+		page.Explain = res.Decision.Explanation()
+	}
+	return page, err
 }
 
 // read reads q's text as the caller with access sees the index: the

@@ -54,11 +54,6 @@ func NewQuery(read Reading, terms []string, off rules.Set) Query {
 			}
 		}
 	}
-	if short && off.On(rules.QuestionsRead) && asksWhat(read.Letters) && !q.Actions[actCreate] && !q.Actions[actDelete] && !q.Actions[actSend] && !q.Actions[actRun] && !q.Actions[actCancel] {
-		// "what's on my agenda", "which files did the PR change": a question
-		// asks to read, and its verbs tell of the past ("changed")
-		q.Actions = map[Action]bool{actList: true, actGet: true}
-	}
 	if short && off.On(rules.PluralsList) && !q.Actions[actCreate] && !q.Actions[actDelete] && !q.Actions[actUpdate] && asksForMany(read.Letters) {
 		// "show me my clusters", "get the tables": a plural object asks for a list
 		q.Actions = map[Action]bool{actList: true}
@@ -88,24 +83,6 @@ func pluralTerms(words []string) map[string]bool {
 		}
 	}
 	return out
-}
-
-// questionWords open a question that asks for facts; how-to questions
-// ("how do I", "what should we") ask to act, and are not read as one.
-var questionWords = map[string]bool{
-	"what": true, "which": true, "who": true, "whose": true, "when": true, "where": true, "how": true,
-	"is": true, "are": true, "was": true, "were": true, "did": true, "does": true, "has": true, "have": true, "any": true,
-}
-
-// askingToAct are the second words of a question that asks how to act.
-var askingToAct = map[string]bool{
-	"do": true, "can": true, "could": true, "should": true, "would": true, "to": true, "i": true, "we": true,
-}
-
-// asksWhat reports whether a query of words w is a question that asks for
-// facts.
-func asksWhat(w []string) bool {
-	return len(w) >= 2 && questionWords[w[0]] && !askingToAct[w[1]]
 }
 
 // asksForMany reports whether a query of words names its object in the

@@ -50,29 +50,6 @@ func TestRerankSignals(t *testing.T) {
 	}
 }
 
-func TestQuestionsAskToRead(t *testing.T) {
-	for _, test := range []struct {
-		query string
-		terms []string
-		read  bool
-	}{
-		{"what's on my agenda tomorrow", []string{"agenda", "calendar", "event", "tomorrow"}, true},
-		{"which files did that pull request change", []string{"file", "pull", "request", "chang"}, true},
-		{"how do I delete a branch", []string{"delet", "branch"}, false},
-		{"what's the fastest way to create a repo", []string{"fastest", "wai", "creat", "repositori"}, false},
-		{"change the title of the issue", []string{"chang", "titl", "issu"}, false},
-	} {
-		q := NewQuery(Read(test.query), test.terms, 0)
-		got := q.Actions[actList]
-		for a := range q.Actions {
-			got = got && (a == actList || a == actGet)
-		}
-		if got != test.read {
-			t.Errorf("NewQuery(%q).Actions: got %v, want only list and get: %v", test.query, q.Actions, test.read)
-		}
-	}
-}
-
 func TestSeeAndCheckAskToRead(t *testing.T) {
 	for _, test := range []struct {
 		query string

@@ -8,11 +8,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/mcpsearch/mcpsearch/ext"
-	"github.com/mcpsearch/mcpsearch/index/internal/errand"
-	fitmodel "github.com/mcpsearch/mcpsearch/index/internal/fit"
+	"github.com/mcpsearch/mcpsearch/index/internal/nomatch"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
-	"github.com/mcpsearch/mcpsearch/index/internal/requests"
 	"github.com/mcpsearch/mcpsearch/index/internal/rules"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
@@ -39,118 +36,13 @@ import (
 // items and its hint names that word ("the best match lacks s3"), so a
 // caller or a model can tell a near miss from a fit.
 
-// NoWordMatches is the hint of a query none of whose words an item holds
-// (the filter may be to blame: package index says so).
-const NoWordMatches = "no item matches any word of the query"
-
-// ErrandHint opens the hint of a request the errand model reads as an
-// everyday errand (errand-model); what the best item lacks follows, in
-// the caller's words.
-const ErrandHint = "no item fits this query well: it reads as an everyday errand, not a request for these tools"
-
-// NoWordRead is the hint of a Chinese or Japanese query none of whose
-// words the gloss tables know: its items hold pairs of its characters,
-// which tell nothing of what it asks.
-const NoWordRead = "no item fits this query well: none of its words is known"
-
-// fit is what the no-match test says of a query's best candidate: whether
-// the page is emptied, and the hint it carries (with or without items).
-type fit struct {
-	empty bool
-	hint  string
-	// signals are what the fit model weighed (fit-model), nil where it
-	// was not asked.
-	signals *fitmodel.Signals
-}
-
-// judgeFit applies the no-match test to the best of cands (see above),
-// weighing the concepts of r (Request.Concepts) over the items the caller
-// sees.
-func (x searcher) judgeFit(r *Request, cands []rank.Candidate, asked RequestMatches) (fit, error) {
-	kind, off := r.Query.Kind, r.Off
-	if len(cands) == 0 {
-		return fit{empty: true, hint: NoWordMatches}, nil
-	}
-	concepts := r.Concepts
-	if !off.On(rules.RequestFit) {
-		asked = RequestMatches{}
-	}
-	var alternatives []Term
-	for _, c := range concepts {
-		alternatives = append(alternatives, c.Alternatives...)
-	}
-	held, err := x.heldTerms(kind, cands[0].ID, alternatives)
-	if err != nil {
-		return fit{}, err
-	}
-	rterms := requestTerms(r)
-	x.addRequestTerms(kind, rterms, held, asked, cands[0].ID, alternatives)
-	docs := x.Count(kind)
-	if off.On(rules.UnreadCJK) && r.ChineseOrJapanese && weighsNothing(concepts, docs) {
-		return fit{empty: true, hint: NoWordRead}, nil
-	}
-	written := cmp.Or(r.Written, r.Query.Text)
-	judged, err := x.judgeByModel(r, cands, asked, held, window{docs, alternatives, rterms}, written)
-	if err != nil || judged.asked {
-		return judged.fit, err
-	}
-	errand, err := x.readsAsErrand(r)
-	if err != nil {
-		return fit{}, err
-	}
-	if errand {
-		_, missing := coverage(concepts, held, docs)
-		return fit{empty: true, hint: errandHint(writtenOnly(missing, written))}, nil
-	}
-	if off.On(rules.NoMatch) && len(concepts) <= rank.ShortQueryTerms {
-		if cov, missing := coverage(concepts, held, docs); cov < rank.MinCoverage {
-			best := 0.0
-			if off.On(rules.FitWindow) {
-				if best, err = x.bestCoverage(kind, concepts, alternatives, cands, docs, asked, rterms); err != nil {
-					return fit{}, err
-				}
-			}
-			if best < rank.FitCoverage {
-				return fit{empty: true, hint: lacksHint(writtenOnly(missing, written))}, nil
-			}
-		}
-	}
-	return nearMiss(r, held, docs, written), nil
-}
-
-// nearMiss is the fit of a query that keeps its items: with a hint naming
-// the heavy words its best item lacks (near-miss-hint), if any.
-func nearMiss(r *Request, held map[string]bool, docs int, written string) fit {
-	if !r.Off.On(rules.NearMissHint) {
-		return fit{}
-	}
-	if lacking := writtenOnly(lackedSubjects(r.Concepts, held, docs, written), written); len(lacking) > 0 {
-		return fit{hint: "the best match lacks " + strings.Join(lacking, ", ")}
-	}
-	return fit{}
-}
-
-// errandHint is the hint of a request read as an errand: ErrandHint, and
-// the words its best item lacks, in the caller's words, if any.
-func errandHint(lacking []string) string {
-	if len(lacking) == 0 {
-		return ErrandHint
-	}
-	return ErrandHint + "; the best match lacks " + strings.Join(lacking, ", ")
-}
-
-// NoFit is the hint of a query no item fits, when none of the words its
-// best match lacks can be named as the caller wrote them.
-const NoFit = "no item fits this query well"
-
-// lacksHint is the hint of an emptied page: what the best match lacks,
-// in the caller's words.
-func lacksHint(missing []string) string {
-	if len(missing) == 0 {
-		return NoFit
-	}
-	return NoFit + ": the best match lacks " + strings.Join(missing, ", ")
-}
+// The hints of package nomatch, which decides when nothing fits.
+const (
+	NoWordMatches = nomatch.NoWordMatches
+	ErrandHint    = nomatch.ErrandHint
+	NoWordRead    = nomatch.NoWordRead
+	NoFit         = nomatch.NoFit
+)
 
 // writtenOnly keeps the labels written as they are in the caller's text,
 // or in it with its file paths read as "file" (text.FilesAsWord): a word
@@ -388,6 +280,7 @@ func asWritten(written map[string]string, t Term) string {
 // labels of the weighty concepts the item lacks, heaviest first, each
 // once.
 func coverage(concepts []Concept, have map[string]bool, docs int) (float64, []string) {
+	measured("coverage")
 	covered, all := 0.0, 0.0
 	var missing []weighedLabel
 	for _, c := range concepts {
@@ -421,36 +314,4 @@ func isContentWord(t string) bool {
 
 func idf(df, docs int) float64 {
 	return math.Log(1 + (float64(docs)-float64(df)+0.5)/(float64(df)+0.5))
-}
-
-// bestCoverage is the largest coverage of the query's weight by one of the
-// first rank.FitWindow candidates after the first (whose coverage the
-// caller has, below rank.MinCoverage).
-func (x searcher) bestCoverage(kind ext.Kind, concepts []Concept, alternatives []Term, cands []rank.Candidate, docs int, asked RequestMatches, rterms []requests.Term) (float64, error) {
-	best := 0.0
-	for _, c := range cands[1:min(len(cands), rank.FitWindow)] {
-		held, err := x.heldTerms(kind, c.ID, alternatives)
-		if err != nil {
-			return 0, err
-		}
-		x.addRequestTerms(kind, rterms, held, asked, c.ID, alternatives)
-		cov, _ := coverage(concepts, held, docs)
-		best = max(best, cov)
-	}
-	return best, nil
-}
-
-// readsAsErrand reports whether the errand model reads r as an everyday
-// errand (errand-model), on a kind whose items mostly carry written
-// requests: the model knows what people ask of software through them, and
-// on catalogs without requests it emptied answerable tasks.
-func (x searcher) readsAsErrand(r *Request) (bool, error) {
-	if !r.Off.On(rules.ErrandModel) || !x.mostlyAsked(r.Query.Kind) {
-		return false, nil
-	}
-	m, err := errand.Default()
-	if err != nil {
-		return false, err
-	}
-	return m.Score(r.Query.Text) < rank.ErrandThreshold, nil
 }

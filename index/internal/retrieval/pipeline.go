@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/index/internal/bm25"
 	fitmodel "github.com/mcpsearch/mcpsearch/index/internal/fit"
+	"github.com/mcpsearch/mcpsearch/index/internal/nomatch"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
 )
 
@@ -34,8 +35,11 @@ type Result struct {
 	// bundle has hosted ones: the hosted model's, or the word vectors and
 	// why (Bundle.HostedQuery); empty otherwise.
 	Vectors string
-	// Signals are what the fit model weighed (fit-model), nil where it
-	// was not asked.
+	// Decision is the line of the no-match decision the search reached
+	// (nomatch.List): its rule, and whether the page is emptied.
+	Decision nomatch.Decision
+	// Signals are what the fit model weighed, where the decision was one
+	// of its lines (named-server-fits, fit-model); nil elsewhere.
 	Signals *fitmodel.Signals
 }
 
@@ -64,11 +68,14 @@ func Rank(ctx context.Context, src Source, r *Request, filters [][]bm25.Leaf) (*
 	if res.Candidates, res.Vectors, err = x.ranked(ctx, r, res.Query); err != nil {
 		return nil, err
 	}
-	judged, err := x.judgeFit(r, res.Candidates, res.Requests)
+	d, s, err := x.decideFit(r, res.Candidates, res.Requests)
 	if err != nil {
 		return nil, err
 	}
-	res.Empty, res.Hint, res.Signals = judged.empty, judged.hint, judged.signals
+	res.Empty, res.Hint, res.Decision = d.Empty, d.Hint, d
+	if d.WeighedFit {
+		res.Signals = s.Fit
+	}
 	return res, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpsearch/mcpsearch/index/internal/nomatch"
 	"github.com/mcpsearch/mcpsearch/index/internal/rules"
 )
 
@@ -40,5 +41,18 @@ func TestReadmeListsEveryRule(t *testing.T) {
 		if !strings.Contains(pipeline, "`"+r.Name()+"`") {
 			t.Errorf("the pipeline section does not name %s", r.Name())
 		}
+	}
+}
+
+// TestReadmeShowsTheDecisionList: the README's table of the no-match
+// decision is the list nomatch.Decide walks (nomatch.Table), line by line.
+func TestReadmeShowsTheDecisionList(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := nomatch.Table(); !strings.Contains(string(data), want) {
+		t.Errorf("README.md does not hold the decision list as nomatch.Table renders it:\n%s", want)
 	}
 }

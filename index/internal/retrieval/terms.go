@@ -265,6 +265,7 @@ var summaryFields = []string{schema.ServerWords, schema.Name, schema.Title, sche
 // fields, read from the postings: one lookup per term and field, positioned
 // on the document, never a scan.
 func (x searcher) heldTerms(kind ext.Kind, id string, terms []Term) (held map[string]bool, err error) {
+	measured("held")
 	defer func() {
 		if err != nil {
 			err = fmt.Errorf("%s: terms of %s: %w", x.Name(), id, err)

@@ -46,7 +46,6 @@ const (
 	PluralObject
 	Actions
 	QueryActions
-	QuestionsRead
 	PluralsList
 	ExactName
 	Similarity
@@ -93,7 +92,6 @@ var registry = [count]info{
 	PluralObject:       {"plural-object", "rerank", "a name holding the plural object of a short command is lifted"},
 	Actions:            {"actions", "rerank", "the name's verb against the query's action: match lifts, clash lowers"},
 	QueryActions:       {"query-actions", "rerank", "schedule, book and arrange ask to create"},
-	QuestionsRead:      {"questions-read", "rerank", "a short question for facts asks to list or get"},
 	PluralsList:        {"plurals-list", "rerank", "a short command with a plural object asks for a list"},
 	ExactName:          {"exact-name", "rerank", "an item whose name is the whole query goes first"},
 	Similarity:         {"similarity", "rerank", "the cosine of the query's and the item's word vectors"},

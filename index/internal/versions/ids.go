@@ -6,5 +6,5 @@ package versions
 // binary; Query its query-time tables, constants and models (package doc).
 const (
 	Build = "caff0c00e31a15f3"
-	Query = "a4d16ecb87a8e989"
+	Query = "b1b58ec296b7bc54"
 )

@@ -165,10 +165,14 @@ func writeCatalog(tools []Tool, dir string) (map[string]string, error) {
 
 // Result is what one query returned.
 type Result struct {
-	Query   Query
-	Ranked  []string // tool ids, best first
-	Hint    string   // the page's hint, if any
-	Latency time.Duration
+	Query  Query
+	Ranked []string // tool ids, best first
+	Hint   string   // the page's hint, if any
+	// Decision is the no-match decision the search reached
+	// (index.PageExplanation: "fit-model empty", "kept"), "" where the
+	// index took none (a query of no searchable words).
+	Decision string
+	Latency  time.Duration
 }
 
 // Search answers q as tools/search does, returning the ids of the top depth
@@ -183,6 +187,9 @@ func (s *Set) Search(ctx context.Context, q Query, depth int) (Result, error) {
 		return Result{}, fmt.Errorf("query %s: %w", q.QID, err)
 	}
 	r := Result{Query: q, Hint: page.Hint, Latency: elapsed}
+	if e, ok := page.Explain.(*index.PageExplanation); ok && e != nil {
+		r.Decision = e.Decision
+	}
 	for _, h := range page.Items {
 		var obj struct{ Name string }
 		if err := json.Unmarshal(h.Object, &obj); err != nil {

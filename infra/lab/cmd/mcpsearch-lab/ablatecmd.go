@@ -59,6 +59,8 @@ type loadedSet struct {
 	set     *eval.Set
 	queries []eval.Query
 	columns []ablationColumn
+	// decisions are the no-match decisions of the last run, by query.
+	decisions []string
 }
 
 func loadAblationSet(s ablationSet) (*loadedSet, error) {
@@ -117,12 +119,13 @@ func (l *loadedSet) run(off ...string) ([]eval.Figures, error) {
 		return nil, err
 	}
 	results := make([]eval.Result, len(l.queries))
+	l.decisions = make([]string, len(l.queries))
 	for i, q := range l.queries {
 		r, err := l.set.Search(context.Background(), q, 10)
 		if err != nil {
 			return nil, err
 		}
-		results[i] = r
+		results[i], l.decisions[i] = r, r.Decision
 	}
 	return eval.PerQuery(results), nil
 }
@@ -176,13 +179,18 @@ func deltas(col ablationColumn, base, alt []eval.Figures, rounds int, seed uint6
 type ablation struct {
 	Baseline map[string]map[string]float64 `json:"baseline"` // column → figure → value, every rule on
 	Rows     []ablationRow                 `json:"rows"`
+	// Decisions count the no-match decisions of each column, every rule
+	// on (column → decision → requests); Shifts what each rule off moved.
+	Decisions map[string]map[string]int `json:"decisions"`
+	Shifts    []decisionShift           `json:"decision_shifts"`
 }
 
 // ablate runs the sets with every rule on, then with each rule of names
 // off in turn.
 func ablate(sets []*loadedSet, names []string, rounds int, seed uint64, progress io.Writer) (*ablation, error) {
-	out := &ablation{Baseline: map[string]map[string]float64{}}
+	out := &ablation{Baseline: map[string]map[string]float64{}, Decisions: map[string]map[string]int{}}
 	base := make([][]eval.Figures, len(sets))
+	baseDecisions := make([][]string, len(sets))
 	for i, s := range sets {
 		var err error
 		if base[i], err = s.run(); err != nil {
@@ -198,6 +206,8 @@ func ablate(sets []*loadedSet, names []string, rounds int, seed uint64, progress
 		for _, c := range s.columns {
 			out.Baseline[c.name()] = meanFigures(c, base[i])
 		}
+		baseDecisions[i] = s.decisions
+		maps.Copy(out.Decisions, columnDecisions(s.columns, s.decisions))
 	}
 	for _, name := range names {
 		fmt.Fprintf(progress, "ablate: %s\n", name)
@@ -211,6 +221,7 @@ func ablate(sets []*loadedSet, names []string, rounds int, seed uint64, progress
 				row.Rule = name
 				out.Rows = append(out.Rows, row)
 			}
+			out.Shifts = append(out.Shifts, shiftsOf(name, s.columns, baseDecisions[i], s.decisions)...)
 		}
 	}
 	for _, s := range sets {
@@ -281,7 +292,11 @@ func runAblate(data, dir, catalog, only, setNames string, rounds int, asJSON, ma
 	case markdown:
 		return a.markdown(stdout)
 	}
-	return a.print(stdout)
+	if err := a.print(stdout); err != nil {
+		return err
+	}
+	a.printDecisions(stdout)
+	return nil
 }
 
 // chooseSets returns the sets named in names (comma-separated; all when

@@ -57,6 +57,20 @@ func TestAblate(t *testing.T) {
 	if noMatch == nil || !noMatch.Loss || !noMatch.Empty.Significant() || noMatch.Empty.Mean >= 0 || !noMatch.HeldOut {
 		t.Errorf("no-match off, everyday negatives test: %+v, want fewer negatives emptied, beyond noise, held out", noMatch)
 	}
+	// every negative reached the coverage cut; switched off, each moves
+	// to a line that keeps its items
+	if n := got.Decisions["everyday negatives test"]["no-match empty"]; n != len(negatives) {
+		t.Errorf("decisions of everyday negatives test: %v, want %d no-match empty", got.Decisions["everyday negatives test"], len(negatives))
+	}
+	moved := 0
+	for _, s := range got.Shifts {
+		if s.Rule == "no-match" && s.Column == "everyday negatives test" && s.From == "no-match empty" && !strings.HasSuffix(s.To, " empty") {
+			moved += s.Requests
+		}
+	}
+	if moved != len(negatives) {
+		t.Errorf("no-match off moved %d negatives to a line that keeps items, want %d: %+v", moved, len(negatives), got.Shifts)
+	}
 }
 
 func TestAblateErrors(t *testing.T) {

@@ -40,6 +40,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	off := fs.String("off", "", "retrieval rules to switch off, comma-separated (see --ablate)")
 	markdown := fs.Bool("markdown", false, "with --ablate: print one Markdown table row a rule (the README's table)")
 	rounds := fs.Int("rounds", 2000, "with --ablate: resamples of the paired bootstrap")
+	eachDecision := fs.Bool("decisions", false, "print the no-match decision each request reached (id, split, answered or negative, decision), before the tables")
 	ef := cli.NewEmbedFlags(fs)
 	against := fs.String("against", "", "a second tools.jsonl with the same tool ids (say, --tools with requests borrowed): evaluate both on the queries and print each figure side by side with the paired bootstrap's interval of the change")
 	if err := fs.Parse(args); err != nil {
@@ -83,10 +84,17 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *asJSON {
-		err = json.NewEncoder(stdout).Encode(rep.jsonObject(ks))
+		obj := rep.jsonObject(ks)
+		addDecisions(obj, rep)
+		err = json.NewEncoder(stdout).Encode(obj)
 	} else {
+		if *eachDecision {
+			printEachDecision(stdout, rep)
+		}
 		printMisses(stdout, rep.results, *misses)
-		err = rep.print(stdout, ks)
+		if err = rep.print(stdout, ks); err == nil {
+			printDecisions(stdout, rep)
+		}
 	}
 	if err != nil {
 		return err

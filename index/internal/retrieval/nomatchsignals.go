@@ -1,0 +1,186 @@
+package retrieval
+
+import (
+	"cmp"
+
+	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/errand"
+	fitmodel "github.com/mcpsearch/mcpsearch/index/internal/fit"
+	"github.com/mcpsearch/mcpsearch/index/internal/nomatch"
+	"github.com/mcpsearch/mcpsearch/index/internal/rank"
+	"github.com/mcpsearch/mcpsearch/index/internal/requests"
+	"github.com/mcpsearch/mcpsearch/index/internal/rules"
+	"github.com/mcpsearch/mcpsearch/index/internal/text"
+)
+
+// The no-match test: noMatchSignals measures what package nomatch weighs
+// of a search, each signal once, and nomatch.Decide decides from them
+// alone (its List, in order, is the README's table).
+
+// signalMeasured, when set (by tests), is told each no-match signal as
+// it is measured, by name: the test that counts them holds each search
+// to one measure of each (TestNoMatchSignalsMeasuredOnce).
+var signalMeasured func(name string)
+
+// measured tells signalMeasured, if set, that the signal name was
+// measured.
+func measured(name string) {
+	if signalMeasured != nil {
+		signalMeasured(name)
+	}
+}
+
+// decideFit measures the no-match signals of r's search over cands, the
+// items the caller sees ranked (asked: their best written requests), and
+// decides.
+func (x searcher) decideFit(r *Request, cands []rank.Candidate, asked RequestMatches) (nomatch.Decision, nomatch.Signals, error) {
+	s, err := x.noMatchSignals(r, cands, asked)
+	if err != nil {
+		return nomatch.Decision{}, s, err
+	}
+	return nomatch.Decide(s, r.Off), s, nil
+}
+
+// noMatchSignals measures the signals of nomatch.Signals of r's search:
+// the coverage of the first item, weighing the concepts of r
+// (Request.Concepts) over the items the caller sees, with its best
+// request's words where request-fit lets them count; the window's, the
+// errand model's score and the fit model's word where a line of
+// nomatch.List weighs them with r's rules; the named server; what the
+// first item lacks.
+func (x searcher) noMatchSignals(r *Request, cands []rank.Candidate, asked RequestMatches) (nomatch.Signals, error) {
+	if len(cands) == 0 {
+		return nomatch.Signals{}, nil
+	}
+	kind, off, concepts := r.Query.Kind, r.Off, r.Concepts
+	s := nomatch.Signals{Candidates: true, Concepts: len(concepts)}
+	if !off.On(rules.RequestFit) {
+		asked = RequestMatches{}
+	}
+	var alternatives []Term
+	for _, c := range concepts {
+		alternatives = append(alternatives, c.Alternatives...)
+	}
+	held, err := x.heldTerms(kind, cands[0].ID, alternatives)
+	if err != nil {
+		return s, err
+	}
+	rterms := requestTerms(r)
+	x.addRequestTerms(kind, rterms, held, asked, cands[0].ID, alternatives)
+	docs := x.Count(kind)
+	written := cmp.Or(r.Written, r.Query.Text)
+	s.UnreadCJK = off.On(rules.UnreadCJK) && r.ChineseOrJapanese && weighsNothing(concepts, docs)
+	var missing []string
+	s.Coverage, missing = coverage(concepts, held, docs)
+	s.Lacking = writtenOnly(missing, written)
+	if off.On(rules.NearMissHint) {
+		s.NearMiss = writtenOnly(lackedSubjects(concepts, held, docs, written), written)
+		measured("near-miss")
+	}
+	s.NamedServer = namesServer(cands)
+	s.Asked = x.mostlyAsked(kind)
+	w := window{docs, alternatives, rterms}
+	if err := x.measureModels(r, &s, cands, asked, w); err != nil {
+		return s, err
+	}
+	return s, nil
+}
+
+// measureModels measures the signals of the errand and fit models where
+// s.Asked, and the window's coverage where a line weighs it.
+func (x searcher) measureModels(r *Request, s *nomatch.Signals, cands []rank.Candidate, asked RequestMatches, w window) error {
+	off := r.Off
+	fitAsked := s.Asked && off.On(rules.FitModel)
+	if off.On(rules.FitWindow) && s.Concepts <= nomatch.MaxWindowConcepts &&
+		(fitAsked || off.On(rules.NoMatch) && s.Concepts <= rank.ShortQueryTerms && s.Coverage < rank.MinCoverage) {
+		best, err := x.bestCoverage(r.Query.Kind, r.Concepts, w.alternatives, cands, w.docs, asked, w.rterms)
+		if err != nil {
+			return err
+		}
+		s.Window, s.WindowRead = best, true
+	}
+	if !s.Asked {
+		return nil
+	}
+	m, err := fitmodel.Default()
+	if err != nil {
+		return err
+	}
+	s.Errand = m.Mean[0] // neutral, with errand-model off
+	if off.On(rules.ErrandModel) {
+		em, err := errand.Default()
+		if err != nil {
+			return err
+		}
+		s.Errand, s.ErrandRead = em.Score(r.Query.Text), true
+		measured("errand")
+	}
+	if !fitAsked {
+		return nil
+	}
+	fs := fitmodel.Signals{Errand: s.Errand, Coverage: s.Coverage, Concepts: s.Concepts}
+	if s.WindowRead {
+		fs.Coverage = max(fs.Coverage, s.Window)
+	}
+	for _, m := range asked.list {
+		fs.Share = max(fs.Share, m.Share)
+	}
+	s.Fit, s.Fits = &fs, m.Fits(fs)
+	measured("fit")
+	return nil
+}
+
+// namesServer reports whether one of the first rank.FitWindow of cands
+// is of a server the query names (server-named lifted it), not by a day
+// or a time of day: a day is when a request is done (time-words).
+func namesServer(cands []rank.Candidate) bool {
+	for _, c := range cands[:min(len(cands), rank.FitWindow)] {
+		if c.Signals != nil && c.Signals.ServerScore > 0 && !text.IsTimeWord(c.Server) {
+			return true
+		}
+	}
+	return false
+}
+
+// bestCoverage is the largest coverage of the query's weight by one of the
+// first rank.FitWindow candidates after the first.
+func (x searcher) bestCoverage(kind ext.Kind, concepts []Concept, alternatives []Term, cands []rank.Candidate, docs int, asked RequestMatches, rterms []requests.Term) (float64, error) {
+	best := 0.0
+	for _, c := range cands[1:min(len(cands), rank.FitWindow)] {
+		held, err := x.heldTerms(kind, c.ID, alternatives)
+		if err != nil {
+			return 0, err
+		}
+		x.addRequestTerms(kind, rterms, held, asked, c.ID, alternatives)
+		cov, _ := coverage(concepts, held, docs)
+		best = max(best, cov)
+	}
+	return best, nil
+}
+
+// mostlyAsked reports whether at least rank.MinAskedShare of the items of
+// kind that the caller sees carry written requests: the errand and fit
+// models know what people ask of software through them, and on catalogs
+// without requests the errand model emptied answerable tasks. Items the
+// caller may not see count neither way, so that a hidden server's
+// requests never switch the caller's no-match test (TestHiddenRequestsSwitchNothing).
+func (x searcher) mostlyAsked(kind ext.Kind) bool {
+	idx := x.Requests()
+	if idx == nil {
+		return false
+	}
+	items, asked := idx.ItemCount(kind), idx.ItemsWithRequests(kind)
+	if v := x.RequestView(kind); v != nil {
+		items, asked = v.Items(), v.Asked()
+	}
+	return items > 0 && float64(asked) >= rank.MinAskedShare*float64(items)
+}
+
+// window is what the no-match test has read of a search to weigh the
+// coverage of its candidates: the items' count, the alternatives of the
+// query's concepts and the terms of the written requests.
+type window struct {
+	docs         int
+	alternatives []Term
+	rterms       []requests.Term
+}
