@@ -24,8 +24,14 @@ func TestReadmeListsEveryRule(t *testing.T) {
 		t.Fatal("README.md has no section on what each rule contributes")
 	}
 	var rows []string
+	inGateTable := false // the gate's sets, rendered from gate.json, are no rule rows
 	for _, line := range strings.Split(table, "\n") {
-		if strings.HasPrefix(line, "| ") && strings.Contains(line, "| `") {
+		switch {
+		case strings.HasPrefix(line, "<!-- gate-table:"):
+			inGateTable = true
+		case strings.HasPrefix(line, "<!-- /gate-table"):
+			inGateTable = false
+		case !inGateTable && strings.HasPrefix(line, "| ") && strings.Contains(line, "| `"):
 			rows = append(rows, line)
 		}
 	}
