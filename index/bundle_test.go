@@ -133,7 +133,7 @@ func TestOpenRefusesDamagedBundles(t *testing.T) {
 			writeManifest(t, dir, m)
 		}, "vectors.bin: "},
 		{"unlisted file", func(t *testing.T, dir string, _ *Manifest) {
-			os.WriteFile(filepath.Join(dir, "bleve", "store", "extra.zap"), []byte("x"), 0o644)
+			os.WriteFile(filepath.Join(dir, "bleve", "extra.zap"), []byte("x"), 0o644)
 		}, "not in the manifest"},
 	} {
 		t.Run(test.name, func(t *testing.T) {

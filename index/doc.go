@@ -10,7 +10,7 @@
 //
 //	<dir>/manifest.json   format version, index version, counts, file sizes and hashes
 //	<dir>/servers.json    the servers, their upstreams and items by kind, read on first use
-//	<dir>/bleve/          one bleve (scorch) segment, files 0644, directories 0755
+//	<dir>/bleve/          segment.zap: the one bleve segment (internal/segmentfile); files 0644, directories 0755
 //	<dir>/meta.*          each item's name, server and name words (internal/store)
 //	<dir>/objects.*       each item's MCP object, zstd blocks (internal/store)
 //	<dir>/vectors.bin     each item's word-vector mean (internal/vectors)
@@ -23,8 +23,8 @@
 // versions although bleve's bytes differ from build to build. [Open]
 // refuses a bundle whose manifest is missing, of another format, not of
 // the checksum it records, whose files do not have the recorded sizes, or
-// whose root.bolt does not have the recorded hash (bolt trusts its pages:
-// guard.go); the other files are checked by checksums of their own where
+// whose segment does not hold the documents the manifest counts (zap
+// trusts its footer's count); the other files are checked by checksums of their own where
 // they are read (internal/checksum), bleve's segment excepted. It opens
 // the index read-only and writes nothing, so a bundle on a read-only file
 // system owned by another user (as in Lambda) opens. [Verify] also checks
@@ -55,9 +55,11 @@
 // statistics (document counts, term frequencies, field lengths) are those
 // of the whole catalog.
 //
-// Importing the package does nothing: it reads and writes bleve's index
-// through scorch (internal/bundle/segment.go), not through bleve's top-level package, which
-// starts workers and publishes expvar statistics when imported. Of bleve's
+// Importing the package does nothing: it reads and writes bleve's segment
+// with zap directly (internal/segmentfile), neither through scorch, whose
+// package initialisation builds two Levenshtein automata, nor through
+// bleve's top-level package, which starts workers and publishes expvar
+// statistics when imported. Of bleve's
 // process-wide state, the text analysis registers its token filters in
 // bleve's registry on the first Build or Open (the mapping names them, and
 // bleve needs them to read the mapping), and the bound on a disjunction's

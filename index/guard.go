@@ -6,14 +6,15 @@ import (
 	"github.com/mcpsearch/mcpsearch/index/internal/checksum"
 )
 
-// bleve's readers (its zap segment, bolt) trust the bytes they map: a
-// bundle damaged without a change in size (which Open checks) can make
-// them panic. Open and the methods that read the bundle recover such a
-// panic into an error, so that a damaged bundle fails Open or the one
-// request (-32603 over the protocol), never the process. bolt alone
-// follows offsets it reads outside the mapping, a fault no recover
-// catches: Open checks root.bolt's hash before bolt maps it
-// (hashedAtOpen). The bundle's own files carry checksums that their
+// bleve's zap segment reader trusts the bytes it maps: a bundle damaged
+// without a change in size (which Open checks) can make it panic. Open and
+// the methods that read the bundle recover such a panic into an error, so
+// that a damaged bundle fails Open or the one request (-32603 over the
+// protocol), never the process. The one fault no recover catches, an
+// allocation sized by a damaged count of documents, Open prevents by
+// checking the segment's count against the manifest's
+// (bundle.OpenSegment). (Until format 17, bolt's root.bolt, whose offsets
+// bolt followed outside its mapping, was hashed at open.) The bundle's own files carry checksums that their
 // readers check where they read (internal/checksum); those of the written
 // requests return no errors and panic with a *checksum.Damage instead,
 // which is recovered here too. `mcpsearch verify` finds any damage by

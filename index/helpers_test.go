@@ -2,6 +2,7 @@ package index
 
 import (
 	"encoding/json"
+	"github.com/mcpsearch/mcpsearch/index/internal/bundle/bundletest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -27,8 +28,14 @@ func mustBuild(tb testing.TB, catalogDir string) *Index {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { x.Close() })
+	catalogOf.Store(x.dir, catalogDir)
 	return x
 }
+
+// catalogOf is the catalog directory of each bundle the tests built from
+// one (mustBuild, defaultIndex), by the bundle's directory: bleveOf builds
+// bleve's own index of it.
+var catalogOf sync.Map
 
 // sharedBundles are the bundles built once per test binary run, by name,
 // under sharedTemp (removed by TestMain): a bundle is never written after
@@ -76,10 +83,12 @@ func sharedIndex(tb testing.TB, name string, build func(dir string) error) *Inde
 // test binary run.
 func defaultIndex(tb testing.TB) *Index {
 	tb.Helper()
-	return sharedIndex(tb, "default", func(dir string) error {
+	x := sharedIndex(tb, "default", func(dir string) error {
 		_, err := BuildDir(defaultCatalog, dir, nil)
 		return err
 	})
+	catalogOf.Store(x.dir, defaultCatalog)
+	return x
 }
 
 // restrictedDefault is the default catalog with its servers spread over
@@ -119,8 +128,8 @@ func TestMain(m *testing.M) {
 	if dir := os.Getenv(openAsChildEnv); dir != "" {
 		os.Exit(openAsChild(dir))
 	}
-	if dir := os.Getenv(damagedBoltEnv); dir != "" {
-		os.Exit(openDamagedBolts(dir))
+	if dir := os.Getenv(damagedSegmentEnv); dir != "" {
+		os.Exit(openDamagedSegments(dir))
 	}
 	if dir := os.Getenv(buildIntoEnv); dir != "" {
 		os.Exit(buildAsChild(dir))
@@ -153,16 +162,16 @@ func decode(tb testing.TB, data []byte, v any) {
 	}
 }
 
-// bleveOf opens the bleve index of x through bleve itself, to compare with
-// bleve's own scores; it is closed when the test ends.
+// bleveOf is bleve's own index of the documents of x (which mustBuild or
+// defaultIndex built from a catalog), to compare with bleve's own scores
+// and explanations; built once per catalog and shared.
 func bleveOf(tb testing.TB, x *Index) bleve.Index {
 	tb.Helper()
-	b, err := bleve.OpenUsing(filepath.Join(x.dir, "bleve"), map[string]any{"read_only": true})
-	if err != nil {
-		tb.Fatal(err)
+	dir, ok := catalogOf.Load(x.dir)
+	if !ok {
+		tb.Fatalf("bleveOf: no catalog recorded for the bundle %s", x.dir)
 	}
-	tb.Cleanup(func() { b.Close() })
-	return b
+	return bundletest.Bleve(tb, dir.(string))
 }
 
 // sortedKeys are the keys of m, sorted.

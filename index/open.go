@@ -4,11 +4,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"path/filepath"
+	"github.com/mcpsearch/mcpsearch/index/internal/segmentfile"
 	"sync/atomic"
 
 	"github.com/blevesearch/bleve/v2/search"
-	bindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/bundle"
@@ -25,7 +24,7 @@ import (
 type Index struct {
 	dir            string
 	manifest       *Manifest
-	bleve          bindex.Index // the bleve index, read through scorch (segment.go)
+	bleve          *segmentfile.Segment // the bleve segment (package segmentfile)
 	bm25           map[ext.Kind]*search.BM25Stats
 	metas, objects *store.Store
 	base           map[ext.Kind]int       // position of each kind's first record
@@ -55,8 +54,8 @@ func bm25Stats(m *Manifest) map[ext.Kind]*search.BM25Stats {
 
 var _ ext.Searcher = (*Index)(nil)
 
-// Open opens the bundle at dir read-only, after checking its manifest, the
-// sizes of its files and the hash of root.bolt (see hashedAtOpen). It
+// Open opens the bundle at dir read-only, after checking its manifest and
+// the sizes of its files (each file is checked where it is read). It
 // writes nothing. Its first call builds the text analyzer (text.Analyzer),
 // which queries are read with.
 func Open(dir string) (x *Index, err error) {
@@ -76,7 +75,7 @@ func Open(dir string) (x *Index, err error) {
 	if x.visibility, err = sight.Expand(m.Visibility, m.Counts); err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
-	if x.bleve, err = bundle.OpenSegment(filepath.Join(dir, "bleve")); err != nil {
+	if x.bleve, err = bundle.OpenSegment(dir, x.docCount()); err != nil {
 		return nil, fmt.Errorf("%s: bleve index: %w", dir, err)
 	}
 	if x.docOrder, err = store.ReadDocOrder(dir, x.docCount()); err != nil {
@@ -172,6 +171,6 @@ func (x *Index) CursorKey() []byte {
 }
 
 // reader opens a reader of the index's postings; the caller closes it.
-func (x *Index) reader() (bindex.IndexReader, error) {
-	return x.bleve.Reader()
+func (x *Index) reader() (*segmentfile.Reader, error) {
+	return x.bleve.Reader(), nil
 }

@@ -54,7 +54,7 @@ func TestServerRefusesBadBundle(t *testing.T) {
 			os.WriteFile(path, bytes.Replace(data, current, []byte(`"format": 99`), 1), 0o644)
 		}, "bundle format 99"},
 		{"truncated segment", func(t *testing.T, dir string) {
-			segs, _ := filepath.Glob(filepath.Join(dir, "bleve", "store", "*.zap"))
+			segs, _ := filepath.Glob(filepath.Join(dir, "bleve", "*.zap"))
 			os.Truncate(segs[0], 10)
 		}, "truncated or altered"},
 	} {
@@ -122,7 +122,7 @@ func TestCachedBundle(t *testing.T) {
 	if err != nil || changed == first {
 		t.Errorf("changed catalog: got %s, %v; want a new bundle", changed, err)
 	}
-	segs, _ := filepath.Glob(filepath.Join(changed, "bleve", "store", "*.zap"))
+	segs, _ := filepath.Glob(filepath.Join(changed, "bleve", "*.zap"))
 	os.Truncate(segs[0], 10)
 	progress.Reset()
 	if _, err := cachedBundle(catalog, cache, &progress); err != nil || !strings.Contains(progress.String(), "damaged") {

@@ -114,8 +114,9 @@ func invoke(t *testing.T, emu *lambdaemu.Emulator, ev []byte) map[string]any {
 }
 
 // TestLambdaRefusesToStart: a function whose bundle does not open
-// (missing, or with a damaged root.bolt, which crashed the process with
-// SIGSEGV), whose authentication mode is not chosen or not one of the
+// (missing, or whose segment's footer has a damaged count of documents,
+// which made the first search allocate terabytes: a fault of the
+// process), whose authentication mode is not chosen or not one of the
 // modes (white space included), or whose configuration fails against the
 // index, exits with the reason on stderr and reports it to the runtime API
 // instead of serving.
@@ -128,7 +129,7 @@ func TestLambdaRefusesToStart(t *testing.T) {
 		want string
 	}{
 		{"missing bundle", []string{"MCPSEARCH_AUTH=none", "MCPSEARCH_INDEX=" + filepath.Join(root, "missing")}, "does not exist"},
-		{"damaged root.bolt", []string{"MCPSEARCH_AUTH=none", "MCPSEARCH_INDEX=" + damagedBoltCopy(t, filepath.Join(root, "index"))}, "root.bolt has SHA-256"},
+		{"damaged segment", []string{"MCPSEARCH_AUTH=none", "MCPSEARCH_INDEX=" + damagedSegmentCopy(t, filepath.Join(root, "index"))}, "the manifest counts"},
 		{"auth mode unset", []string{"MCPSEARCH_AUTH="}, "MCPSEARCH_AUTH is not set"},
 		{"auth mode blank", []string{"MCPSEARCH_AUTH= "}, "MCPSEARCH_AUTH is not set"},
 		{"auth mode padded", []string{"MCPSEARCH_AUTH=none\n"}, `MCPSEARCH_AUTH="none\n": white space around the value (want none, bearer, jwt or aws)`},
@@ -140,23 +141,21 @@ func TestLambdaRefusesToStart(t *testing.T) {
 	}
 }
 
-// damagedBoltCopy copies the bundle at dir and flips three bytes of its
-// root.bolt that bolt follows unchecked (the first element of a leaf page),
-// and returns the copy.
-func damagedBoltCopy(t *testing.T, dir string) string {
+// damagedSegmentCopy copies the bundle at dir and flips the highest byte
+// of the count of documents in its segment's footer (zap v16's footer is
+// 52 bytes, the count first), and returns the copy.
+func damagedSegmentCopy(t *testing.T, dir string) string {
 	t.Helper()
 	dst := filepath.Join(t.TempDir(), "bundle")
 	if err := os.CopyFS(dst, os.DirFS(dir)); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(dst, "bleve", "store", "root.bolt")
+	path := filepath.Join(dst, "bleve", "segment.zap")
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, off := range []int{4*4096 + 22, 4*4096 + 26, 4*4096 + 30} {
-		data[off] ^= 0xff
-	}
+	data[len(data)-52] ^= 0xff
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -4,11 +4,11 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"github.com/mcpsearch/mcpsearch/index/internal/segmentfile"
 	"math"
 	"slices"
 
 	"github.com/RoaringBitmap/roaring/v2"
-	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 	"github.com/blevesearch/bleve/v2/search/scorer"
@@ -70,14 +70,11 @@ type Scope struct {
 
 // termReader opens the postings of term in field, within scope (nil:
 // every document), with frequencies and norms.
-func termReader(r bindex.IndexReader, scope *Scope, field, term string) (bindex.TermFieldReader, error) {
+func termReader(r *segmentfile.Reader, scope *Scope, field, term string) (bindex.TermFieldReader, error) {
 	if scope == nil {
 		return r.TermFieldReader(context.Background(), []byte(term), field, true, true, false)
 	}
-	snap, ok := r.(*scorch.IndexSnapshot)
-	if !ok {
-		return nil, fmt.Errorf("index reader %T is not a scorch snapshot", r)
-	}
+	snap := r
 	return openScoped(snap, scope.Outside, field, term)
 }
 
@@ -119,7 +116,7 @@ type scoredLeaf struct {
 // constants, with the query norm over all of them; idf counts within
 // q.Scope (nil: every document). The leaves of the terms q.MaxPostings
 // leaves out are closed and dropped (leftOut).
-func openLeaves(r bindex.IndexReader, stats *search.BM25Stats, q Query) ([][]scoredLeaf, error) {
+func openLeaves(r *segmentfile.Reader, stats *search.BM25Stats, q Query) ([][]scoredLeaf, error) {
 	postings, err := openPostings(r, q.Scope, q.Text)
 	if err != nil {
 		return nil, err
@@ -160,7 +157,7 @@ func openLeaves(r bindex.IndexReader, stats *search.BM25Stats, q Query) ([][]sco
 
 // openPostings opens the postings of every leaf of text within scope;
 // on an error it closes those it opened.
-func openPostings(r bindex.IndexReader, scope *Scope, text [][]Leaf) ([][]bindex.TermFieldReader, error) {
+func openPostings(r *segmentfile.Reader, scope *Scope, text [][]Leaf) ([][]bindex.TermFieldReader, error) {
 	out := make([][]bindex.TermFieldReader, len(text))
 	for i, clause := range text {
 		out[i] = make([]bindex.TermFieldReader, len(clause))

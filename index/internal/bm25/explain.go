@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"github.com/mcpsearch/mcpsearch/index/internal/segmentfile"
 	"slices"
 
 	"github.com/blevesearch/bleve/v2/search"
@@ -26,7 +27,7 @@ type Contribution struct {
 // documents and the query's terms. stats are as for Top; q's filters are
 // not read (the documents passed them), its Scope and MaxPostings count as
 // in Top.
-func Contributions(ctx context.Context, r bindex.IndexReader, stats *search.BM25Stats, q Query, ids []string) ([][]Contribution, error) {
+func Contributions(ctx context.Context, r *segmentfile.Reader, stats *search.BM25Stats, q Query, ids []string) ([][]Contribution, error) {
 	docs, err := pageDocs(r, ids)
 	if err != nil {
 		return nil, err
@@ -62,7 +63,7 @@ type pageDoc struct {
 }
 
 // pageDocs returns the documents ids in index order.
-func pageDocs(r bindex.IndexReader, ids []string) ([]pageDoc, error) {
+func pageDocs(r *segmentfile.Reader, ids []string) ([]pageDoc, error) {
 	docs := make([]pageDoc, len(ids))
 	for i, id := range ids {
 		iid, err := r.InternalID(id)

@@ -3,6 +3,7 @@ package bm25
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/mcpsearch/mcpsearch/index/internal/segmentfile"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	bindex "github.com/blevesearch/bleve_index_api"
@@ -14,18 +15,18 @@ type Set []uint64
 
 // Allowed returns the documents every filter clause lets through, of docs
 // documents, or the empty Set when there are no filters.
-func Allowed(r bindex.IndexReader, filters [][]Leaf, docs int) (Set, error) {
+func Allowed(r *segmentfile.Reader, filters [][]Leaf, docs int) (Set, error) {
 	return allowed(r, nil, filters, docs, nil)
 }
 
 // AllowedIn is Allowed within scope (nil: every document): the documents
 // of scope that every filter clause lets through.
-func AllowedIn(r bindex.IndexReader, scope *Scope, filters [][]Leaf, docs int) (Set, error) {
+func AllowedIn(r *segmentfile.Reader, scope *Scope, filters [][]Leaf, docs int) (Set, error) {
 	return allowed(r, scope, filters, docs, nil)
 }
 
 // allowed is Allowed within scope (nil: every document), in buf.
-func allowed(r bindex.IndexReader, scope *Scope, filters [][]Leaf, docs int, buf Set) (Set, error) {
+func allowed(r *segmentfile.Reader, scope *Scope, filters [][]Leaf, docs int, buf Set) (Set, error) {
 	if len(filters) == 0 {
 		return buf[:0], nil
 	}
@@ -58,7 +59,7 @@ func fill(b []uint64, n int, v uint64) []uint64 {
 }
 
 // markPostings sets the bit of every document in scope holding leaf l.
-func markPostings(r bindex.IndexReader, scope *Scope, l Leaf, bits []uint64) error {
+func markPostings(r *segmentfile.Reader, scope *Scope, l Leaf, bits []uint64) error {
 	p, err := termReader(r, scope, l.Field, l.Term)
 	if err != nil {
 		return fmt.Errorf("term %q in %s: %w", l.Term, l.Field, err)

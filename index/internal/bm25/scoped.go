@@ -3,9 +3,9 @@ package bm25
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/mcpsearch/mcpsearch/index/internal/segmentfile"
 
 	"github.com/RoaringBitmap/roaring/v2"
-	"github.com/blevesearch/bleve/v2/index/scorch"
 	bindex "github.com/blevesearch/bleve_index_api"
 	segment "github.com/blevesearch/scorch_segment_api/v2"
 )
@@ -42,7 +42,7 @@ var _ bindex.TermFieldReader = (*scopedReader)(nil)
 
 // openScoped opens term's postings in field, without the documents of
 // outside (a bitmap per segment of snap, deleted documents included).
-func openScoped(snap *scorch.IndexSnapshot, outside []*roaring.Bitmap, field, term string) (*scopedReader, error) {
+func openScoped(snap *segmentfile.Reader, outside []*roaring.Bitmap, field, term string) (*scopedReader, error) {
 	segs := snap.Segments()
 	if len(outside) != len(segs) {
 		return nil, fmt.Errorf("a scope of %d segments for an index of %d", len(outside), len(segs))
@@ -51,8 +51,8 @@ func openScoped(snap *scorch.IndexSnapshot, outside []*roaring.Bitmap, field, te
 	next := uint64(0)
 	for i, s := range segs {
 		r.offsets[i] = next
-		next += s.Segment().Count()
-		dict, err := s.Segment().Dictionary(field)
+		next += s.Count()
+		dict, err := s.Dictionary(field)
 		if err != nil {
 			return nil, err
 		}

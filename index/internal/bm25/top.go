@@ -3,6 +3,7 @@ package bm25
 import (
 	"context"
 	"fmt"
+	"github.com/mcpsearch/mcpsearch/index/internal/segmentfile"
 	"sync"
 
 	"github.com/blevesearch/bleve/v2/search"
@@ -44,7 +45,7 @@ const ctxCheckEvery = 4096
 // order (order), with their BM25 scores, reading r, which holds docs
 // documents. stats are those of the kind searched: its document count and
 // the total length of each field.
-func Top(ctx context.Context, r bindex.IndexReader, docs int, stats *search.BM25Stats, q Query, n int, order store.DocOrder) ([]Doc, error) {
+func Top(ctx context.Context, r *segmentfile.Reader, docs int, stats *search.BM25Stats, q Query, n int, order store.DocOrder) ([]Doc, error) {
 	leaves, err := openLeaves(r, stats, q)
 	defer closeLeaves(leaves)
 	if err != nil {
@@ -70,7 +71,7 @@ func Top(ctx context.Context, r bindex.IndexReader, docs int, stats *search.BM25
 
 // filter sets the documents every filter clause lets through; with no
 // filters, all are.
-func (s *bm25Scratch) filter(r bindex.IndexReader, q Query, docs int) (err error) {
+func (s *bm25Scratch) filter(r *segmentfile.Reader, q Query, docs int) (err error) {
 	if s.given = q.Allowed; s.given != nil {
 		return nil
 	}

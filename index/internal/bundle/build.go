@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/blevesearch/bleve/v2/mapping"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -143,11 +144,11 @@ func writeBundle(cat *catalog.Catalog, dir string, opts *BuildOptions) (*Manifes
 	if err != nil {
 		return nil, err
 	}
-	lengths, err := writeIndex(cat, filepath.Join(dir, "bleve"))
+	lengths, err := writeIndex(cat, dir)
 	if err != nil {
 		return nil, err
 	}
-	positions, err := writeDocOrder(filepath.Join(dir, "bleve"), dir, KindBases(itemCounts(cat)), len(cat.Items))
+	positions, err := writeDocOrder(dir, KindBases(itemCounts(cat)), len(cat.Items))
 	if err != nil {
 		return nil, err
 	}
@@ -222,29 +223,47 @@ func newFieldLengths() map[string]int {
 	return lengths
 }
 
-func writeIndex(cat *catalog.Catalog, path string) (*fieldLengths, error) {
+func writeIndex(cat *catalog.Catalog, dir string) (*fieldLengths, error) {
 	im, err := newMapping()
 	if err != nil {
 		return nil, err
 	}
-	b, err := newSegmentBuilder(path, im)
+	b, err := newSegmentBuilder(dir, im)
 	if err != nil {
 		return nil, err
 	}
-	ordinal := map[ext.Kind]int{}
 	lengths := &fieldLengths{all: newFieldLengths(), bySet: map[string]map[string]int{}}
-	for i := range cat.Items {
-		it := &cat.Items[i]
-		doc := document(it)
-		if err := b.index(schema.DocID(it.Kind, ordinal[it.Kind]), doc); err != nil {
-			b.close()
-			return nil, fmt.Errorf("indexing %s %q: %w", it.Kind, it.Name, err)
+	err = EachDocument(cat, func(it *catalog.Item, id string, doc map[string]any) error {
+		if err := b.index(id, doc); err != nil {
+			return fmt.Errorf("indexing %s %q: %w", it.Kind, it.Name, err)
 		}
 		lengths.add(visibilityKey(it.Visibility), doc)
-		ordinal[it.Kind]++
+		return nil
+	})
+	if err != nil {
+		b.abort()
+		return nil, err
 	}
 	return lengths, b.close()
 }
+
+// EachDocument calls fn with each item of cat, in catalog order, its
+// document's id and what the segment indexes for it (the build, and the
+// tests that compare with bleve's own engine on the same documents).
+func EachDocument(cat *catalog.Catalog, fn func(it *catalog.Item, id string, doc map[string]any) error) error {
+	ordinal := map[ext.Kind]int{}
+	for i := range cat.Items {
+		it := &cat.Items[i]
+		if err := fn(it, schema.DocID(it.Kind, ordinal[it.Kind]), document(it)); err != nil {
+			return err
+		}
+		ordinal[it.Kind]++
+	}
+	return nil
+}
+
+// Mapping is the bleve mapping of a bundle's documents (newMapping).
+func Mapping() (*mapping.IndexMappingImpl, error) { return newMapping() }
 
 func chmodTree(dir string) error {
 	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {

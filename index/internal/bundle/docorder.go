@@ -11,12 +11,13 @@ import (
 	"github.com/mcpsearch/mcpsearch/index/internal/store"
 )
 
-// writeDocOrder writes the document order (store.DocOrderFile) into dir
-// for the bleve index at blevePath, whose documents are the count items of
-// the catalog: bleve numbers them in an order of its own (see package
-// store).
-func writeDocOrder(blevePath, dir string, base map[ext.Kind]int, count int) ([]uint32, error) {
-	positions, err := docPositions(blevePath, base, count)
+// writeDocOrder writes the document order (store.DocOrderFile) into the
+// bundle at dir, whose segment's documents are the count items of the
+// catalog (see package store: scorch numbered them in an order of its own;
+// segmentfile numbers them in the order they were added, so that since
+// format 17 the order is each document's own number).
+func writeDocOrder(dir string, base map[ext.Kind]int, count int) ([]uint32, error) {
+	positions, err := docPositions(dir, base, count)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", store.DocOrderFile, err)
 	}
@@ -33,22 +34,15 @@ func documentsOf(positions []uint32) []uint32 {
 	return docs
 }
 
-// docPositions returns the catalog position of each document of the bleve
-// index at blevePath, by document number.
-func docPositions(blevePath string, base map[ext.Kind]int, count int) (_ []uint32, err error) {
-	x, err := OpenSegment(blevePath)
+// docPositions returns the catalog position of each document of the
+// segment of the bundle at dir, by document number.
+func docPositions(dir string, base map[ext.Kind]int, count int) (_ []uint32, err error) {
+	x, err := OpenSegment(dir, count)
 	if err != nil {
 		return nil, err
 	}
 	defer func() { err = errors.Join(err, x.Close()) }()
-	r, err := x.Reader()
-	if err != nil {
-		return nil, err
-	}
-	defer func() { err = errors.Join(err, r.Close()) }()
-	if n, err := r.DocCount(); err != nil || int(n) != count {
-		return nil, fmt.Errorf("%d documents (%v), want %d", n, err, count)
-	}
+	r := x.Reader()
 	positions := make([]uint32, count)
 	id := make(bindex.IndexInternalID, 8)
 	for doc := range count {

@@ -2,31 +2,29 @@ package bundle
 
 import (
 	"errors"
-	"path/filepath"
+	"os"
 	"testing"
+
+	"github.com/mcpsearch/mcpsearch/index/internal/segmentfile"
 )
 
 // TestSegmentOfNoDocument: the segment builder closed with nothing indexed
-// says so instead of letting scorch's builder index past an empty list.
+// says so and writes nothing.
 func TestSegmentOfNoDocument(t *testing.T) {
 	t.Parallel()
 	m, err := newMapping()
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := newSegmentBuilder(filepath.Join(t.TempDir(), "bleve"), m)
+	dir := t.TempDir()
+	b, err := newSegmentBuilder(dir, m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	func() {
-		defer func() {
-			if p := recover(); p != nil {
-				t.Errorf("close panicked: %v", p)
-			}
-		}()
-		err = b.close()
-	}()
-	if !errors.Is(err, errNoDocuments) {
-		t.Errorf("got %v, want errNoDocuments", err)
+	if err := b.close(); !errors.Is(err, segmentfile.ErrNoDocuments) {
+		t.Errorf("got %v, want segmentfile.ErrNoDocuments", err)
+	}
+	if _, err := os.Stat(SegmentPath(dir)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a segment of no document was written: %v", err)
 	}
 }

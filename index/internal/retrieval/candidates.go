@@ -3,9 +3,9 @@ package retrieval
 import (
 	"context"
 	"fmt"
+	"github.com/mcpsearch/mcpsearch/index/internal/segmentfile"
 	"strings"
 
-	bindex "github.com/blevesearch/bleve_index_api"
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/bm25"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
@@ -65,7 +65,7 @@ func (x searcher) bm25Top(ctx context.Context, kind ext.Kind, q bm25.Query, n in
 }
 
 // candidatesOf names the documents of top.
-func CandidatesOf(r bindex.IndexReader, top []bm25.Doc) ([]rank.Candidate, error) {
+func CandidatesOf(r *segmentfile.Reader, top []bm25.Doc) ([]rank.Candidate, error) {
 	cands := make([]rank.Candidate, len(top))
 	for i, d := range top {
 		ext, err := r.ExternalID(bm25.InternalID(uint64(d.Num)))
@@ -79,7 +79,7 @@ func CandidatesOf(r bindex.IndexReader, top []bm25.Doc) ([]rank.Candidate, error
 
 // readerOfDocs opens a reader of the index's postings, as reader does, and
 // returns the number of documents it holds.
-func (x searcher) readerOfDocs() (bindex.IndexReader, int, error) {
+func (x searcher) readerOfDocs() (*segmentfile.Reader, int, error) {
 	r, err := x.Reader()
 	if err != nil {
 		return nil, 0, err

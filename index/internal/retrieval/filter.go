@@ -3,6 +3,7 @@ package retrieval
 import (
 	"context"
 	"fmt"
+	"github.com/mcpsearch/mcpsearch/index/internal/segmentfile"
 	"slices"
 	"strings"
 	"sync"
@@ -101,7 +102,7 @@ func otherAnnotation(term string) string {
 
 // eachTermSets calls fn for each term of field that nameOf names (not "")
 // and each item holding it, with the item's kind and visibility set.
-func (n *FilterNames) eachTermSets(r bindex.IndexReader, order store.DocOrder, field string, nameOf func(term string) string, fn func(name string, k ext.Kind, set int32)) error {
+func (n *FilterNames) eachTermSets(r *segmentfile.Reader, order store.DocOrder, field string, nameOf func(term string) string, fn func(name string, k ext.Kind, set int32)) error {
 	dict, err := r.FieldDict(field)
 	if err != nil {
 		return err
@@ -122,7 +123,7 @@ func (n *FilterNames) eachTermSets(r bindex.IndexReader, order store.DocOrder, f
 	}
 }
 
-func (n *FilterNames) eachPosting(r bindex.IndexReader, order store.DocOrder, field, term string, fn func(k ext.Kind, set int32)) error {
+func (n *FilterNames) eachPosting(r *segmentfile.Reader, order store.DocOrder, field, term string, fn func(k ext.Kind, set int32)) error {
 	p, err := r.TermFieldReader(context.Background(), []byte(term), field, false, false, false)
 	if err != nil {
 		return err

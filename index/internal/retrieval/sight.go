@@ -20,8 +20,8 @@ func (d *termDicts) visibleFreq(full, term string) (int, error) {
 		d.scratch = roaring.New()
 	}
 	n := 0
-	for i, seg := range d.snap.Segments() {
-		if d.pl, err = dicts[i].PostingsList([]byte(term), seg.Deleted(), d.pl); err != nil {
+	for i := range d.snap.Segments() {
+		if d.pl, err = dicts[i].PostingsList([]byte(term), nil, d.pl); err != nil {
 			return 0, fmt.Errorf("term %q in %s: %w", term, full, err)
 		}
 		d.scratch.Clear()

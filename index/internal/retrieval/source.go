@@ -2,10 +2,10 @@ package retrieval
 
 import (
 	"context"
+	"github.com/mcpsearch/mcpsearch/index/internal/segmentfile"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/blevesearch/bleve/v2/search"
-	bindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/requests"
@@ -28,7 +28,7 @@ type Bundle interface {
 	Name() string
 	// Reader opens a reader of the postings (a scorch snapshot); the
 	// caller closes it.
-	Reader() (bindex.IndexReader, error)
+	Reader() (*segmentfile.Reader, error)
 	// Stats are BM25's statistics of kind k for the caller: the items of
 	// k it sees and the true total length of each field over their
 	// documents.

@@ -1,7 +1,7 @@
 package retrieval
 
 import (
-	bindex "github.com/blevesearch/bleve_index_api"
+	"github.com/mcpsearch/mcpsearch/index/internal/segmentfile"
 
 	"github.com/mcpsearch/mcpsearch/index/internal/requests"
 	"github.com/mcpsearch/mcpsearch/index/internal/store"
@@ -14,8 +14,8 @@ import (
 // bundle for each. What a Source must make for its caller (the sight, the
 // meta records, a hosted query) stays its own.
 type Tables struct {
-	Bundle     string       // names the bundle in errors ("index DIR")
-	Index      bindex.Index // the postings
+	Bundle     string               // names the bundle in errors ("index DIR")
+	Index      *segmentfile.Segment // the postings
 	Order      store.DocOrder
 	Vecs       *vectors.Vectors // nil: the bundle has none
 	Reqs       *requests.Index  // nil: the bundle has none
@@ -26,7 +26,7 @@ type Tables struct {
 func (t Tables) Name() string { return t.Bundle }
 
 // Reader opens a reader of the postings; the caller closes it.
-func (t Tables) Reader() (bindex.IndexReader, error) { return t.Index.Reader() }
+func (t Tables) Reader() (*segmentfile.Reader, error) { return t.Index.Reader(), nil }
 
 // DocOrder is the catalog position of each document, BM25's tie-break.
 func (t Tables) DocOrder() store.DocOrder { return t.Order }

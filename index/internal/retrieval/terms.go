@@ -3,12 +3,12 @@ package retrieval
 import (
 	"context"
 	"fmt"
+	"github.com/mcpsearch/mcpsearch/index/internal/segmentfile"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/RoaringBitmap/roaring/v2"
-	"github.com/blevesearch/bleve/v2/index/scorch"
 	bindex "github.com/blevesearch/bleve_index_api"
 	segment "github.com/blevesearch/scorch_segment_api/v2"
 
@@ -165,7 +165,7 @@ func allLetters(w string) bool {
 // segment of an index snapshot, each opened once. It counts the documents
 // of a caller who may not see every item among the items it sees only.
 type termDicts struct {
-	snap    *scorch.IndexSnapshot
+	snap    *segmentfile.Reader
 	kind    ext.Kind
 	dicts   map[string][]segment.TermDictionary // by the kind's field, and by index field (sight.go)
 	pl      segment.PostingsList                // reused
@@ -176,11 +176,8 @@ type termDicts struct {
 
 // newTermDicts reads the dictionaries of kind for a caller who sees the
 // documents visible (nil: all), items of the kind.
-func newTermDicts(r bindex.IndexReader, kind ext.Kind, visible []*roaring.Bitmap, items int) (*termDicts, error) {
-	snap, ok := r.(*scorch.IndexSnapshot)
-	if !ok {
-		return nil, fmt.Errorf("index reader %T is not a scorch snapshot", r)
-	}
+func newTermDicts(r *segmentfile.Reader, kind ext.Kind, visible []*roaring.Bitmap, items int) (*termDicts, error) {
+	snap := r
 	return &termDicts{snap: snap, kind: kind, dicts: map[string][]segment.TermDictionary{}, visible: visible, items: items}, nil
 }
 
@@ -208,7 +205,7 @@ func (d *termDicts) dictsOf(full string) ([]segment.TermDictionary, error) {
 func (d *termDicts) open(full string) ([]segment.TermDictionary, error) {
 	var dicts []segment.TermDictionary
 	for _, seg := range d.snap.Segments() {
-		dict, err := seg.Segment().Dictionary(full)
+		dict, err := seg.Dictionary(full)
 		if err != nil {
 			return nil, fmt.Errorf("dictionary of %s: %w", full, err)
 		}
@@ -243,8 +240,8 @@ func (d *termDicts) fieldFreq(f, term string) (int, error) {
 		return 0, err
 	}
 	n := 0
-	for i, seg := range d.snap.Segments() {
-		if d.pl, err = dicts[i].PostingsList([]byte(term), seg.Deleted(), d.pl); err != nil {
+	for i := range d.snap.Segments() {
+		if d.pl, err = dicts[i].PostingsList([]byte(term), nil, d.pl); err != nil {
 			return 0, fmt.Errorf("term %q in %s: %w", term, f, err)
 		}
 		n += int(d.pl.Count())
@@ -295,7 +292,7 @@ func (x searcher) heldTerms(kind ext.Kind, id string, terms []Term) (held map[st
 }
 
 // fieldHolds reports whether document doc holds term in field.
-func fieldHolds(r bindex.IndexReader, field, term string, doc bindex.IndexInternalID) (bool, error) {
+func fieldHolds(r *segmentfile.Reader, field, term string, doc bindex.IndexInternalID) (bool, error) {
 	tfr, err := r.TermFieldReader(context.Background(), []byte(term), field, false, false, false)
 	if err != nil {
 		return false, err

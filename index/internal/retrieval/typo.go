@@ -301,15 +301,23 @@ func (m typoMatch) nearerThan(o typoMatch) bool {
 }
 
 // walkDict calls f with each term of dict between start and end that a
-// accepts.
+// accepts. A term's count is read from its postings: zap's dictionary
+// iterator reuses one postings list for the counts it gives, and after a
+// term of one posting (zap's "1-hit" encoding) it gives every later term a
+// count of one (TestTypoAutomatonMatchesBleve found it: bleve's own walk
+// of the same documents counted them).
 func walkDict(dict segment.TermDictionary, a *typoAutomaton, start, end []byte, f func(typoMatch)) error {
 	it := dict.AutomatonIterator(a, start, end)
+	var pl segment.PostingsList
 	for {
 		e, err := it.Next()
 		if err != nil || e == nil {
 			return err
 		}
-		f(typoMatch{term: e.Term, distance: int(e.EditDistance), count: int(e.Count)})
+		if pl, err = dict.PostingsList([]byte(e.Term), nil, pl); err != nil {
+			return err
+		}
+		f(typoMatch{term: e.Term, distance: int(e.EditDistance), count: int(pl.Count())})
 	}
 }
 

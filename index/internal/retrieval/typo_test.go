@@ -12,6 +12,7 @@ import (
 	bindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/bundle/bundletest"
 	"github.com/mcpsearch/mcpsearch/index/internal/schema"
 	"github.com/mcpsearch/mcpsearch/index/internal/typotest"
 )
@@ -23,6 +24,7 @@ func TestTypoAutomatonMatchesBleve(t *testing.T) {
 	t.Parallel()
 	x := defaultSearcher(t)
 	d := mustTermDicts(t, x)
+	fuzzy := bleveReader(t, "../../../functions/search/catalog")
 	rnd := rand.New(rand.NewPCG(5, 5))
 	checked := 0
 	for _, field := range typoFields {
@@ -36,7 +38,7 @@ func TestTypoAutomatonMatchesBleve(t *testing.T) {
 				}
 				for _, edits := range []uint8{1, 2} {
 					got := ownWalk(t, d, field, rs, edits)
-					want := bleveWalk(t, d.snap, schema.KindField(ext.KindTool, field), rs, edits)
+					want := bleveWalk(t, fuzzy, schema.KindField(ext.KindTool, field), rs, edits)
 					if !slices.Equal(got, want) {
 						t.Fatalf("%s, %q within %d: got %v, want %v", field, w, edits, got, want)
 					}
@@ -64,6 +66,23 @@ func ownWalk(t *testing.T, d *termDicts, field string, word []rune, edits uint8)
 		t.Fatal(err)
 	}
 	return out
+}
+
+// bleveReader is a reader of bleve's own index of the catalog at dir (the
+// default catalog, which defaultSearcher's bundle is built of), closed
+// when the test ends.
+func bleveReader(t *testing.T, dir string) bindex.IndexReader {
+	t.Helper()
+	adv, err := bundletest.Bleve(t, dir).Advanced()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := adv.Reader()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
 }
 
 func bleveWalk(t *testing.T, r bindex.IndexReader, field string, word []rune, edits uint8) []string {

@@ -52,33 +52,87 @@ func Write(path string, docs []bindex.Document) error {
 
 // write is Write with batches of batch documents.
 func write(path string, docs []bindex.Document, batch int) (err error) {
-	if len(docs) == 0 {
-		return ErrNoDocuments
-	}
-	tmp, err := os.MkdirTemp(filepath.Dir(path), ".segment-")
+	w, err := create(path, batch)
 	if err != nil {
 		return err
 	}
-	defer func() { err = errors.Join(err, os.RemoveAll(tmp)) }()
-	var parts []string
-	for start := 0; start < len(docs); start += batch {
-		part := filepath.Join(tmp, fmt.Sprintf("%06d.zap", len(parts)))
-		if err := writeBatch(part, docs[start:min(start+batch, len(docs))]); err != nil {
+	for _, d := range docs {
+		if err := w.Add(d); err != nil {
+			w.Abort()
 			return err
 		}
-		parts = append(parts, part)
 	}
+	return w.Close()
+}
+
+// Writer writes a segment a document at a time: each batch is analysed
+// and written as it fills, and Close merges them into the segment.
+type Writer struct {
+	path, tmp string
+	batch     int
+	docs      []bindex.Document
+	parts     []string
+}
+
+// Create starts a segment at path; its temporary files are made in the
+// directory of path. Close writes it, Abort removes what was written.
+func Create(path string) (*Writer, error) { return create(path, batchSize) }
+
+func create(path string, batch int) (*Writer, error) {
+	tmp, err := os.MkdirTemp(filepath.Dir(path), ".segment-")
+	if err != nil {
+		return nil, err
+	}
+	return &Writer{path: path, tmp: tmp, batch: batch}, nil
+}
+
+// Add adds d, the next document.
+func (w *Writer) Add(d bindex.Document) error {
+	w.docs = append(w.docs, d)
+	if len(w.docs) < w.batch {
+		return nil
+	}
+	return w.flush()
+}
+
+// flush writes the documents added since the last flush as one part.
+func (w *Writer) flush() error {
+	part := filepath.Join(w.tmp, fmt.Sprintf("%06d.zap", len(w.parts)))
+	if err := writeBatch(part, w.docs); err != nil {
+		return err
+	}
+	w.parts = append(w.parts, part)
+	w.docs = w.docs[:0]
+	return nil
+}
+
+// Close writes the segment: the last part, then the merges of the parts,
+// in order. ErrNoDocuments when none was added.
+func (w *Writer) Close() (err error) {
+	defer func() { err = errors.Join(err, os.RemoveAll(w.tmp)) }()
+	if len(w.docs) > 0 {
+		if err := w.flush(); err != nil {
+			return err
+		}
+	}
+	if len(w.parts) == 0 {
+		return ErrNoDocuments
+	}
+	parts := w.parts
 	for len(parts) > 1 {
 		n := min(mergeMax, len(parts))
-		merged := filepath.Join(tmp, fmt.Sprintf("merged-%06d.zap", len(parts)))
-		// the merged segment goes first: its documents came first
+		merged := filepath.Join(w.tmp, fmt.Sprintf("merged-%06d.zap", len(parts)))
 		if err := merge(parts[:n], merged); err != nil {
 			return err
 		}
+		// the merged segment goes first: its documents came first
 		parts = append([]string{merged}, parts[n:]...)
 	}
-	return os.Rename(parts[0], path)
+	return os.Rename(parts[0], w.path)
 }
+
+// Abort removes what the writer wrote; the segment is not written.
+func (w *Writer) Abort() error { return os.RemoveAll(w.tmp) }
 
 // writeBatch analyses docs and writes them as one segment at path.
 func writeBatch(path string, docs []bindex.Document) error {
@@ -168,6 +222,9 @@ func Open(path string) (*Segment, error) {
 	return &Segment{seg: seg}, nil
 }
 
+// Count is the number of documents the segment's footer says it holds.
+func (s *Segment) Count() uint64 { return s.seg.Count() }
+
 // Close unmaps the segment; no Reader of it may be read after.
 func (s *Segment) Close() error { return s.seg.Close() }
 
@@ -223,19 +280,35 @@ func (r *Reader) FieldDict(field string) (bindex.FieldDict, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &fieldDict{it: dict.AutomatonIterator(nil, nil, nil), cardinality: dict.Cardinality()}, nil
+	return &fieldDict{dict: dict, it: dict.AutomatonIterator(nil, nil, nil), cardinality: dict.Cardinality()}, nil
 }
 
 // fieldDict is a bindex.FieldDict over one dictionary.
 type fieldDict struct {
+	dict        segment.TermDictionary
 	it          segment.DictionaryIterator
+	pl          segment.PostingsList
 	cardinality int
 }
 
-func (d *fieldDict) Next() (*bindex.DictEntry, error) { return d.it.Next() }
-func (d *fieldDict) Close() error                     { return nil }
-func (d *fieldDict) Cardinality() int                 { return d.cardinality }
-func (d *fieldDict) BytesRead() uint64                { return 0 }
+// Next returns the next term and the number of documents holding it, read
+// from its postings: zap's dictionary iterator reuses one postings list
+// for its counts, and after a term of one posting (its "1-hit" encoding)
+// gives every later term a count of one.
+func (d *fieldDict) Next() (*bindex.DictEntry, error) {
+	e, err := d.it.Next()
+	if err != nil || e == nil {
+		return e, err
+	}
+	if d.pl, err = d.dict.PostingsList([]byte(e.Term), nil, d.pl); err != nil {
+		return nil, err
+	}
+	e.Count = d.pl.Count()
+	return e, nil
+}
+func (d *fieldDict) Close() error      { return nil }
+func (d *fieldDict) Cardinality() int  { return d.cardinality }
+func (d *fieldDict) BytesRead() uint64 { return 0 }
 
 // TermFieldReader opens the postings of term in field, with frequencies
 // and norms as asked (never term vectors: no bundle reads them).
@@ -251,13 +324,23 @@ func (r *Reader) TermFieldReader(_ context.Context, term []byte, field string, i
 	if err != nil {
 		return nil, err
 	}
-	return &termReader{pl: pl, it: pl.Iterator(includeFreq, includeNorm, false, nil)}, nil
+	t := &termReader{pl: pl, freq: includeFreq, norm: includeNorm}
+	t.restart()
+	return t, nil
 }
 
 // termReader is a bindex.TermFieldReader over one postings list.
 type termReader struct {
-	pl segment.PostingsList
-	it segment.PostingsIterator
+	pl         segment.PostingsList
+	it         segment.PostingsIterator
+	freq, norm bool
+	cur        uint64 // the document last returned
+	started    bool   // whether one was
+}
+
+// restart reads the postings from the first again.
+func (t *termReader) restart() {
+	t.it, t.started = t.pl.Iterator(t.freq, t.norm, false, nil), false
 }
 
 // Next returns the next posting, or nil at the end.
@@ -266,19 +349,32 @@ func (t *termReader) Next(tfd *bindex.TermFieldDoc) (*bindex.TermFieldDoc, error
 	if err != nil || p == nil {
 		return nil, err
 	}
-	return fill(p, tfd), nil
+	return t.fill(p, tfd), nil
 }
 
-// Advance returns the first posting at or after document id, or nil.
+// Advance returns the first posting at or after document id, or nil. As
+// scorch's reader does, a target at or before the document last returned
+// reads the postings again from the first (explanations ask for a page's
+// documents in the order of their scores).
 func (t *termReader) Advance(id bindex.IndexInternalID, tfd *bindex.TermFieldDoc) (*bindex.TermFieldDoc, error) {
 	if len(id) != 8 {
 		return nil, fmt.Errorf("an internal id of %d bytes", len(id))
 	}
-	p, err := t.it.Advance(binary.BigEndian.Uint64(id))
+	num := binary.BigEndian.Uint64(id)
+	if t.started && t.cur >= num {
+		t.restart()
+	}
+	p, err := t.it.Advance(num)
 	if err != nil || p == nil {
 		return nil, err
 	}
-	return fill(p, tfd), nil
+	return t.fill(p, tfd), nil
+}
+
+// fill remembers p and returns it in tfd.
+func (t *termReader) fill(p segment.Posting, tfd *bindex.TermFieldDoc) *bindex.TermFieldDoc {
+	t.cur, t.started = p.Number(), true
+	return fill(p, tfd)
 }
 
 // fill writes p into tfd (a new one when nil).
@@ -294,3 +390,8 @@ func fill(p segment.Posting, tfd *bindex.TermFieldDoc) *bindex.TermFieldDoc {
 func (t *termReader) Count() uint64 { return t.pl.Count() }
 func (t *termReader) Close() error  { return nil }
 func (t *termReader) Size() int     { return t.pl.Size() + t.it.Size() }
+
+// Segments are the reader's segments: one, a bundle's. (Its readers walk
+// them as they walked scorch's snapshot, whose documents are numbered
+// across its segments in turn.)
+func (r *Reader) Segments() []segment.Segment { return []segment.Segment{r.seg} }

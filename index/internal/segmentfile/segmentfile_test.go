@@ -2,6 +2,7 @@ package segmentfile
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -120,10 +121,12 @@ func compareField(t *testing.T, ours *Reader, theirs bindex.IndexReader, field s
 			}
 			break
 		}
-		if o.Term != th.Term || o.Count != th.Count {
-			t.Fatalf("field %s: term %q (%d) against scorch's %q (%d)", field, o.Term, o.Count, th.Term, th.Count)
+		if o.Term != th.Term {
+			t.Fatalf("field %s: term %q against scorch's %q", field, o.Term, th.Term)
 		}
-		comparePostings(t, ours, theirs, field, o.Term)
+		if n := comparePostings(t, ours, theirs, field, o.Term); uint64(n) != o.Count {
+			t.Fatalf("field %s: term %q: the dictionary counts %d documents, its postings %d", field, o.Term, o.Count, n)
+		}
 		terms++
 	}
 	if terms == 0 {
@@ -131,8 +134,11 @@ func compareField(t *testing.T, ours *Reader, theirs bindex.IndexReader, field s
 	}
 }
 
-// comparePostings compares the postings of term by document id.
-func comparePostings(t *testing.T, ours *Reader, theirs bindex.IndexReader, field, term string) {
+// comparePostings compares the postings of term by document id and
+// returns how many there are. (Scorch's dictionary counts are not
+// compared: zap's iterator gives every term after one of a single posting
+// a count of one, which FieldDict corrects.)
+func comparePostings(t *testing.T, ours *Reader, theirs bindex.IndexReader, field, term string) int {
 	t.Helper()
 	byID := func(r interface {
 		TermFieldReader(context.Context, []byte, string, bool, bool, bool) (bindex.TermFieldReader, error)
@@ -167,6 +173,7 @@ func comparePostings(t *testing.T, ours *Reader, theirs bindex.IndexReader, fiel
 			t.Fatalf("%s:%s: %s has frequency and norm %v, scorch %v", field, term, id, o[id], v)
 		}
 	}
+	return len(o)
 }
 
 // scorchReader builds docs with scorch's builder, as bundles were built
@@ -245,6 +252,13 @@ func TestAdvance(t *testing.T) {
 	if d, _ := tfr.Next(nil); d == nil || num(d.ID) != all[len(all)/2+1] {
 		t.Fatalf("Next after Advance: %v, want %d", d, all[len(all)/2+1])
 	}
+	// backwards, and to the document last returned, as explanations ask
+	for _, i := range []int{2, 2, 0} {
+		d, err := tfr.Advance(internal(all[i]), nil)
+		if err != nil || d == nil || num(d.ID) != all[i] {
+			t.Fatalf("Advance back to %d: %v (%v)", all[i], d, err)
+		}
+	}
 	if _, err := r.TermFieldReader(context.Background(), []byte("note"), "description", true, true, true); err == nil {
 		t.Error("term vectors asked for and given")
 	}
@@ -263,7 +277,7 @@ func num(id bindex.IndexInternalID) uint64 {
 func TestWriteErrors(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	if err := Write(filepath.Join(dir, "seg.zap"), nil); err != ErrNoDocuments {
+	if err := Write(filepath.Join(dir, "seg.zap"), nil); !errors.Is(err, ErrNoDocuments) {
 		t.Errorf("no documents: %v", err)
 	}
 	d := bdoc.NewDocument("")

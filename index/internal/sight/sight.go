@@ -2,11 +2,10 @@ package sight
 
 import (
 	"fmt"
+	"github.com/mcpsearch/mcpsearch/index/internal/segmentfile"
 
 	"github.com/RoaringBitmap/roaring/v2"
-	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/search"
-	bindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/bm25"
@@ -23,7 +22,7 @@ const maxVisibleSets = 64
 // written requests, its item counts and BM25's statistics of every item.
 type Bundle struct {
 	Name     string // "index DIR", for errors
-	Index    bindex.Index
+	Index    *segmentfile.Segment
 	Requests *requests.Index // nil: the bundle has none
 	Counts   map[ext.Kind]int
 	Stats    map[ext.Kind]*search.BM25Stats
@@ -112,24 +111,15 @@ func (c *Cache) readDocs(a ext.Access) (_ *docs, err error) {
 			err = fmt.Errorf("%s: visible documents: %w", c.b.Name, err)
 		}
 	}()
-	r, err := c.b.Index.Reader()
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	snap, ok := r.(*scorch.IndexSnapshot)
-	if !ok {
-		return nil, fmt.Errorf("index reader %T is not a scorch snapshot", r)
-	}
 	d := &docs{}
-	for _, seg := range snap.Segments() {
-		dict, err := seg.Segment().Dictionary(schema.Visibility)
+	for _, seg := range c.b.Index.Reader().Segments() {
+		dict, err := seg.Dictionary(schema.Visibility)
 		if err != nil {
 			return nil, err
 		}
 		visible := roaring.New()
 		for _, term := range bundle.AccessTerms(a) {
-			pl, err := dict.PostingsList([]byte(term), seg.Deleted(), nil)
+			pl, err := dict.PostingsList([]byte(term), nil, nil)
 			if err != nil {
 				return nil, err
 			}
@@ -137,11 +127,8 @@ func (c *Cache) readDocs(a ext.Access) (_ *docs, err error) {
 				return nil, err
 			}
 		}
-		if deleted := seg.Deleted(); deleted != nil {
-			visible.AndNot(deleted)
-		}
 		d.visible = append(d.visible, visible)
-		d.outside = append(d.outside, roaring.Flip(visible, 0, seg.Segment().Count()))
+		d.outside = append(d.outside, roaring.Flip(visible, 0, seg.Count()))
 	}
 	return d, nil
 }

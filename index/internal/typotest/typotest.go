@@ -3,11 +3,10 @@
 package typotest
 
 import (
+	"github.com/mcpsearch/mcpsearch/index/internal/segmentfile"
 	"math/rand/v2"
 	"slices"
 	"testing"
-
-	bindex "github.com/blevesearch/bleve_index_api"
 )
 
 // Mutate applies n random edits to word past its first character.
@@ -36,7 +35,7 @@ func Mutate(rnd *rand.Rand, word []rune, n int) string {
 
 // Vocabulary returns the terms of the index field named field, with the
 // documents holding each.
-func Vocabulary(tb testing.TB, r bindex.IndexReader, field string) map[string]int {
+func Vocabulary(tb testing.TB, r *segmentfile.Reader, field string) map[string]int {
 	tb.Helper()
 	dict, err := r.FieldDict(field)
 	if err != nil {
