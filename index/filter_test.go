@@ -91,6 +91,8 @@ func TestFilterServersHint(t *testing.T) {
 	}{
 		{"typo", ext.KindTool, ext.Access{}, "forecast", []string{"opne"},
 			`filter.servers names an unknown server "opne" (did you mean "open"?): no server of that name has tools you can search`},
+		{"a word too many", ext.KindTool, ext.Access{}, "forecast", []string{"mcp-open"},
+			`filter.servers names an unknown server "mcp-open" (did you mean "open"?): no server of that name has tools you can search`},
 		{"typo of a hidden server", ext.KindTool, ext.Access{}, "forecast", []string{"secrt"},
 			`filter.servers names an unknown server "secrt": no server of that name has tools you can search`},
 		{"typo of a hidden server, seen", ext.KindTool, opsCaller, "launch", []string{"Secrt"},
@@ -123,6 +125,27 @@ func TestFilterServersHint(t *testing.T) {
 				t.Errorf("got %d items, hint %q; want hint %q", len(page.Items), page.Hint, test.hint)
 			}
 		})
+	}
+}
+
+// TestNearestServerByWords: a name that is a whole word of a server's
+// name ("github" of mcp-github), or holds one, is suggested, though many
+// edits away; a part of a word is not.
+func TestNearestServerByWords(t *testing.T) {
+	t.Parallel()
+	servers := map[string][]int32{"mcp-github": {0}, "gitlab": {0}, "server-github-enterprise": {0}, "playwright": {0}}
+	for name, want := range map[string]string{
+		"github":     "mcp-github",
+		"GitHub":     "mcp-github",
+		"enterprise": "server-github-enterprise",
+		"my-gitlab":  "gitlab",
+		"hub":        "",
+		"play":       "",
+		"wright":     "",
+	} {
+		if got := nearestServer(name, servers, viewer{}); got != want {
+			t.Errorf("nearestServer(%q) = %q, want %q", name, got, want)
+		}
 	}
 }
 
