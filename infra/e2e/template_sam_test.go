@@ -86,7 +86,8 @@ func copyTree(t *testing.T, src, dst string, skip ...string) {
 
 // TestSamconfigBuildsInSource: sam build as typed runs the Makefile in the
 // checkout, not in a scratch copy of it (node_modules and test output,
-// hundreds of MB per function, and no .git to name the version by).
+// hundreds of MB per function, and no .git to name the version by), and
+// sam deploy --guided with every default accepted deploys.
 func TestSamconfigBuildsInSource(t *testing.T) {
 	t.Parallel()
 	data, err := os.ReadFile(filepath.Join(repoRoot, "samconfig.toml"))
@@ -96,6 +97,13 @@ func TestSamconfigBuildsInSource(t *testing.T) {
 	build := tomlTable(string(data), "default.build.parameters")
 	if !regexp.MustCompile(`(?m)^build_in_source\s*=\s*true\s*$`).MatchString(build) {
 		t.Errorf("samconfig.toml [default.build.parameters] does not set build_in_source = true:\n%s", build)
+	}
+	// sam deploy --guided offers confirm_changeset as its default; true
+	// ends a run that accepts every default at "Deploy this changeset?
+	// [y/N]", answered No.
+	deploy := tomlTable(string(data), "default.deploy.parameters")
+	if regexp.MustCompile(`(?m)^confirm_changeset\s*=\s*true\s*$`).MatchString(deploy) {
+		t.Errorf("samconfig.toml [default.deploy.parameters] sets confirm_changeset = true: sam deploy --guided, every default accepted, stops before deploying")
 	}
 }
 
