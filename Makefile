@@ -16,7 +16,11 @@ ARCH ?= arm64
 GO ?= go
 CFN_LINT ?= cfn-lint
 TEMPLATE ?= template.yaml
-VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+# VERSION, if set, is stamped into bootstrap; otherwise mcpsearch package
+# names the source: git describe in a checkout, else the VERSION file as
+# git archive fills it in, else a digest of the tree (sam build's scratch
+# copy has no .git), and says which.
+VERSION ?=
 # EMBED_FLAGS, if set (EMBED_FLAGS="--embed-backend bedrock --embed-model
 # amazon.titan-embed-text-v2:0 --embed-region us-east-1" sam build), embeds
 # every item with a hosted model too (index README, "Hosted vectors").
@@ -37,7 +41,7 @@ build-%: FORCE
 	$(if $(CATALOG_$*),,$(error no catalog for function "$*": CATALOG_$* is not defined; add "CATALOG_$* := <catalog dir>" to the Makefile (defined: $(or $(FUNCTIONS),none))))
 	$(if $(ARTIFACTS_DIR),,$(error ARTIFACTS_DIR is not set; run "sam build", or "make $@ ARTIFACTS_DIR=<dir>"))
 	@test -d "$(CATALOG_$*)" || { echo "make: catalog directory $(CATALOG_$*) (CATALOG_$*) does not exist" >&2; exit 1; }
-	$(GO) run $(CLI_PKG) package --catalog "$(CATALOG_$*)" --out "$(ARTIFACTS_DIR)" --arch $(ARCH) --zip=false --version "$(VERSION)" $(EMBED_FLAGS)
+	$(GO) run $(CLI_PKG) package --catalog "$(CATALOG_$*)" --out "$(ARTIFACTS_DIR)" --arch $(ARCH) --zip=false $(if $(VERSION),--version "$(VERSION)") $(EMBED_FLAGS)
 
 # The README's test command. It installs the npm packages some tests drive
 # (published MCP servers, other MCP clients, the playground's browser driver)

@@ -92,6 +92,8 @@ func TestFilterServersHint(t *testing.T) {
 	}{
 		{"typo", ext.KindTool, ext.Access{}, "forecast", []string{"opne"},
 			`filter.servers names an unknown server "opne" (did you mean "open"?): no server of that name has tools you can search`},
+		{"a word too many", ext.KindTool, ext.Access{}, "forecast", []string{"mcp-open"},
+			`filter.servers names an unknown server "mcp-open" (did you mean "open"?): no server of that name has tools you can search`},
 		{"typo of a hidden server", ext.KindTool, ext.Access{}, "forecast", []string{"secrt"},
 			`filter.servers names an unknown server "secrt": no server of that name has tools you can search`},
 		{"typo of a hidden server, seen", ext.KindTool, opsCaller, "launch", []string{"Secrt"},

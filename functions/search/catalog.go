@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/mcpsearch/mcpsearch/ext"
@@ -33,20 +34,24 @@ func cachedBundle(catalogDir, cacheDir string, progress io.Writer) (string, erro
 		}
 		cacheDir = filepath.Join(cacheDir, "mcpsearch")
 	}
-	dir := filepath.Join(cacheDir, "index-"+index.VersionOf(cat)[:16])
+	dir := filepath.Join(cacheDir, cachedBundlePrefix+index.VersionOf(cat)[:16])
 	if _, err := index.Verify(dir); err == nil {
+		markUsed(dir)
+		pruneCachedBundles(cacheDir, dir, progress)
 		return dir, nil
 	} else if !errors.Is(err, fs.ErrNotExist) && fileExists(dir) {
 		fmt.Fprintf(progress, "mcpsearch: cached index %s %s (%v); rebuilding\n", dir, unusable(err), err)
 		os.RemoveAll(dir)
 	}
-	fmt.Fprintf(progress, "mcpsearch: building the index of %d servers (%d tools, %d prompts, %d resources, %d templates) into %s, once...\n",
-		len(cat.Servers), cat.Count(ext.KindTool), cat.Count(ext.KindPrompt), cat.Count(ext.KindResource), cat.Count(ext.KindResourceTemplate), dir)
+	fmt.Fprintf(progress, "mcpsearch: building the index of %s (%s, %s, %s, %s) into %s, once...\n",
+		count(len(cat.Servers), "server"), count(cat.Count(ext.KindTool), "tool"), count(cat.Count(ext.KindPrompt), "prompt"),
+		count(cat.Count(ext.KindResource), "resource"), count(cat.Count(ext.KindResourceTemplate), "template"), dir)
 	start := time.Now()
 	if _, err := index.Build(cat, dir, nil); err != nil {
 		return "", err
 	}
 	fmt.Fprintf(progress, "mcpsearch: index built in %.1fs\n", time.Since(start).Seconds())
+	pruneCachedBundles(cacheDir, dir, progress)
 	note, err := index.ErrandServersNote(cat)
 	if err != nil {
 		return "", err
@@ -65,9 +70,75 @@ func unusable(err error) string {
 	return "is damaged"
 }
 
+// count is n and the noun, plural unless n is 1 ("1 server", "2 tools").
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// cachedBundlePrefix starts the name of every bundle cachedBundle makes,
+// followed by 16 hex digits of its index version.
+const cachedBundlePrefix = "index-"
+
+// unusedBundleAge is how long a cached bundle of another index version
+// (an older catalog or binary) stays unused before cachedBundle removes
+// it: long enough for a checkout of another branch to find its own.
+var unusedBundleAge = 14 * 24 * time.Hour
+
+// markUsed sets dir's modification time to now: pruneCachedBundles keeps
+// what was used lately.
+func markUsed(dir string) {
+	now := time.Now()
+	os.Chtimes(dir, now, now)
+}
+
+// pruneCachedBundles removes, from cacheDir, the bundles cachedBundle made
+// (index-<16 hex>, holding a manifest) other than keep that no start has
+// used for unusedBundleAge, and says so. It touches nothing else: not a
+// directory of another name, not one without a manifest, not a bundle used
+// lately (another version of mcpsearch may be serving it).
+func pruneCachedBundles(cacheDir, keep string, progress io.Writer) {
+	entries, err := os.ReadDir(cacheDir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		dir := filepath.Join(cacheDir, e.Name())
+		if !e.IsDir() || dir == keep || !isCachedBundleName(e.Name()) || !fileExists(filepath.Join(dir, index.ManifestFile)) {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil || time.Since(fi.ModTime()) < unusedBundleAge {
+			continue
+		}
+		if err := os.RemoveAll(dir); err == nil {
+			fmt.Fprintf(progress, "mcpsearch: removed %s, a cached index unused for %d days\n", dir, int(time.Since(fi.ModTime()).Hours()/24))
+		}
+	}
+}
+
+func isCachedBundleName(name string) bool {
+	digits, ok := strings.CutPrefix(name, cachedBundlePrefix)
+	if !ok || len(digits) != 16 {
+		return false
+	}
+	for _, r := range digits {
+		if !strings.ContainsRune("0123456789abcdef", r) {
+			return false
+		}
+	}
+	return true
+}
+
 func loadCatalog(dir string) (*catalog.Catalog, error) {
 	if dir != "" {
-		return catalog.LoadDir(dir, nil)
+		cat, err := catalog.LoadDir(dir, nil)
+		if err != nil {
+			return nil, fmt.Errorf("MCPSEARCH_CATALOG=%s: %w", dir, err)
+		}
+		return cat, nil
 	}
 	if defaultCatalog == nil {
 		return nil, errors.New("this binary has no bundled catalog: set MCPSEARCH_INDEX to a bundle or MCPSEARCH_CATALOG to a catalog directory")

@@ -51,14 +51,32 @@ func main() {
 // is found before the function serves. It resumes the paused collector
 // (nil: none) once the first answer is out in Lambda, before serving
 // locally, and before building a bundle at start-up.
+//
+// Locally it binds MCPSEARCH_ADDR first, so that a port in use stops it
+// before it spends seconds building an index.
 func run(lookup lookupFunc, w io.Writer, pause *collectorPause) error {
 	cfg, err := readConfig(lookup)
 	logger := newLogger(cfg.LogLevel, w)
+	var ln net.Listener
+	if err == nil && !cfg.inLambda() {
+		ln, err = listenLocal(cfg.Addr)
+	}
 	var fn *function
 	if err == nil {
 		cfg, fn, err = start(cfg, lookup, logger, pause)
 	}
+	if err == nil && ln != nil && cfg.Addr != boundAs(ln) {
+		// The secret set another MCPSEARCH_ADDR.
+		ln.Close()
+		ln, err = listenLocal(cfg.Addr)
+		if err != nil {
+			fn.Close()
+		}
+	}
 	if err != nil {
+		if ln != nil {
+			ln.Close()
+		}
 		if cfg.inLambda() {
 			reportInitError(cfg.RuntimeAPI, err, logger)
 		}
@@ -71,7 +89,7 @@ func run(lookup lookupFunc, w io.Writer, pause *collectorPause) error {
 		return nil
 	}
 	pause.resume()
-	if err := serveLocal(cfg.Addr, fn.service, fn.idx, logger); err != nil {
+	if err := serveLocal(ln, fn.service, fn.idx, logger); err != nil {
 		logger.Error("mcpsearch stopped", "err", err)
 		return err
 	}
@@ -201,14 +219,34 @@ func newHandler(cfg *Config, idx *index.Index, logger *slog.Logger) (*service, e
 	return &service{ServeMux: mux, caller: caller}, nil
 }
 
-// serveLocal binds addr, then logs that it serves, and serves plain HTTP
-// until SIGINT or SIGTERM.
-func serveLocal(addr string, h http.Handler, idx *index.Index, logger *slog.Logger) error {
+// listenLocal binds addr (MCPSEARCH_ADDR); its error names the variable.
+func listenLocal(addr string) (net.Listener, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return err
+		return nil, fmt.Errorf("MCPSEARCH_ADDR=%s: %w (set MCPSEARCH_ADDR to a free host:port)", addr, err)
 	}
-	srv := newLocalServer(addr, h)
+	ln = &namedListener{Listener: ln, asked: addr}
+	return ln, nil
+}
+
+// namedListener remembers the address it was asked to bind (":0" binds
+// another one), so that run rebinds only for another MCPSEARCH_ADDR.
+type namedListener struct {
+	net.Listener
+	asked string
+}
+
+func boundAs(ln net.Listener) string {
+	if n, ok := ln.(*namedListener); ok {
+		return n.asked
+	}
+	return ""
+}
+
+// serveLocal logs that it serves on ln, bound already, and serves plain
+// HTTP until SIGINT or SIGTERM.
+func serveLocal(ln net.Listener, h http.Handler, idx *index.Index, logger *slog.Logger) error {
+	srv := newLocalServer(ln.Addr().String(), h)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go func() {

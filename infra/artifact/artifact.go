@@ -41,7 +41,10 @@ type Options struct {
 	Out     string // artifact directory: bootstrap and index/
 	Arch    string // arm64 (default) or amd64
 	Zip     bool   // also write Out + ".zip"
-	Version string // stamped into the binary; empty means dev
+	// Version is stamped into the binary; empty means SourceVersion's
+	// name of Module (git describe, the VERSION file, or a digest of the
+	// tree), told to Progress with where it came from.
+	Version string
 	Module  string // root of the mcpsearch module (see FindModule); empty means "."
 	// Progress is told each step as it starts ("compiling bootstrap for
 	// linux/arm64... ") and its time when it ends ("41.2s"): compiling
@@ -59,6 +62,7 @@ type Result struct {
 	Zip       string // path of the zip, if written
 	ZipBytes  int64
 	Bootstrap string
+	Version   string // stamped into bootstrap
 	// Stdio names the servers whose upstream is a stdio process, which
 	// the function refuses to start in Lambda: calls to their items fail
 	// there, though search finds them.
@@ -95,8 +99,11 @@ func Build(opts Options) (_ *Result, err error) {
 		return nil, err
 	}
 	r := &Result{Bootstrap: filepath.Join(opts.Out, "bootstrap")}
+	if r.Version, err = resolveVersion(opts); err != nil {
+		return nil, err
+	}
 	err = step(opts.Progress, "compiling bootstrap for linux/"+arch, func() error {
-		return Compile(opts.Module, arch, opts.Version, r.Bootstrap)
+		return Compile(opts.Module, arch, r.Version, r.Bootstrap)
 	})
 	if err != nil {
 		return nil, err
@@ -142,6 +149,22 @@ func Build(opts Options) (_ *Result, err error) {
 		}
 	}
 	return r, nil
+}
+
+// resolveVersion returns opts.Version, or else SourceVersion's name of
+// the module, and tells opts.Progress which and where it came from.
+func resolveVersion(opts Options) (string, error) {
+	version, origin := opts.Version, "--version"
+	if version == "" {
+		var err error
+		if version, origin, err = SourceVersion(cmp.Or(opts.Module, ".")); err != nil {
+			return "", err
+		}
+	}
+	if opts.Progress != nil {
+		fmt.Fprintf(opts.Progress, "version %s (from %s)\n", version, origin)
+	}
+	return version, nil
 }
 
 // step tells w what starts, does it, and tells how long it took, or that

@@ -33,9 +33,9 @@ func TestBuildArm64(t *testing.T) {
 	if !strings.Contains(r.ErrandNote, "(chores ") || !strings.Contains(r.ErrandNote, "MCPSEARCH_RULES_OFF=errand-model") {
 		t.Errorf("errand note %q: want the chores server named, and the setting", r.ErrandNote)
 	}
-	steps := regexp.MustCompile(`^compiling bootstrap for linux/arm64\.\.\. \d+\.\ds\nbuilding the index of \S+\.\.\. \d+\.\ds\nwriting THIRD_PARTY_NOTICES\.\.\. \d+\.\ds\nzipping \S+\.zip\.\.\. \d+\.\ds\n$`)
+	steps := regexp.MustCompile(`^version \S+ \(from [^\n]+\)\ncompiling bootstrap for linux/arm64\.\.\. \d+\.\ds\nbuilding the index of \S+\.\.\. \d+\.\ds\nwriting THIRD_PARTY_NOTICES\.\.\. \d+\.\ds\nzipping \S+\.zip\.\.\. \d+\.\ds\n$`)
 	if !steps.MatchString(progress.String()) {
-		t.Errorf("progress %q: want each step with its time", progress.String())
+		t.Errorf("progress %q: want the version and where it came from, then each step with its time", progress.String())
 	}
 	bin, err := elf.Open(r.Bootstrap)
 	if err != nil {

@@ -71,7 +71,8 @@ func ExitCode(err error, name string, stderr io.Writer) int {
 // IsHelp reports whether arg asks for help.
 func IsHelp(arg string) bool { return arg == "-h" || arg == "--help" || arg == "help" }
 
-// Usage lists program's commands, in the order of their names.
+// Usage lists program's commands, in the order of their names, their
+// summaries in one column two spaces past the longest name.
 func Usage(program string, commands map[string]Command, w io.Writer) {
 	fmt.Fprintf(w, "usage: %s <command> [flags]\n\ncommands:\n", program)
 	names := make([]string, 0, len(commands))
@@ -79,8 +80,12 @@ func Usage(program string, commands map[string]Command, w io.Writer) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	width := 0
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].Summary)
+		width = max(width, len(n))
+	}
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-*s  %s\n", width, n, commands[n].Summary)
 	}
 	fmt.Fprintf(w, "\nRun '%s <command> -h' for a command's flags.\n", program)
 }

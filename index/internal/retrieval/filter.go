@@ -322,12 +322,17 @@ func echoName(name string) string {
 	return ext.QuoteShort(name)
 }
 
-// nearestServer returns the server of servers that w sees whose name is
-// nearest name, ignoring case (within maxServerEdits edits), or "".
+// nearestServer returns the server of servers that w sees whose name
+// holds name as whole words or is held so (serverOfWords: "github" for
+// mcp-github), else the one nearest name (within maxServerEdits edits),
+// ignoring case; or "".
 func nearestServer(name string, servers map[string][]int32, w sight.Viewer) string {
 	want := strings.ToLower(name)
 	if len(want) > ext.MaxEchoBytes {
 		return ""
+	}
+	if byWords := serverOfWords(want, servers, w); byWords != "" {
+		return byWords
 	}
 	best, bestDist := "", min(maxServerEdits, max(1, utf8.RuneCountInString(want)/3))+1
 	for server, sets := range servers {
@@ -340,6 +345,47 @@ func nearestServer(name string, servers map[string][]int32, w sight.Viewer) stri
 		}
 	}
 	return best
+}
+
+// serverOfWords is the shortest
+// (then first) server name w may search that holds the name as whole
+// words, or is held so by it: "github" for mcp-github, "mcp-open" for
+// open. Words are split at '-', '_', '.' and '/'.
+func serverOfWords(want string, servers map[string][]int32, w sight.Viewer) string {
+	best := ""
+	for server, sets := range servers {
+		have := strings.ToLower(server)
+		if !(holdsWords(have, want) || holdsWords(want, have)) || !w.SeesAny(sets) {
+			continue
+		}
+		if best == "" || len(server) < len(best) || (len(server) == len(best) && server < best) {
+			best = server
+		}
+	}
+	return best
+}
+
+// holdsWords says whether name holds part, a different string, as a run
+// of whole words.
+func holdsWords(name, part string) bool {
+	if part == "" || name == part {
+		return false
+	}
+	isSep := func(r rune) bool { return r == '-' || r == '_' || r == '.' || r == '/' }
+	for i := strings.Index(name, part); i >= 0; {
+		end := i + len(part)
+		before, _ := utf8.DecodeLastRuneInString(name[:i])
+		after, _ := utf8.DecodeRuneInString(name[end:])
+		if (i == 0 || isSep(before)) && (end == len(name) || isSep(after)) {
+			return true
+		}
+		next := strings.Index(name[i+1:], part)
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+	return false
 }
 
 // maxServerEdits is the most edits a suggested server name is away.

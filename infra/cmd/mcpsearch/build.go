@@ -45,13 +45,21 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	for _, f := range m.Files {
 		size += f.Size
 	}
-	fmt.Fprintf(stdout, "built %s in %.1fs: %d servers, %d tools, %d prompts, %d resources, %d templates; %.1f MB; index %s\n",
-		*out, time.Since(start).Seconds(), len(cat.Servers), m.Counts[ext.KindTool], m.Counts[ext.KindPrompt],
-		m.Counts[ext.KindResource], m.Counts[ext.KindResourceTemplate], float64(size)/1e6, m.IndexVersion)
+	fmt.Fprintf(stdout, "built %s in %.1fs: %s, %s, %s, %s, %s; %.1f MB; index %s\n",
+		*out, time.Since(start).Seconds(), count(len(cat.Servers), "server"), count(m.Counts[ext.KindTool], "tool"), count(m.Counts[ext.KindPrompt], "prompt"),
+		count(m.Counts[ext.KindResource], "resource"), count(m.Counts[ext.KindResourceTemplate], "template"), float64(size)/1e6, m.IndexVersion)
 	if hosted != nil {
 		fmt.Fprintf(stdout, "hosted vectors: every item embedded by %s\n", hosted.Model)
 	}
 	return warnErrandServers(cat, stdout, "")
+}
+
+// count is n and the noun, plural unless n is 1 ("1 prompt", "2 tools").
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // warnErrandServers writes index.ErrandServersNote of cat to w, after

@@ -163,9 +163,9 @@ func TestPackageFromAnyDirectory(t *testing.T) {
 		if code != 0 || strings.Contains(stderr, "warning") {
 			t.Fatalf("exit %d, %s%s", code, stdout, stderr)
 		}
-		progress := regexp.MustCompile(`^mcpsearch package: compiling bootstrap for linux/\w+\.\.\. \d+\.\ds\nmcpsearch package: building the index of \S+\.\.\. \d+\.\ds\nmcpsearch package: writing THIRD_PARTY_NOTICES\.\.\. \d+\.\ds\n$`)
+		progress := regexp.MustCompile(`^mcpsearch package: version \S+ \(from [^\n]+\)\nmcpsearch package: compiling bootstrap for linux/\w+\.\.\. \d+\.\ds\nmcpsearch package: building the index of \S+\.\.\. \d+\.\ds\nmcpsearch package: writing THIRD_PARTY_NOTICES\.\.\. \d+\.\ds\n$`)
 		if !progress.MatchString(stderr) {
-			t.Errorf("stderr %q: want a line for each step, with its time", stderr)
+			t.Errorf("stderr %q: want the version and where it came from, then a line for each step, with its time", stderr)
 		}
 		if _, err := os.Stat(filepath.Join(out, "bootstrap")); err != nil {
 			t.Error(err)

@@ -14,8 +14,9 @@
 //	                 [--read-resources] [--max-resource-bytes N]
 //	                                           list live MCP servers into a catalog directory
 //	mcpsearch verify --index DIR               check a bundle's manifest and every file's hash
-//	mcpsearch search --index DIR [--kind K] [--limit N] [--groups G,…] [--scopes S,…] QUERY...
-//	                                           search a bundle from the command line
+//	mcpsearch search [--index DIR] [--kind K] [--limit N] [--groups G,…] [--scopes S,…] QUERY...
+//	                                           search a bundle from the command line (without --index, the
+//	                                           default catalog's, or $MCPSEARCH_CATALOG's, built once)
 //	mcpsearch requests coverage --catalog DIR [--json]
 //	                                           what a catalog's requests cover
 //	mcpsearch requests draft --catalog DIR --out DIR --model NAME (--endpoint URL [--api-key-env VARIABLE] | --bedrock [--region R])

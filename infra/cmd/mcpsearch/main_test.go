@@ -19,7 +19,7 @@ func runCLI(args ...string) (code int, stdout, stderr string) {
 func TestBuildVerifySearch(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "bundle")
 	code, out, errOut := runCLI("build", "--catalog", "../../../index/testdata/catalog", "--out", dir)
-	if code != 0 || !strings.Contains(out, "2 servers, 6 tools, 1 prompts, 2 resources, 1 templates") {
+	if code != 0 || !strings.Contains(out, "2 servers, 6 tools, 1 prompt, 2 resources, 1 template") {
 		t.Fatalf("build: exit %d, %s%s", code, out, errOut)
 	}
 	if code, out, errOut := runCLI("verify", "--index", dir); code != 0 || !strings.HasPrefix(out, "ok: ") {

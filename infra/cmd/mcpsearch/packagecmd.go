@@ -37,7 +37,7 @@ func runPackage(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&opts.Out, "out", "", "artifact directory (bootstrap, index/); the zip is written beside it as DIR.zip")
 	fs.StringVar(&opts.Arch, "arch", "arm64", "arm64 or amd64")
 	fs.BoolVar(&opts.Zip, "zip", true, "also write DIR.zip, the file Lambda takes")
-	fs.StringVar(&opts.Version, "version", "", "version stamped into the binary")
+	fs.StringVar(&opts.Version, "version", "", "version stamped into the binary (default: git describe, else the VERSION file git archive fills in, else a digest of the source tree)")
 	ef := cli.NewEmbedFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err

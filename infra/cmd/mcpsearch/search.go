@@ -6,18 +6,23 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
 	"github.com/mcpsearch/mcpsearch/index"
+	"github.com/mcpsearch/mcpsearch/infra/artifact"
 	"github.com/mcpsearch/mcpsearch/infra/cli"
 )
 
 func runSearch(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("search", stdout, stderr)
 	fs.Operands = "QUERY...   (the words to search for; flags may stand among them, and after -- every word is a word, even one that starts with -)"
-	dir := fs.String("index", "", "bundle directory")
+	dir := fs.String("index", "", "bundle directory (default: the bundle of $MCPSEARCH_CATALOG or of the default catalog functions/search/catalog, built once into the cache go run ./functions/search uses)")
 	kind := fs.String("kind", string(ext.KindTool), "tool, prompt, resource or resourceTemplate")
 	limit := fs.Int("limit", ext.DefaultLimit, "results to show (1-50)")
 	groups := fs.String("groups", "", "search as a caller of these comma-separated groups (default: see every item)")
@@ -28,14 +33,16 @@ func runSearch(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	text := strings.Join(words, " ")
-	if err := fs.Require("index"); err != nil {
-		return err
-	}
 	if text == "" {
 		return fmt.Errorf("%w: give the query (QUERY...)", cli.ErrUsage)
 	}
 	if !ext.Kind(*kind).Valid() || *limit < 1 || *limit > ext.MaxLimit {
 		return fmt.Errorf("%w: --kind must be one of %v and --limit between 1 and %d", cli.ErrUsage, ext.Kinds, ext.MaxLimit)
+	}
+	if *dir == "" {
+		if *dir, err = cachedCatalogBundle(os.LookupEnv, stderr); err != nil {
+			return err
+		}
 	}
 	x, err := index.Open(*dir)
 	if err != nil {
@@ -57,6 +64,52 @@ func runSearch(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return printHits(stdout, page.Items)
+}
+
+// cachedCatalogBundle returns the bundle search reads without --index:
+// as go run ./functions/search does, that of the catalog directory
+// MCPSEARCH_CATALOG names, else of the default catalog
+// (functions/search/catalog of the module this runs in), in the cache
+// directory MCPSEARCH_CACHE_DIR names (else the user cache directory's
+// mcpsearch), under the server's name for it (index- and 16 hex digits of
+// its index version), so that each reuses the other's build. It builds
+// the bundle once, saying so on progress.
+func cachedCatalogBundle(lookup func(string) (string, bool), progress io.Writer) (string, error) {
+	catalogDir, from := lookupNonEmpty(lookup, "MCPSEARCH_CATALOG"), "MCPSEARCH_CATALOG"
+	if catalogDir == "" {
+		module, err := artifact.FindModule(".", sourceDir)
+		if err != nil {
+			return "", fmt.Errorf("%w: give --index, or MCPSEARCH_CATALOG (%w)", cli.ErrUsage, err)
+		}
+		catalogDir, from = filepath.Join(module, "functions", "search", "catalog"), "the default catalog"
+	}
+	cat, err := catalog.LoadDir(catalogDir, nil)
+	if err != nil {
+		return "", fmt.Errorf("%s %s: %w", from, catalogDir, err)
+	}
+	cacheDir := lookupNonEmpty(lookup, "MCPSEARCH_CACHE_DIR")
+	if cacheDir == "" {
+		if cacheDir, err = os.UserCacheDir(); err != nil {
+			cacheDir = os.TempDir()
+		}
+		cacheDir = filepath.Join(cacheDir, "mcpsearch")
+	}
+	dir := filepath.Join(cacheDir, "index-"+index.VersionOf(cat)[:16])
+	if _, err := index.Verify(dir); err == nil {
+		return dir, nil
+	}
+	fmt.Fprintf(progress, "mcpsearch search: building the index of %s (%s) into %s, once...\n", from, catalogDir, dir)
+	start := time.Now()
+	if _, err := index.Build(cat, dir, nil); err != nil {
+		return "", err
+	}
+	fmt.Fprintf(progress, "mcpsearch search: index built in %.1fs\n", time.Since(start).Seconds())
+	return dir, nil
+}
+
+func lookupNonEmpty(lookup func(string) (string, bool), name string) string {
+	v, _ := lookup(name)
+	return v
 }
 
 func printHits(w io.Writer, hits []ext.Hit) error {

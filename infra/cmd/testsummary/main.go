@@ -18,6 +18,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -160,22 +161,36 @@ func (s *summary) testEnd(e event, key string, w io.Writer) {
 	}
 }
 
-// skipReason is what the test said when it skipped: its last output lines
-// but for go test's own "--- SKIP" and "=== RUN" lines.
+// skipReason is what the test said when it skipped: the last line it
+// wrote through testing (t.Skip's "file.go:12: reason"), not a line that
+// the code under test printed to standard output (a log line) after it;
+// failing any such line, its last output line but for go test's own
+// "--- SKIP" and "=== RUN" lines.
 func skipReason(lines []string) string {
 	var said []string
+	testingLine := -1
 	for _, l := range lines {
 		t := strings.TrimSpace(l)
 		if t == "" || strings.HasPrefix(t, "=== ") || strings.HasPrefix(t, "--- SKIP") {
 			continue
 		}
+		if testingOutput.MatchString(l) {
+			testingLine = len(said)
+		}
 		said = append(said, t)
 	}
-	if len(said) == 0 {
+	switch {
+	case len(said) == 0:
 		return "(no reason given)"
+	case testingLine >= 0:
+		return said[testingLine]
 	}
 	return said[len(said)-1]
 }
+
+// testingOutput is a line that t.Log, t.Skip and the like write: indented,
+// then the file and line that called them.
+var testingOutput = regexp.MustCompile(`^ +[^ :]+\.go:\d+: `)
 
 func (s *summary) print(w io.Writer) {
 	if len(s.skips) > 0 {

@@ -54,3 +54,17 @@ func TestSkipReasonWithoutOutput(t *testing.T) {
 		t.Errorf("skipReason = %q", got)
 	}
 }
+
+// TestSkipReasonIgnoresStrayOutput: a line the code under test printed
+// after t.Skip's (a JSON log line on standard output) is not the reason.
+func TestSkipReasonIgnoresStrayOutput(t *testing.T) {
+	lines := []string{
+		"=== RUN   TestNeedsNode\n",
+		"    interop_test.go:40: node is not installed: apt-get install nodejs\n",
+		`{"time":"2026-12-02T02:00:00Z","level":"INFO","msg":"upstream closed"}` + "\n",
+		"--- SKIP: TestNeedsNode (0.00s)\n",
+	}
+	if got, want := skipReason(lines), "interop_test.go:40: node is not installed: apt-get install nodejs"; got != want {
+		t.Errorf("skipReason = %q, want %q", got, want)
+	}
+}
