@@ -153,7 +153,7 @@ func TestNoticesOfTheArtifact(t *testing.T) {
 		"=== the catalog's SOURCES.md", "the definitions are the authors' text",
 		"=== Go (standard library and runtime) ===", "Copyright 2009 The Go Authors",
 		"=== github.com/blevesearch/bleve/v2 v2.5.7: LICENSE ===", "Apache License",
-		"=== github.com/mark3labs/mcp-go v", "=== github.com/aws/aws-lambda-go v", "=== go.etcd.io/bbolt v",
+		"=== github.com/mark3labs/mcp-go v", "=== github.com/aws/aws-lambda-go v", "=== github.com/santhosh-tekuri/jsonschema/v6 v",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("%s lacks %q", NoticesFile, want)
