@@ -13,7 +13,7 @@ import (
 func TestDependencies(t *testing.T) {
 	t.Parallel()
 	for pkg, banned := range map[string][]string{
-		".":         {"net/http", "expvar", "github.com/blevesearch/bleve/v2", "github.com/mark3labs/mcp-go/server"},
+		".":              {"net/http", "expvar", "github.com/blevesearch/bleve/v2", "github.com/mark3labs/mcp-go/server"},
 		"../ext/catalog": {"github.com/blevesearch/"},
 	} {
 		out, err := exec.Command("go", "list", "-deps", pkg).Output()
