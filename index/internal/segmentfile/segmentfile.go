@@ -207,7 +207,8 @@ func merge(paths []string, out string) (err error) {
 
 // Segment is an open segment file.
 type Segment struct {
-	seg segment.Segment
+	seg  segment.Segment
+	segs []segment.Segment // seg alone: what Reader.Segments returns, made once
 }
 
 // Open opens the segment file at path, read-only (zap maps it).
@@ -219,7 +220,7 @@ func Open(path string) (*Segment, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Base(path), err)
 	}
-	return &Segment{seg: seg}, nil
+	return &Segment{seg: seg, segs: []segment.Segment{seg}}, nil
 }
 
 // Count is the number of documents the segment's footer says it holds.
@@ -229,11 +230,12 @@ func (s *Segment) Count() uint64 { return s.seg.Count() }
 func (s *Segment) Close() error { return s.seg.Close() }
 
 // Reader returns a reader of the segment for one search.
-func (s *Segment) Reader() *Reader { return &Reader{seg: s.seg} }
+func (s *Segment) Reader() *Reader { return &Reader{seg: s.seg, segs: s.segs} }
 
 // Reader reads a segment: its postings, dictionaries and ids.
 type Reader struct {
-	seg segment.Segment
+	seg  segment.Segment
+	segs []segment.Segment
 }
 
 // Close releases nothing: the segment is its Segment's.
@@ -393,5 +395,7 @@ func (t *termReader) Size() int     { return t.pl.Size() + t.it.Size() }
 
 // Segments are the reader's segments: one, a bundle's. (Its readers walk
 // them as they walked scorch's snapshot, whose documents are numbered
-// across its segments in turn.)
-func (r *Reader) Segments() []segment.Segment { return []segment.Segment{r.seg} }
+// across its segments in turn.) The slice is the Segment's, made at open:
+// a search asks for it once a term, and it allocates nothing; callers
+// only read it.
+func (r *Reader) Segments() []segment.Segment { return r.segs }

@@ -14,6 +14,7 @@ import (
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
 	bindex "github.com/blevesearch/bleve_index_api"
+	segment "github.com/blevesearch/scorch_segment_api/v2"
 )
 
 // words are the vocabulary of the test documents.
@@ -292,5 +293,31 @@ func TestWriteErrors(t *testing.T) {
 	}
 	if _, err := Open(filepath.Join(dir, "seg.zap")); err == nil {
 		t.Error("a missing segment opened")
+	}
+}
+
+// segmentsSink keeps what Segments returns, as its callers do, so that the
+// compiler cannot keep it on the stack.
+var segmentsSink []segment.Segment
+
+// TestSegmentsAllocateNothing: a search asks for the reader's segments
+// once a term it looks up (bm25's scoped postings, the term dictionaries):
+// the answer is made at open, not again each time.
+func TestSegmentsAllocateNothing(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "seg.zap")
+	if err := Write(path, testDocs(t, testMapping(), 3)); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	r := s.Reader()
+	if n := testing.AllocsPerRun(100, func() { segmentsSink = r.Segments() }); n != 0 {
+		t.Errorf("Segments allocates %v times a call, want none", n)
+	}
+	if got := r.Segments(); len(got) != 1 || got[0] != r.Segment() {
+		t.Errorf("Segments %v, want the one segment", got)
 	}
 }
