@@ -6,10 +6,12 @@ import (
 	"slices"
 	"unicode/utf8"
 
+	bindex "github.com/blevesearch/bleve_index_api"
 	segment "github.com/blevesearch/scorch_segment_api/v2"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
 	"github.com/mcpsearch/mcpsearch/index/internal/rules"
 	"github.com/mcpsearch/mcpsearch/index/internal/schema"
+	"github.com/mcpsearch/mcpsearch/index/internal/segmentfile"
 )
 
 // Typo tolerance: a word the index does not know, of rank.MinTypoRunes to
@@ -301,24 +303,13 @@ func (m typoMatch) nearerThan(o typoMatch) bool {
 }
 
 // walkDict calls f with each term of dict between start and end that a
-// accepts. A term's count is read from its postings: zap's dictionary
-// iterator reuses one postings list for the counts it gives, and after a
-// term of one posting (zap's "1-hit" encoding) it gives every later term a
-// count of one (TestTypoAutomatonMatchesBleve found it: bleve's own walk
-// of the same documents counted them).
+// accepts, with its count of documents (segmentfile.EachTerm, which reads
+// it from the postings: zap's own count is wrong after a term of one
+// posting; TestTypoAutomatonMatchesBleve found it).
 func walkDict(dict segment.TermDictionary, a *typoAutomaton, start, end []byte, f func(typoMatch)) error {
-	it := dict.AutomatonIterator(a, start, end)
-	var pl segment.PostingsList
-	for {
-		e, err := it.Next()
-		if err != nil || e == nil {
-			return err
-		}
-		if pl, err = dict.PostingsList([]byte(e.Term), nil, pl); err != nil {
-			return err
-		}
-		f(typoMatch{term: e.Term, distance: int(e.EditDistance), count: int(pl.Count())})
-	}
+	return segmentfile.EachTerm(dict, a, start, end, func(e *bindex.DictEntry) {
+		f(typoMatch{term: e.Term, distance: int(e.EditDistance), count: int(e.Count)})
+	})
 }
 
 // prefixEnd is the first key after every key that starts with prefix (nil:

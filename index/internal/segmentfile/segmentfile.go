@@ -293,20 +293,50 @@ type fieldDict struct {
 	cardinality int
 }
 
-// Next returns the next term and the number of documents holding it, read
-// from its postings: zap's dictionary iterator reuses one postings list
-// for its counts, and after a term of one posting (its "1-hit" encoding)
-// gives every later term a count of one.
+// Next returns the next term and the number of documents holding it
+// (countFromPostings).
 func (d *fieldDict) Next() (*bindex.DictEntry, error) {
 	e, err := d.it.Next()
 	if err != nil || e == nil {
 		return e, err
 	}
-	if d.pl, err = d.dict.PostingsList([]byte(e.Term), nil, d.pl); err != nil {
+	if d.pl, err = countFromPostings(d.dict, e, d.pl); err != nil {
 		return nil, err
 	}
-	e.Count = d.pl.Count()
 	return e, nil
+}
+
+// countFromPostings sets e.Count, the number of documents holding e.Term
+// in dict, from its postings (pl is reused, and returned): zap's
+// dictionary iterator reuses one postings list for the counts it gives,
+// and after a term of one posting (its "1-hit" encoding) gives every later
+// term a count of one. Every walk of a dictionary counts through here.
+func countFromPostings(dict segment.TermDictionary, e *bindex.DictEntry, pl segment.PostingsList) (segment.PostingsList, error) {
+	pl, err := dict.PostingsList([]byte(e.Term), nil, pl)
+	if err != nil {
+		return nil, err
+	}
+	e.Count = pl.Count()
+	return pl, nil
+}
+
+// EachTerm calls fn with each term of dict between start (inclusive) and
+// end (exclusive, nil: none) that a accepts, its edit distance where a is
+// a fuzzy automaton, and the number of documents holding it
+// (countFromPostings). The entry is reused between calls.
+func EachTerm(dict segment.TermDictionary, a segment.Automaton, start, end []byte, fn func(*bindex.DictEntry)) error {
+	it := dict.AutomatonIterator(a, start, end)
+	var pl segment.PostingsList
+	for {
+		e, err := it.Next()
+		if err != nil || e == nil {
+			return err
+		}
+		if pl, err = countFromPostings(dict, e, pl); err != nil {
+			return err
+		}
+		fn(e)
+	}
 }
 func (d *fieldDict) Close() error      { return nil }
 func (d *fieldDict) Cardinality() int  { return d.cardinality }
