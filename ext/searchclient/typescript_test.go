@@ -31,9 +31,10 @@ var sdkTypes = map[string]string{
 }
 
 // TestTypeScriptExamples runs tsc --noEmit over the TypeScript examples
-// (claude.ts, openai.ts) and over the wire objects this package makes,
-// each written as an object literal of its SDK type and used in a request
-// — so a member the SDK does not know, a missing one or a wrong literal
+// (claude.ts, openai.ts), over the wire objects this package makes, each
+// written as an object literal of its SDK type and used in a request, and
+// over ext/README.md's MCP connector snippet, as a beta Messages request —
+// so a member the SDK does not know, a missing one or a wrong literal
 // fails (object literals get excess-property checks). Without node or the
 // packages it is skipped, saying so; under CI=true it fails.
 func TestTypeScriptExamples(t *testing.T) {
@@ -84,6 +85,17 @@ func wireTypeScript(t *testing.T) []byte {
 		}
 		fmt.Fprintf(&b, "export const %s: %s = %s;\n\n", name, typ, raw)
 	}
+	connector := connectorSnippet(t)
+	fmt.Fprintf(&b, `// ext/README.md's MCP connector snippet ("Claude API"), as a beta request.
+export const connectorRequest: Anthropic.Beta.Messages.MessageCreateParamsNonStreaming = {
+  model: "claude-sonnet-4-6",
+  max_tokens: 1024,
+  betas: ["mcp-client-2025-11-20"],
+  messages: [{ role: "user", content: "Take a screenshot of the page" }],
+  %s
+};
+
+`, connector)
 	b.WriteString(`export const messagesRequest: Anthropic.Messages.MessageCreateParamsNonStreaming = {
   model: "claude-sonnet-4-6",
   max_tokens: 1024,
@@ -123,4 +135,19 @@ func tsTool(t *testing.T, rel string) string {
 		missing(strings.TrimPrefix(rel, "node_modules/") + " is not installed")
 	}
 	return path
+}
+
+// connectorSnippet returns the members of ext/README.md's MCP connector
+// snippet (the JSON block of "Clients people use" with mcp_servers),
+// without the braces around them, to write into a request literal.
+func connectorSnippet(t *testing.T) string {
+	t.Helper()
+	for _, block := range jsonBlocks(readmeSection(t, "../README.md", "Clients people use")) {
+		if strings.Contains(block, `"mcp_servers"`) {
+			block = strings.TrimSpace(block)
+			return strings.TrimSuffix(strings.TrimPrefix(block, "{"), "}")
+		}
+	}
+	t.Fatal("ext/README.md's \"Clients people use\" has no MCP connector snippet (mcp_servers)")
+	return ""
 }
