@@ -47,7 +47,7 @@ build-%: FORCE
 # (published MCP servers, other MCP clients, the playground's browser driver)
 # when npm is there, runs every test, and ends with the skipped tests and
 # what each needs, then "tests: N passed, N failed, N skipped".
-NPM_DIRS := infra/testenv/fleet infra/testenv/interop infra/testenv/playground
+NPM_DIRS := infra/testenv/fleet infra/testenv/interop infra/testenv/playground ext/searchclient/examples/ts
 
 test: test-deps
 	$(GO) run ./infra/cmd/testsummary ./...

@@ -39,6 +39,18 @@
 // (fetched by name with a "select:" search, or from tools/list), and keeps
 // within a [Budget] of tools and tokens of definitions.
 //
+// The APIs' client-side tool search: [NewClaudeToolResult] answers the
+// Claude Messages API's tool_use of a tool search tool ([ClaudeSearchTool])
+// with tool_reference blocks naming the tools a page holds, which the
+// request defines deferred ([ClaudeDeferredTools]); [NewOpenAIToolSearchOutput]
+// answers the OpenAI Responses API's client-executed tool_search_call
+// ([OpenAISearchTool]) with a tool_search_output holding their
+// definitions. [ParseToolSearchInput] reads the model's input and
+// [Client.ToolSearch] runs it. The wire types are the package's own,
+// written from @anthropic-ai/sdk 1.15.0's and openai 7.59.0's types and
+// type-checked against them (ext/README.md, "The APIs' client-side tool
+// search").
+//
 // The package depends on the standard library, mcp-go and package ext only.
 package searchclient
 
