@@ -1,0 +1,285 @@
+// Package retrievaltest is for tests only: it makes a retrieval.Source
+// of a catalog given in memory (server files as strings, or a
+// catalog.Catalog built in Go), so that the retrieval pipeline's tests
+// live beside it instead of in package index, the only package that opens
+// bundles for the product.
+//
+// A Bundle is built by the bundle builder itself (bundle.Build: the same
+// documents, segment writer, record stores, written requests, word
+// vectors, visibility table and manifest as a product build) and read by
+// the product's own readers (bundle.OpenSegment, store, vectors,
+// requests, sight), wired as index.Open wires them; only the hosted
+// model's query vectors are left out (HostedQuery answers none, as for a
+// bundle built without them). TestSameAsIndex proves that every part a
+// search reads answers as index.Open's source of the same catalog.
+//
+// Why a directory and not bytes: every reader of a bundle maps its file
+// (segmentfile.Open, vectors.Open, requests.Open, store.Open) and none
+// reads from memory; teaching four formats to read bytes for tests alone
+// would give the tests a path the product never takes. So the bundle is
+// written to a directory of this package's own, made under the system's
+// temporary directory and removed when the test ends: the caller manages
+// nothing, and a few items build in milliseconds.
+package retrievaltest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"testing/fstest"
+
+	"github.com/blevesearch/bleve/v2/search"
+
+	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
+	"github.com/mcpsearch/mcpsearch/index/internal/bundle"
+	"github.com/mcpsearch/mcpsearch/index/internal/requests"
+	"github.com/mcpsearch/mcpsearch/index/internal/retrieval"
+	"github.com/mcpsearch/mcpsearch/index/internal/rules"
+	"github.com/mcpsearch/mcpsearch/index/internal/schema"
+	"github.com/mcpsearch/mcpsearch/index/internal/segmentfile"
+	"github.com/mcpsearch/mcpsearch/index/internal/sight"
+	"github.com/mcpsearch/mcpsearch/index/internal/store"
+	"github.com/mcpsearch/mcpsearch/index/internal/vectors"
+)
+
+// Bundle is a built and opened bundle of a catalog; closed, and its
+// directory removed, when the test that made it ends. Safe for concurrent
+// use, as an open index is.
+type Bundle struct {
+	Catalog  *catalog.Catalog
+	Manifest *bundle.Manifest
+	dir      string
+	segment  *segmentfile.Segment
+	metas    *store.Store
+	vectors  *vectors.Vectors
+	requests *requests.Index
+	base     map[ext.Kind]int
+	vis      *sight.Index
+	sight    *sight.Cache
+	names    *retrieval.FilterNames
+	tables   retrieval.Tables
+}
+
+// Files builds the catalog of server files given as name → JSON content
+// (as a catalog directory holds them, read by catalog.LoadFS).
+func Files(tb testing.TB, files map[string]string) *Bundle {
+	tb.Helper()
+	fsys := fstest.MapFS{}
+	for name, content := range files {
+		fsys[name] = &fstest.MapFile{Data: []byte(content), Mode: 0o644}
+	}
+	cat, err := catalog.LoadFS(fsys, "memory", nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return New(tb, cat)
+}
+
+// Dir builds the catalog of the catalog directory dir.
+func Dir(tb testing.TB, dir string) *Bundle {
+	tb.Helper()
+	cat, err := catalog.LoadDir(dir, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return New(tb, cat)
+}
+
+// New builds cat and opens it; the test must not change cat after.
+func New(tb testing.TB, cat *catalog.Catalog) *Bundle {
+	tb.Helper()
+	b, err := build(cat)
+	if err != nil {
+		tb.Fatalf("retrievaltest: %v", err)
+	}
+	tb.Cleanup(func() {
+		if err := b.close(); err != nil {
+			tb.Errorf("retrievaltest: closing: %v", err)
+		}
+	})
+	return b
+}
+
+// build writes cat's bundle into a new directory and opens it.
+func build(cat *catalog.Catalog) (_ *Bundle, err error) {
+	tmp, err := os.MkdirTemp("", "mcpsearch-retrievaltest-")
+	if err != nil {
+		return nil, err
+	}
+	b := &Bundle{Catalog: cat, dir: tmp}
+	defer func() {
+		if err != nil {
+			b.close()
+		}
+	}()
+	dir := filepath.Join(tmp, "bundle")
+	if b.Manifest, err = bundle.Build(cat, dir, nil); err != nil {
+		return nil, err
+	}
+	return b, b.open(dir)
+}
+
+// open opens the parts of the bundle at dir as index.Open does.
+func (b *Bundle) open(dir string) (err error) {
+	m, n := b.Manifest, len(b.Catalog.Items)
+	b.base = bundle.KindBases(m.Counts)
+	if b.vis, err = sight.Expand(m.Visibility, m.Counts); err != nil {
+		return err
+	}
+	if b.segment, err = bundle.OpenSegment(dir, n); err != nil {
+		return err
+	}
+	order, err := store.ReadDocOrder(dir, n)
+	if err != nil {
+		return err
+	}
+	if b.metas, err = store.Open(dir, store.MetaStore); err != nil {
+		return err
+	}
+	if b.vectors, err = vectors.Open(dir, n); err != nil {
+		return err
+	}
+	if b.requests, err = requests.Open(dir, n); err != nil {
+		return err
+	}
+	name := "index " + dir
+	b.sight = sight.NewCache(sight.Bundle{Name: name, Index: b.segment, Requests: b.requests, Counts: m.Counts, Stats: bm25Stats(m)})
+	b.names = retrieval.NewFilterNames(b.vis, m.Counts)
+	b.tables = retrieval.Tables{Bundle: name, Index: b.segment, Order: order, Vecs: b.vectors, Reqs: b.requests, NameJoiner: m.Separator}
+	return nil
+}
+
+// bm25Stats are BM25's statistics of every item of each kind, as
+// index.Open makes them from the manifest.
+func bm25Stats(m *bundle.Manifest) map[ext.Kind]*search.BM25Stats {
+	stats := map[ext.Kind]*search.BM25Stats{}
+	for _, k := range ext.Kinds {
+		stats[k] = &search.BM25Stats{DocCount: float64(max(1, m.Counts[k])), FieldCardinality: m.FieldLengths}
+	}
+	return stats
+}
+
+// close closes what was opened and removes the directory.
+func (b *Bundle) close() error {
+	var errs []error
+	if b.metas != nil {
+		errs = append(errs, b.metas.Close())
+	}
+	if b.vectors != nil {
+		errs = append(errs, b.vectors.Close())
+	}
+	if b.requests != nil {
+		errs = append(errs, b.requests.Close())
+	}
+	if b.segment != nil {
+		errs = append(errs, b.segment.Close())
+	}
+	errs = append(errs, os.RemoveAll(b.dir))
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Source is the bundle as a caller with access a sees it, what the
+// pipeline reads.
+func (b *Bundle) Source(a ext.Access) retrieval.Source {
+	return source{b, b.tables, b.sight.View(b.vis.Viewer(a))}
+}
+
+// Filtering is what a caller with access a's filters are checked and
+// applied with (retrieval.Retrieve).
+func (b *Bundle) Filtering(a ext.Access) retrieval.Filtering {
+	return retrieval.Filtering{Names: b.names, Viewer: b.vis.Viewer(a), Access: a}
+}
+
+// FilterNames are the bundle's filter names, read on first use.
+func (b *Bundle) FilterNames() *retrieval.FilterNames { return b.names }
+
+// ResetFilterNames forgets the filter names read, as a fresh open would.
+func (b *Bundle) ResetFilterNames() { b.names = retrieval.NewFilterNames(b.vis, b.Manifest.Counts) }
+
+// source is one caller's sight of a Bundle (retrieval.Source).
+type source struct {
+	b *Bundle
+	retrieval.Tables
+	sight.View
+}
+
+var _ retrieval.Source = source{}
+
+// Metas reads the meta records of the documents ids, in that order.
+func (s source) Metas(ids []string) ([]store.Meta, error) {
+	positions := make([]int, len(ids))
+	for i, id := range ids {
+		k, n, ok := schema.ParseDocID(id)
+		if !ok || n < 0 || n >= s.b.Manifest.Counts[k] {
+			return nil, fmt.Errorf("%s: no document %q", s.Name(), id)
+		}
+		positions[i] = s.b.base[k] + n
+	}
+	raws, err := s.b.metas.GetAll(positions)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", s.Name(), err)
+	}
+	metas := make([]store.Meta, len(raws))
+	for i, raw := range raws {
+		if metas[i], err = store.DecodeMeta(raw); err != nil {
+			return nil, fmt.Errorf("%s: document %s: %w", s.Name(), ids[i], err)
+		}
+	}
+	return metas, nil
+}
+
+// HostedQuery is none: a Bundle has no hosted vectors.
+func (source) HostedQuery(context.Context, string) (retrieval.DenseQuery, string) { return nil, "" }
+
+// Request reads q as index.Search does for a caller with access a, with
+// the rules off switched off.
+func (b *Bundle) Request(tb testing.TB, q ext.Query, a ext.Access, off rules.Set) *retrieval.Request {
+	tb.Helper()
+	q.Text = retrieval.ReadText(q.Text)
+	r, err := retrieval.Read(b.Source(a), q, off)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return r
+}
+
+// Search reads and retrieves q as index.Search does for a caller with
+// access a (filter checked, items ranked, the no-match test), before the
+// page is loaded.
+func (b *Bundle) Search(ctx context.Context, q ext.Query, a ext.Access) (*retrieval.Result, error) {
+	q.Text = retrieval.ReadText(q.Text)
+	src := b.Source(a)
+	r, err := retrieval.Read(src, q, 0)
+	if err != nil {
+		return nil, err
+	}
+	return retrieval.Retrieve(ctx, src, r, b.Filtering(a))
+}
+
+// Ranked is what the pipeline ranks for q and a caller with access a,
+// the filter's clauses applied without its checks (retrieval.Rank); nil
+// when q has no searchable words.
+func (b *Bundle) Ranked(tb testing.TB, q ext.Query, a ext.Access) *retrieval.Result {
+	tb.Helper()
+	r := b.Request(tb, q, a, 0)
+	if len(r.Terms) == 0 {
+		return nil
+	}
+	filters, err := retrieval.FilterClauses(q, b.vis.Viewer(a).All(), a)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	res, err := retrieval.Rank(context.Background(), b.Source(a), r, filters)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return res
+}
