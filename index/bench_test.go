@@ -9,13 +9,11 @@ import (
 	"testing"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/retrieval/retrievaltest"
 )
 
-var benchQueries = []string{
-	"open a merge request", "take a screenshot of the page", "list kubernetes pods",
-	"send a slack message to a channel", "create a calendar event", "query a database table",
-	"refund a payment", "search the web for news", "deploy a site", "read a file",
-}
+// benchQueries are the benchmarks' mix of tool requests.
+var benchQueries = retrievaltest.BenchQueries
 
 // BenchmarkSearch measures one tools/search over the default catalog.
 func BenchmarkSearch(b *testing.B) {

@@ -37,7 +37,6 @@ import (
 	"github.com/mcpsearch/mcpsearch/index/internal/bundle"
 	"github.com/mcpsearch/mcpsearch/index/internal/requests"
 	"github.com/mcpsearch/mcpsearch/index/internal/retrieval"
-	"github.com/mcpsearch/mcpsearch/index/internal/rules"
 	"github.com/mcpsearch/mcpsearch/index/internal/schema"
 	"github.com/mcpsearch/mcpsearch/index/internal/segmentfile"
 	"github.com/mcpsearch/mcpsearch/index/internal/sight"
@@ -91,20 +90,21 @@ func Dir(tb testing.TB, dir string) *Bundle {
 // New builds cat and opens it; the test must not change cat after.
 func New(tb testing.TB, cat *catalog.Catalog) *Bundle {
 	tb.Helper()
-	b, err := build(cat)
+	b, err := Build(cat)
 	if err != nil {
 		tb.Fatalf("retrievaltest: %v", err)
 	}
 	tb.Cleanup(func() {
-		if err := b.close(); err != nil {
+		if err := b.Close(); err != nil {
 			tb.Errorf("retrievaltest: closing: %v", err)
 		}
 	})
 	return b
 }
 
-// build writes cat's bundle into a new directory and opens it.
-func build(cat *catalog.Catalog) (_ *Bundle, err error) {
+// Build is New for a bundle that outlives one test (shared by a test
+// binary's tests): the caller closes it.
+func Build(cat *catalog.Catalog) (_ *Bundle, err error) {
 	tmp, err := os.MkdirTemp("", "mcpsearch-retrievaltest-")
 	if err != nil {
 		return nil, err
@@ -112,7 +112,7 @@ func build(cat *catalog.Catalog) (_ *Bundle, err error) {
 	b := &Bundle{Catalog: cat, dir: tmp}
 	defer func() {
 		if err != nil {
-			b.close()
+			b.Close()
 		}
 	}()
 	dir := filepath.Join(tmp, "bundle")
@@ -145,11 +145,15 @@ func (b *Bundle) open(dir string) (err error) {
 	if b.requests, err = requests.Open(dir, n); err != nil {
 		return err
 	}
-	name := "index " + dir
-	b.sight = sight.NewCache(sight.Bundle{Name: name, Index: b.segment, Requests: b.requests, Counts: m.Counts, Stats: bm25Stats(m)})
+	b.tables = retrieval.Tables{Bundle: "index " + dir, Index: b.segment, Order: order, Vecs: b.vectors, Reqs: b.requests, NameJoiner: m.Separator}
+	b.sight = sight.NewCache(b.sightOf())
 	b.names = retrieval.NewFilterNames(b.vis, m.Counts)
-	b.tables = retrieval.Tables{Bundle: name, Index: b.segment, Order: order, Vecs: b.vectors, Reqs: b.requests, NameJoiner: m.Separator}
 	return nil
+}
+
+// sightOf is what the callers' sights are made from.
+func (b *Bundle) sightOf() sight.Bundle {
+	return sight.Bundle{Name: b.tables.Bundle, Index: b.segment, Requests: b.requests, Counts: b.Manifest.Counts, Stats: bm25Stats(b.Manifest)}
 }
 
 // bm25Stats are BM25's statistics of every item of each kind, as
@@ -162,8 +166,8 @@ func bm25Stats(m *bundle.Manifest) map[ext.Kind]*search.BM25Stats {
 	return stats
 }
 
-// close closes what was opened and removes the directory.
-func (b *Bundle) close() error {
+// Close closes what was opened and removes the directory.
+func (b *Bundle) Close() error {
 	var errs []error
 	if b.metas != nil {
 		errs = append(errs, b.metas.Close())
@@ -201,8 +205,15 @@ func (b *Bundle) Filtering(a ext.Access) retrieval.Filtering {
 // FilterNames are the bundle's filter names, read on first use.
 func (b *Bundle) FilterNames() *retrieval.FilterNames { return b.names }
 
-// ResetFilterNames forgets the filter names read, as a fresh open would.
-func (b *Bundle) ResetFilterNames() { b.names = retrieval.NewFilterNames(b.vis, b.Manifest.Counts) }
+// Reopened is b as a fresh open of its bundle finds it: what an open
+// index reads on first use (the filter names, each caller's sight) not
+// read yet. It shares b's files, which b's Close closes.
+func (b *Bundle) Reopened() *Bundle {
+	c := *b
+	c.names = retrieval.NewFilterNames(b.vis, b.Manifest.Counts)
+	c.sight = sight.NewCache(b.sightOf())
+	return &c
+}
 
 // source is one caller's sight of a Bundle (retrieval.Source).
 type source struct {
@@ -239,18 +250,6 @@ func (s source) Metas(ids []string) ([]store.Meta, error) {
 // HostedQuery is none: a Bundle has no hosted vectors.
 func (source) HostedQuery(context.Context, string) (retrieval.DenseQuery, string) { return nil, "" }
 
-// Request reads q as index.Search does for a caller with access a, with
-// the rules off switched off.
-func (b *Bundle) Request(tb testing.TB, q ext.Query, a ext.Access, off rules.Set) *retrieval.Request {
-	tb.Helper()
-	q.Text = retrieval.ReadText(q.Text)
-	r, err := retrieval.Read(b.Source(a), q, off)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return r
-}
-
 // Search reads and retrieves q as index.Search does for a caller with
 // access a (filter checked, items ranked, the no-match test), before the
 // page is loaded.
@@ -262,24 +261,4 @@ func (b *Bundle) Search(ctx context.Context, q ext.Query, a ext.Access) (*retrie
 		return nil, err
 	}
 	return retrieval.Retrieve(ctx, src, r, b.Filtering(a))
-}
-
-// Ranked is what the pipeline ranks for q and a caller with access a,
-// the filter's clauses applied without its checks (retrieval.Rank); nil
-// when q has no searchable words.
-func (b *Bundle) Ranked(tb testing.TB, q ext.Query, a ext.Access) *retrieval.Result {
-	tb.Helper()
-	r := b.Request(tb, q, a, 0)
-	if len(r.Terms) == 0 {
-		return nil
-	}
-	filters, err := retrieval.FilterClauses(q, b.vis.Viewer(a).All(), a)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	res, err := retrieval.Rank(context.Background(), b.Source(a), r, filters)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return res
 }
