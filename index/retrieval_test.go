@@ -3,14 +3,12 @@ package index
 import (
 	"context"
 	"testing"
-	"unicode"
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/bm25"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
 	"github.com/mcpsearch/mcpsearch/index/internal/retrieval"
 	"github.com/mcpsearch/mcpsearch/index/internal/retrieval/retrievaltest"
-	"github.com/mcpsearch/mcpsearch/index/internal/schema"
 )
 
 // The tests of this package see the retrieval pipeline as Search runs it:
@@ -37,35 +35,13 @@ func bm25Top(ctx context.Context, x *Index, kind ext.Kind, bq bm25.Query, n int)
 }
 
 // docFreq is the largest number of documents of kind holding term in one
-// text field, as bleve's term readers count them.
+// text field (retrievaltest.DocFreq).
 func docFreq(tb testing.TB, x *Index, kind ext.Kind, term string) int {
 	tb.Helper()
-	r, err := x.reader()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer r.Close()
-	most := 0
-	for _, f := range schema.TextFields {
-		tfr, err := r.TermFieldReader(context.Background(), []byte(term), schema.KindField(kind, f), false, false, false)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		most = max(most, int(tfr.Count()))
-		tfr.Close()
-	}
-	return most
+	return retrievaltest.DocFreq(tb, x.RetrievalSource(ext.Access{All: true}), kind, term)
 }
 
-// isWordOfLetters reports whether w is made of letters, ASCII ones when
-// ascii is set, at least minRunes of them.
+// isWordOfLetters is retrievaltest.IsWordOfLetters.
 func isWordOfLetters(w string, minRunes int, ascii bool) bool {
-	n := 0
-	for _, r := range w {
-		if !unicode.IsLetter(r) || ascii && r > unicode.MaxASCII {
-			return false
-		}
-		n++
-	}
-	return n >= minRunes
+	return retrievaltest.IsWordOfLetters(w, minRunes, ascii)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
+	"github.com/mcpsearch/mcpsearch/index/internal/retrieval/retrievaltest"
 	"github.com/mcpsearch/mcpsearch/index/internal/schema"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 	"github.com/mcpsearch/mcpsearch/index/internal/typotest"
@@ -162,26 +163,14 @@ func costliestTypos(tb testing.TB, x *Index, n int) []string {
 // vocabulary returns the terms of a field of kind, with their counts.
 func vocabulary(tb testing.TB, x *Index, kind ext.Kind, field string) map[string]int {
 	tb.Helper()
-	r, err := x.reader()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer r.Close()
-	return typotest.Vocabulary(tb, r, schema.KindField(kind, field))
+	return retrievaltest.Vocabulary(tb, x.RetrievalSource(ext.Access{All: true}), kind, field)
 }
 
 // commonWords returns the n terms of vocab, of at least minRunes
-// characters, held by the most documents.
+// characters, held by the most documents (retrievaltest.CommonWords).
 func commonWords(tb testing.TB, x *Index, vocab map[string]int, n, minRunes int) []string {
-	df := map[string]int{}
-	for w := range vocab {
-		if isWordOfLetters(w, 3, false) && len(w) >= minRunes && !text.IsStopWord(w) && slices.Equal(text.Analyze(w), []string{w}) {
-			df[w] = docFreq(tb, x, ext.KindTool, w)
-		}
-	}
-	words := sortedKeys(df)
-	slices.SortStableFunc(words, func(a, b string) int { return df[b] - df[a] })
-	return words[:min(n, len(words))]
+	tb.Helper()
+	return retrievaltest.CommonWords(tb, x.RetrievalSource(ext.Access{All: true}), vocab, n, minRunes)
 }
 
 func randomWord(r *rand.Rand, n int) string {

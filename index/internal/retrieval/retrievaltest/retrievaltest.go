@@ -262,3 +262,30 @@ func (b *Bundle) Search(ctx context.Context, q ext.Query, a ext.Access) (*retrie
 	}
 	return retrieval.Retrieve(ctx, src, r, b.Filtering(a))
 }
+
+// Item is the catalog's item of document id (nil when none is).
+func (b *Bundle) Item(id string) *catalog.Item {
+	k, n, ok := schema.ParseDocID(id)
+	if !ok || n < 0 || n >= b.Manifest.Counts[k] {
+		return nil
+	}
+	return &b.Catalog.Items[b.base[k]+n] // the stores' order, the catalog's
+}
+
+// Names are the canonical names of the first n items that q finds for a
+// caller with access a (none when nothing fits).
+func (b *Bundle) Names(tb testing.TB, q ext.Query, a ext.Access, n int) []string {
+	tb.Helper()
+	res, err := b.Search(context.Background(), q, a)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if res.Empty {
+		return nil
+	}
+	var names []string
+	for _, c := range res.Candidates[:min(n, len(res.Candidates))] {
+		names = append(names, b.Item(c.ID).Name)
+	}
+	return names
+}
