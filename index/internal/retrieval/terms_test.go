@@ -5,13 +5,13 @@ import (
 	"testing"
 
 	"github.com/mcpsearch/mcpsearch/ext"
-	"github.com/mcpsearch/mcpsearch/index/internal/rank"
+	"github.com/mcpsearch/mcpsearch/index/internal/retrieval"
 	"github.com/mcpsearch/mcpsearch/index/internal/retrieval/retrievaltest"
 )
 
 // TestSearchTermsBounded: whatever correction makes of a query's words (a
 // word run together read as two, the everyday words of a corrected word
-// added), a search reads at most rank.MaxSearchTerms terms (index/doc.go:
+// added), a search reads at most retrieval.MaxSearchTerms terms (index/doc.go:
 // the bound on a query's size).
 func TestSearchTermsBounded(t *testing.T) {
 	t.Parallel()
@@ -20,8 +20,8 @@ func TestSearchTermsBounded(t *testing.T) {
 		{"128 words run together", strings.Join(retrievaltest.RunTogetherWords(t, src, ext.MaxQueryTerms), " ")},
 	} {
 		terms := retrievaltest.Request(t, src, ext.Query{Kind: ext.KindTool, Text: q.text}, 0).Terms
-		if len(terms) > rank.MaxSearchTerms {
-			t.Errorf("%s: %d terms searched, want at most %d", q.name, len(terms), rank.MaxSearchTerms)
+		if len(terms) > retrieval.MaxSearchTerms {
+			t.Errorf("%s: %d terms searched, want at most %d", q.name, len(terms), retrieval.MaxSearchTerms)
 		}
 	}
 }

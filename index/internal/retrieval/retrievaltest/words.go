@@ -7,7 +7,6 @@ import (
 	"unicode"
 
 	"github.com/mcpsearch/mcpsearch/ext"
-	"github.com/mcpsearch/mcpsearch/index/internal/rank"
 	"github.com/mcpsearch/mcpsearch/index/internal/retrieval"
 	"github.com/mcpsearch/mcpsearch/index/internal/schema"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
@@ -76,11 +75,11 @@ func RunTogetherWords(tb testing.TB, src retrieval.Source, n int) []string {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	common := CommonWords(tb, src, Vocabulary(tb, src, ext.KindTool, schema.Description), 4*n, rank.MinSplitRunes+1)
+	common := CommonWords(tb, src, Vocabulary(tb, src, ext.KindTool, schema.Description), 4*n, retrieval.MinSplitRunes+1)
 	var out []string
 	for i := 0; len(out) < n && i+1 < len(common); i += 2 {
 		a, b := common[i], common[i+1]
-		if wt.Find(a) >= 0 && wt.Find(b) >= 0 && wt.Find(a+b) < 0 && IsWordOfLetters(a+b, 1, true) && len(a+b) <= rank.MaxTypoRunes {
+		if wt.Find(a) >= 0 && wt.Find(b) >= 0 && wt.Find(a+b) < 0 && IsWordOfLetters(a+b, 1, true) && len(a+b) <= retrieval.MaxTypoRunes {
 			out = append(out, a+b)
 		}
 	}
