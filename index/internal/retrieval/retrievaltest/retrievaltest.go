@@ -254,12 +254,14 @@ func (source) HostedQuery(context.Context, string) (retrieval.DenseQuery, string
 // access a (filter checked, items ranked, the no-match test), before the
 // page is loaded.
 func (b *Bundle) Search(ctx context.Context, q ext.Query, a ext.Access) (*retrieval.Result, error) {
+	written := q.Text
 	q.Text = retrieval.ReadText(q.Text)
 	src := b.Source(a)
 	r, err := retrieval.Read(src, q, 0)
 	if err != nil {
 		return nil, err
 	}
+	r.Written = written
 	return retrieval.Retrieve(ctx, src, r, b.Filtering(a))
 }
 
@@ -288,4 +290,42 @@ func (b *Bundle) Names(tb testing.TB, q ext.Query, a ext.Access, n int) []string
 		names = append(names, b.Item(c.ID).Name)
 	}
 	return names
+}
+
+// Page is the page index.Search answers q for a caller with access a: the
+// candidates q's offset and limit ask for, with their servers, objects
+// (the catalog's, which the bundle's object store holds) and scores, the
+// hint on the first page, the explanations asked for, and the decision.
+func (b *Bundle) Page(ctx context.Context, q ext.Query, a ext.Access) (*ext.Page, error) {
+	res, err := b.Search(ctx, q, a)
+	if err != nil {
+		return nil, err
+	}
+	explain := res.Decision.Explanation()
+	if res.Empty {
+		return &ext.Page{Hint: res.Hint, Explain: explain}, nil
+	}
+	cands := res.Candidates
+	if q.Offset >= len(cands) {
+		return &ext.Page{Explain: explain}, nil
+	}
+	cands = cands[q.Offset:min(len(cands), q.Offset+q.Limit)]
+	page := &ext.Page{More: len(res.Candidates) > q.Offset+q.Limit, Explain: explain}
+	if q.Offset == 0 {
+		page.Hint = res.Hint
+	}
+	for _, c := range cands {
+		it := b.Item(c.ID)
+		page.Items = append(page.Items, ext.Hit{Server: it.Server, Object: it.Object, Score: c.Score})
+	}
+	if q.Explain {
+		explained, err := retrieval.Explain(ctx, b.Source(a), q.Kind, res, cands)
+		if err != nil {
+			return nil, err
+		}
+		for i, e := range explained {
+			page.Items[i].Explain = e
+		}
+	}
+	return page, nil
 }

@@ -242,8 +242,8 @@ func terms(t *testing.T, r *segmentfile.Reader, field string) map[string]uint64 
 }
 
 // compareSearches runs queries of each kind, with and without filters,
-// through the pipeline over both sources (retrieval.Rank), and through
-// this package's Search against index.Search's page.
+// through the pipeline over both sources (retrieval.Rank), and this
+// package's Page against index.Search's.
 func compareSearches(t *testing.T, a ext.Access, mem *retrievaltest.Bundle, x *index.Index) {
 	t.Helper()
 	queries := []ext.Query{
@@ -256,10 +256,12 @@ func compareSearches(t *testing.T, a ext.Access, mem *retrievaltest.Bundle, x *i
 		{Kind: ext.KindPrompt, Text: "write a report", Limit: 10, Explain: true},
 		{Kind: ext.KindResource, Text: "build log", Limit: 10},
 		{Kind: ext.KindTool, Text: "order a pizza", Limit: 10},
+		{Kind: ext.KindTool, Text: "cluster node region", Limit: 1, Offset: 1, Explain: true},
+		{Kind: ext.KindTool, Text: "Weather   FORECAST!", Limit: 10, Offset: 5},
 	}
 	for _, q := range queries {
 		compareRank(t, a, q, mem.Source(a), x.RetrievalSource(a))
-		got, gerr := memPage(mem, q, a)
+		got, gerr := mem.Page(context.Background(), q, a)
 		want, werr := x.Search(ext.WithAccess(context.Background(), a), q)
 		if (gerr == nil) != (werr == nil) || gerr != nil && gerr.Error() != werr.Error() {
 			t.Errorf("%+v %q: error %v, want %v", a, q.Text, gerr, werr)
@@ -267,9 +269,6 @@ func compareSearches(t *testing.T, a ext.Access, mem *retrievaltest.Bundle, x *i
 		}
 		if gerr != nil {
 			continue
-		}
-		for i := range want.Items {
-			want.Items[i].Object = nil // the page's loaded objects, which retrieval does not read
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%+v %q:\n got %+v\nwant %+v", a, q.Text, got, want)
@@ -328,41 +327,4 @@ func matches(res *retrieval.Result) []requests.Match {
 		}
 	}
 	return out
-}
-
-// memPage is the page index.Search answers, made from this package's
-// Search (objects left out: loading them is not retrieval's).
-func memPage(mem *retrievaltest.Bundle, q ext.Query, a ext.Access) (*ext.Page, error) {
-	res, err := mem.Search(context.Background(), q, a)
-	if err != nil {
-		return nil, err
-	}
-	page := &ext.Page{Hint: res.Hint, Explain: res.Decision.Explanation()}
-	if res.Empty {
-		return page, nil
-	}
-	cands := res.Candidates[:min(len(res.Candidates), q.Limit)]
-	page.More = len(res.Candidates) > q.Limit
-	src := mem.Source(a)
-	ids := make([]string, len(cands))
-	for i, c := range cands {
-		ids[i] = c.ID
-	}
-	metas, err := src.Metas(ids)
-	if err != nil {
-		return nil, err
-	}
-	for i, c := range cands {
-		page.Items = append(page.Items, ext.Hit{Server: metas[i].Server, Score: c.Score})
-	}
-	if q.Explain {
-		explained, err := retrieval.Explain(context.Background(), src, q.Kind, res, cands)
-		if err != nil {
-			return nil, err
-		}
-		for i, e := range explained {
-			page.Items[i].Explain = e
-		}
-	}
-	return page, nil
 }
