@@ -18,3 +18,10 @@ var BM25Shapes = []string{
 	"I need to find every open pull request in the repository assigned to me and then post a summary of them to the team channel",
 	"预订 会议室", "order a pizza", "zzzz qqqq",
 }
+
+// TeamServer is a team's internal server: its tool's name and description
+// are in the team's own words, and its requests in the words people use.
+const TeamServer = `{"server":"acme","tools":[
+ {"name":"run_recon","description":"Triggers the nightly recon job for ledger L2.","inputSchema":{"type":"object"},
+  "_meta":{"io.github.mcpsearch/requests":["close the books for the month","balance the accounts before the audit","make sure the finance numbers add up"]}},
+ {"name":"ping","description":"Health probe for the acme gateway.","inputSchema":{"type":"object"}}]}`

@@ -37,6 +37,7 @@ import (
 	"github.com/mcpsearch/mcpsearch/index/internal/bundle"
 	"github.com/mcpsearch/mcpsearch/index/internal/requests"
 	"github.com/mcpsearch/mcpsearch/index/internal/retrieval"
+	"github.com/mcpsearch/mcpsearch/index/internal/rules"
 	"github.com/mcpsearch/mcpsearch/index/internal/schema"
 	"github.com/mcpsearch/mcpsearch/index/internal/segmentfile"
 	"github.com/mcpsearch/mcpsearch/index/internal/sight"
@@ -50,6 +51,10 @@ import (
 type Bundle struct {
 	Catalog  *catalog.Catalog
 	Manifest *bundle.Manifest
+	// Off are the rules switched off in Search, Page and Names, as
+	// index.Index.SetRulesOff switches them (zero: none); set it before
+	// searching, not beside searches.
+	Off      rules.Set
 	dir      string
 	segment  *segmentfile.Segment
 	metas    *store.Store
@@ -257,7 +262,7 @@ func (b *Bundle) Search(ctx context.Context, q ext.Query, a ext.Access) (*retrie
 	written := q.Text
 	q.Text = retrieval.ReadText(q.Text)
 	src := b.Source(a)
-	r, err := retrieval.Read(src, q, 0)
+	r, err := retrieval.Read(src, q, b.Off)
 	if err != nil {
 		return nil, err
 	}
