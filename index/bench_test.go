@@ -69,18 +69,8 @@ func visibleCount(tb testing.TB, x *Index, ctx context.Context) int {
 	return len(page.Items)
 }
 
-// restrictedCatalog copies the catalog at dir, giving server file i the
-// visibility {"groups": ["team<i mod groups>"]}.
-func restrictedCatalog(tb testing.TB, dir string, groups int) string {
-	tb.Helper()
-	out := tb.TempDir()
-	if err := writeRestrictedCatalog(dir, out, groups); err != nil {
-		tb.Fatal(err)
-	}
-	return out
-}
-
-// writeRestrictedCatalog writes restrictedCatalog's copy of dir into out.
+// writeRestrictedCatalog writes a copy of the catalog at dir into out,
+// giving server file i the visibility {"groups": ["team<i mod groups>"]}.
 func writeRestrictedCatalog(dir, out string, groups int) error {
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil || len(files) == 0 {

@@ -34,13 +34,6 @@ func bm25Top(ctx context.Context, x *Index, kind ext.Kind, bq bm25.Query, n int)
 	return retrievaltest.BM25Top(ctx, x.RetrievalSource(ext.Access{All: true}), kind, bq, n)
 }
 
-// docFreq is the largest number of documents of kind holding term in one
-// text field (retrievaltest.DocFreq).
-func docFreq(tb testing.TB, x *Index, kind ext.Kind, term string) int {
-	tb.Helper()
-	return retrievaltest.DocFreq(tb, x.RetrievalSource(ext.Access{All: true}), kind, term)
-}
-
 // isWordOfLetters is retrievaltest.IsWordOfLetters.
 func isWordOfLetters(w string, minRunes int, ascii bool) bool {
 	return retrievaltest.IsWordOfLetters(w, minRunes, ascii)
