@@ -9,13 +9,11 @@ import (
 	"testing"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/retrieval/retrievaltest"
 )
 
-var benchQueries = []string{
-	"open a merge request", "take a screenshot of the page", "list kubernetes pods",
-	"send a slack message to a channel", "create a calendar event", "query a database table",
-	"refund a payment", "search the web for news", "deploy a site", "read a file",
-}
+// benchQueries are the benchmarks' mix of tool requests.
+var benchQueries = retrievaltest.BenchQueries
 
 // BenchmarkSearch measures one tools/search over the default catalog.
 func BenchmarkSearch(b *testing.B) {
@@ -71,18 +69,8 @@ func visibleCount(tb testing.TB, x *Index, ctx context.Context) int {
 	return len(page.Items)
 }
 
-// restrictedCatalog copies the catalog at dir, giving server file i the
-// visibility {"groups": ["team<i mod groups>"]}.
-func restrictedCatalog(tb testing.TB, dir string, groups int) string {
-	tb.Helper()
-	out := tb.TempDir()
-	if err := writeRestrictedCatalog(dir, out, groups); err != nil {
-		tb.Fatal(err)
-	}
-	return out
-}
-
-// writeRestrictedCatalog writes restrictedCatalog's copy of dir into out.
+// writeRestrictedCatalog writes a copy of the catalog at dir into out,
+// giving server file i the visibility {"groups": ["team<i mod groups>"]}.
 func writeRestrictedCatalog(dir, out string, groups int) error {
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil || len(files) == 0 {

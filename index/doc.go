@@ -64,6 +64,6 @@
 // bleve's registry on the first Build or Open (the mapping names them, and
 // bleve needs them to read the mapping), and the bound on a disjunction's
 // clauses (searcher.DisjunctionMaxClauseCount) is left as it is, since no
-// bleve searcher runs: a query's size is bounded by rank.MaxSearchTerms
+// bleve searcher runs: a query's size is bounded by retrieval.MaxSearchTerms
 // instead.
 package index

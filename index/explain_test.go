@@ -15,7 +15,6 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/bm25"
-	"github.com/mcpsearch/mcpsearch/index/internal/rank"
 	"github.com/mcpsearch/mcpsearch/index/internal/retrieval"
 )
 
@@ -117,9 +116,9 @@ func hasTerm(e *Explanation, field, term string) bool {
 func TestExplainPastTheWindow(t *testing.T) {
 	t.Parallel()
 	x := defaultIndex(t)
-	// The window holds the best rank.RerankWindow by BM25 and at most
-	// rank.DenseCandidates items that join it by their word vectors.
-	past := rank.RerankWindow + rank.DenseCandidates
+	// The window holds the best retrieval.RerankWindow by BM25 and at most
+	// retrieval.DenseCandidates items that join it by their word vectors.
+	past := retrieval.RerankWindow + retrieval.DenseCandidates
 	q := ext.Query{Kind: ext.KindTool, Text: "list files in a repository", Offset: past, Limit: 3, Explain: true}
 	page, err := x.Search(context.Background(), q)
 	if err != nil || len(page.Items) == 0 {

@@ -11,6 +11,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/retrieval/retrievaltest"
 	"github.com/mcpsearch/mcpsearch/index/internal/schema"
 )
 
@@ -38,7 +39,7 @@ func FuzzSearch(f *testing.F) {
 			q.Filter = ext.Filter{Servers: []string{server}, Annotations: map[string]any{"readOnlyHint": true}}
 		}
 		checkQueryTree(t, x, q)
-		compareWithBleve(t, x, q, ext.Access{All: true}, 20)
+		retrievaltest.CompareWithBleve(t, x.RetrievalSource, bleveOf(t, x), q, ext.Access{All: true}, 20)
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		start := time.Now()

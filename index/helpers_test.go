@@ -92,7 +92,7 @@ func defaultIndex(tb testing.TB) *Index {
 }
 
 // restrictedDefault is the default catalog with its servers spread over
-// four groups (restrictedCatalog), written once per test binary run.
+// four groups (writeRestrictedCatalog), written once per test binary run.
 func restrictedDefault(tb testing.TB) string {
 	tb.Helper()
 	restrictedOnce.Do(func() {

@@ -13,7 +13,7 @@ import (
 )
 
 // TestHiddenServersRanking measures what a caller who sees a quarter of
-// the default catalog (restrictedCatalog) can still tell of the other
+// the default catalog (writeRestrictedCatalog) can still tell of the other
 // three quarters from its search results: it compares each of the
 // everyday and off-catalog requests (infra/lab/eval/testdata) searched by
 // that caller with the same search over a catalog of that quarter alone.

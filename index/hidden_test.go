@@ -50,7 +50,7 @@ func TestHiddenWordCostsWhatAnUnknownWordCosts(t *testing.T) {
 }
 
 // BenchmarkHiddenWord times a search for one word by a caller who sees a
-// quarter of the default catalog (restrictedCatalog): a word only the
+// quarter of the default catalog (writeRestrictedCatalog): a word only the
 // other three quarters hold, a word held by no item (of the same length
 // and first letter), a typo of the hidden word (corrected to it), and a
 // word the caller sees. Each round searches the four in turn, so that the

@@ -9,7 +9,7 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/bm25"
-	"github.com/mcpsearch/mcpsearch/index/internal/rank"
+	"github.com/mcpsearch/mcpsearch/index/internal/retrieval"
 )
 
 // TestPostingsBound: a query whose terms' postings add up to more than the
@@ -20,7 +20,7 @@ import (
 func TestPostingsBound(t *testing.T) {
 	t.Parallel()
 	x := defaultIndex(t)
-	bound := max(rank.PostingsPerItem*x.manifest.Counts[ext.KindTool], rank.MinPostings)
+	bound := max(retrieval.PostingsPerItem*x.manifest.Counts[ext.KindTool], retrieval.MinPostings)
 	over := 0
 	for _, wq := range worstQueries(t, x) {
 		q := ext.Query{Kind: ext.KindTool, Text: wq.text, Limit: 10}

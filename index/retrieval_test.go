@@ -3,13 +3,12 @@ package index
 import (
 	"context"
 	"testing"
-	"unicode"
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/bm25"
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
 	"github.com/mcpsearch/mcpsearch/index/internal/retrieval"
-	"github.com/mcpsearch/mcpsearch/index/internal/schema"
+	"github.com/mcpsearch/mcpsearch/index/internal/retrieval/retrievaltest"
 )
 
 // The tests of this package see the retrieval pipeline as Search runs it:
@@ -19,83 +18,23 @@ import (
 // request reads q as Search does for a caller with access a.
 func request(tb testing.TB, x *Index, q ext.Query, a ext.Access) *retrieval.Request {
 	tb.Helper()
-	q.Text = retrieval.ReadText(q.Text)
-	r, err := retrieval.Read(x.RetrievalSource(a), q, x.rulesOff())
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return r
+	return retrievaltest.Request(tb, x.RetrievalSource(a), q, x.rulesOff())
 }
 
 // ranked is what the pipeline answers q for a caller with access a (nil
-// when q has no searchable words); the result is closed when the test
-// ends.
+// when q has no searchable words).
 func ranked(tb testing.TB, x *Index, q ext.Query, a ext.Access) *retrieval.Result {
 	tb.Helper()
-	r := request(tb, x, q, a)
-	if len(r.Terms) == 0 {
-		return nil
-	}
-	filters, err := retrieval.FilterClauses(q, x.visibility.Viewer(a).All(), a)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	res, err := retrieval.Rank(context.Background(), x.RetrievalSource(a), r, filters)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return res
+	return retrievaltest.Ranked(tb, x.RetrievalSource(a), q, a, x.rulesOff())
 }
 
 // bm25Top returns the n best items of kind for bq by BM25 alone, best
 // first, ties in catalog order (bm25.Top), as candidates.
 func bm25Top(ctx context.Context, x *Index, kind ext.Kind, bq bm25.Query, n int) ([]rank.Candidate, error) {
-	r, err := x.reader()
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	docs, err := r.DocCount()
-	if err != nil {
-		return nil, err
-	}
-	top, err := bm25.Top(ctx, r, int(docs), x.bm25[kind], bq, n, x.docOrder)
-	if err != nil {
-		return nil, err
-	}
-	return retrieval.CandidatesOf(r, top)
+	return retrievaltest.BM25Top(ctx, x.RetrievalSource(ext.Access{All: true}), kind, bq, n)
 }
 
-// docFreq is the largest number of documents of kind holding term in one
-// text field, as bleve's term readers count them.
-func docFreq(tb testing.TB, x *Index, kind ext.Kind, term string) int {
-	tb.Helper()
-	r, err := x.reader()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer r.Close()
-	most := 0
-	for _, f := range schema.TextFields {
-		tfr, err := r.TermFieldReader(context.Background(), []byte(term), schema.KindField(kind, f), false, false, false)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		most = max(most, int(tfr.Count()))
-		tfr.Close()
-	}
-	return most
-}
-
-// isWordOfLetters reports whether w is made of letters, ASCII ones when
-// ascii is set, at least minRunes of them.
+// isWordOfLetters is retrievaltest.IsWordOfLetters.
 func isWordOfLetters(w string, minRunes int, ascii bool) bool {
-	n := 0
-	for _, r := range w {
-		if !unicode.IsLetter(r) || ascii && r > unicode.MaxASCII {
-			return false
-		}
-		n++
-	}
-	return n >= minRunes
+	return retrievaltest.IsWordOfLetters(w, minRunes, ascii)
 }

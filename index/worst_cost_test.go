@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/mcpsearch/mcpsearch/ext"
-	"github.com/mcpsearch/mcpsearch/index/internal/rank"
 	"github.com/mcpsearch/mcpsearch/index/internal/retrieval"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
@@ -98,7 +97,7 @@ func mixCost(mix []searchCosts) searchCosts {
 // bounded by its words whatever their shape: the analyser reads at most
 // ext.MaxQueryTerms words of the caller's text (and the whole of each
 // identifier: at most twice as many terms), and correction takes at most
-// rank.TypoQuerySteps steps and rank.TypoQueryLookups lookups.
+// retrieval.TypoQuerySteps steps and retrieval.TypoQueryLookups lookups.
 func TestWorstQueryWork(t *testing.T) {
 	t.Parallel()
 	x := defaultIndex(t)
@@ -109,9 +108,9 @@ func TestWorstQueryWork(t *testing.T) {
 		}
 		cost := request(t, x, ext.Query{Kind: ext.KindTool, Text: wq.text}, ext.Access{All: true}).Cost
 		t.Logf("%s: %d bytes read, correction %+v", wq.name, len(own), cost)
-		if cost.Steps > rank.TypoQuerySteps || cost.Lookups > rank.TypoQueryLookups {
+		if cost.Steps > retrieval.TypoQuerySteps || cost.Lookups > retrieval.TypoQueryLookups {
 			t.Errorf("%s: correction took %d steps and %d lookups, want at most %d and %d",
-				wq.name, cost.Steps, cost.Lookups, rank.TypoQuerySteps, rank.TypoQueryLookups)
+				wq.name, cost.Steps, cost.Lookups, retrieval.TypoQuerySteps, retrieval.TypoQueryLookups)
 		}
 	}
 }

@@ -11,7 +11,8 @@ import (
 	"testing"
 
 	"github.com/mcpsearch/mcpsearch/ext"
-	"github.com/mcpsearch/mcpsearch/index/internal/rank"
+	"github.com/mcpsearch/mcpsearch/index/internal/retrieval"
+	"github.com/mcpsearch/mcpsearch/index/internal/retrieval/retrievaltest"
 	"github.com/mcpsearch/mcpsearch/index/internal/schema"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 	"github.com/mcpsearch/mcpsearch/index/internal/typotest"
@@ -52,12 +53,12 @@ func makeWorstQueries(tb testing.TB, x *Index) []worstQuery {
 	qs := []worstQuery{
 		{name: "one-4096-char-word", text: randomWord(rand.New(rand.NewPCG(1, 1)), 4096)},
 		{name: "128-rare-31-char-words", text: randomWords(128, 31)},
-		{name: "128-rare-24-char-words", text: randomWords(128, rank.MaxTypoRunes)},
+		{name: "128-rare-24-char-words", text: randomWords(128, retrieval.MaxTypoRunes)},
 		{name: "128-typos-walking-most", text: strings.Join(typos, " ")},
 		{name: "128-typos-walking-most-explained", text: strings.Join(typos, " "), explain: true},
 		{name: "128-common-words", text: strings.Join(common, " ")},
 		{name: "128-common-words-explained", text: strings.Join(common, " "), explain: true},
-		{name: "128-common-words-of-5-letters", text: strings.Join(commonWords(tb, x, vocab, 128, rank.MinTypoRunes), " ")},
+		{name: "128-common-words-of-5-letters", text: strings.Join(commonWords(tb, x, vocab, 128, retrieval.MinTypoRunes), " ")},
 		// the words of the most postings over every field, explained: at
 		// limit 50 each explained page advanced every term's postings to
 		// each item, reopening them when they had passed it (9.98 MiB in
@@ -162,26 +163,14 @@ func costliestTypos(tb testing.TB, x *Index, n int) []string {
 // vocabulary returns the terms of a field of kind, with their counts.
 func vocabulary(tb testing.TB, x *Index, kind ext.Kind, field string) map[string]int {
 	tb.Helper()
-	r, err := x.reader()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer r.Close()
-	return typotest.Vocabulary(tb, r, schema.KindField(kind, field))
+	return retrievaltest.Vocabulary(tb, x.RetrievalSource(ext.Access{All: true}), kind, field)
 }
 
 // commonWords returns the n terms of vocab, of at least minRunes
-// characters, held by the most documents.
+// characters, held by the most documents (retrievaltest.CommonWords).
 func commonWords(tb testing.TB, x *Index, vocab map[string]int, n, minRunes int) []string {
-	df := map[string]int{}
-	for w := range vocab {
-		if isWordOfLetters(w, 3, false) && len(w) >= minRunes && !text.IsStopWord(w) && slices.Equal(text.Analyze(w), []string{w}) {
-			df[w] = docFreq(tb, x, ext.KindTool, w)
-		}
-	}
-	words := sortedKeys(df)
-	slices.SortStableFunc(words, func(a, b string) int { return df[b] - df[a] })
-	return words[:min(n, len(words))]
+	tb.Helper()
+	return retrievaltest.CommonWords(tb, x.RetrievalSource(ext.Access{All: true}), vocab, n, minRunes)
 }
 
 func randomWord(r *rand.Rand, n int) string {
@@ -216,7 +205,7 @@ func identifier(r *rand.Rand, size int) string {
 }
 
 // shortTypos returns typos, one edit each, of the commonest words of vocab
-// of rank.MinTypoRunes to 7 letters: words the word vectors' table lacks,
+// of retrieval.MinTypoRunes to 7 letters: words the word vectors' table lacks,
 // each walked, as written and as stemmed.
 func shortTypos(tb testing.TB, x *Index, vocab map[string]int) []string {
 	tb.Helper()
@@ -226,7 +215,7 @@ func shortTypos(tb testing.TB, x *Index, vocab map[string]int) []string {
 	}
 	rnd := rand.New(rand.NewPCG(9, 9))
 	var out []string
-	for _, w := range commonWords(tb, x, vocab, 2000, rank.MinTypoRunes) {
+	for _, w := range commonWords(tb, x, vocab, 2000, retrieval.MinTypoRunes) {
 		if typo := typotest.Mutate(rnd, []rune(w), 1); len(w) <= 7 && isWordOfLetters(w, 1, true) && wt.Find(typo) < 0 {
 			out = append(out, typo)
 		}

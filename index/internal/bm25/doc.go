@@ -2,8 +2,8 @@
 // a time, outside bleve's query engine: [Top] returns the best documents of
 // a [Query], [Contributions] splits their scores by field and term (the
 // explain option), [Allowed] evaluates filters. Scores equal bleve's own
-// (the index's TestBM25MatchesBleve and TestExplainMatchesBleve compare them
-// on every query shape).
+// (retrieval's TestBM25MatchesBleve and the index's TestExplainMatchesBleve
+// compare them on every query shape).
 //
 // bleve's searchers walk
 // every query term's postings in step, one document at a time, through a

@@ -1,12 +1,13 @@
-// Package rank is the ranking model of the index: every tuned number of
-// retrieval and ranking (each with the measurement behind it: build.go
-// those a bundle's bytes depend on, part of its build identity;
-// constants.go those read at query time only) and the re-ranking of BM25's
-// candidates.
+// Package rank is the ranking model of the index: the tuned numbers of the
+// re-ranking and those the no-match decision and the query's reading
+// share with retrieval (constants.go, each with the measurement behind it,
+// read at query time only), and the re-ranking of BM25's candidates. The
+// numbers retrieval alone reads are its own (retrieval's constants.go),
+// the vectors' build-time numbers package vectors'.
 //
 // Ranking happens in two stages. BM25 over the text fields (package bm25,
-// field boosts here) retrieves and orders candidates; then the first
-// RerankWindow of them, and the items nearest the query's vector, are
+// field boosts in retrieval) retrieves and orders candidates; then the first
+// retrieval.RerankWindow of them, and the items nearest the query's vector, are
 // re-scored ([Rerank]) with signals BM25 cannot see:
 //
 //   - name coverage: the share of the item's own name words that the query

@@ -8,7 +8,7 @@ import "github.com/mcpsearch/mcpsearch/index/internal/text"
 // to it. A server is named when a query term is one of the words of its
 // name (text.Analyze; words every server name carries, such as mcp and
 // server, are not, being generic or stop words). Each candidate of a named
-// server gains WeightServerNamed.
+// server gains weightServerNamed.
 func serverEvidence(q Query, top []Candidate) {
 	named := map[string]bool{}
 	for i := range top {
@@ -19,7 +19,7 @@ func serverEvidence(q Query, top []Candidate) {
 			named[c.Server] = is
 		}
 		if is {
-			c.Signals.ServerScore += WeightServerNamed
+			c.Signals.ServerScore += weightServerNamed
 			c.Score = c.Signals.Score()
 		}
 	}

@@ -20,7 +20,7 @@ import (
 // are evidence of their own. Each request is matched as a document of its
 // own and an item counts its best one (package requests), so that an
 // item's six requests do not add up their words; its share of the query's
-// weight, times rank.RequestWeight, adds to the item's BM25 score, and an
+// weight, times requestWeight, adds to the item's BM25 score, and an
 // item that only its requests match joins the candidates.
 
 // RequestMatch is an item's best-matching written request.
@@ -141,20 +141,20 @@ func (x searcher) seesOf(k ext.Kind) func(ord int) bool {
 func requestBonus(ms RequestMatches) []bm25.Bonus {
 	out := make([]bm25.Bonus, 0, len(ms.list))
 	for _, m := range ms.list {
-		out = append(out, bm25.Bonus{Doc: m.Doc, Score: rank.RequestWeight * m.Share})
+		out = append(out, bm25.Bonus{Doc: m.Doc, Score: requestWeight * m.Share})
 	}
 	return out
 }
 
 // addRequestTerms marks held the terms of alternatives that the best
 // written request of the item id holds (asked), when that request holds
-// rank.RequestFitShare of the query's weight and the query
-// rank.RequestFitCovered of the request's (request-fit): the two say the
+// requestFitShare of the query's weight and the query
+// requestFitCovered of the request's (request-fit): the two say the
 // same thing, and for the no-match test and its hints the item holds what
 // its own text or that request holds.
 func (x searcher) addRequestTerms(kind ext.Kind, terms []requests.Term, held map[string]bool, asked RequestMatches, id string, alternatives []Term) {
 	m, ok := asked.Of(id)
-	if !ok || m.Share < rank.RequestFitShare || asked.search.Covered(m.Request, terms) < rank.RequestFitCovered {
+	if !ok || m.Share < requestFitShare || asked.search.Covered(m.Request, terms) < requestFitCovered {
 		return
 	}
 	words := map[string]bool{}
@@ -176,7 +176,7 @@ func (res *Result) matchOf(src Source, id string) (RequestMatch, bool) {
 	if !ok || res.Request == nil {
 		return RequestMatch{}, false
 	}
-	out := res.explainRequest(src, m.Request, m.Share, rank.RequestWeight)
+	out := res.explainRequest(src, m.Request, m.Share, requestWeight)
 	out.Own = src.Requests().Own(m.Pos)
 	return out, true
 }
@@ -193,7 +193,7 @@ func (res *Result) serverMatchOf(src Source, id string) (RequestMatch, bool) {
 	if !ok {
 		return RequestMatch{}, false
 	}
-	out := res.explainRequest(src, s.Request, s.Share, rank.ServerRequestWeight)
+	out := res.explainRequest(src, s.Request, s.Share, serverRequestWeight)
 	out.Own = src.Requests().Own(s.pos)
 	return out, true
 }
@@ -210,7 +210,7 @@ func (res *Result) explainRequest(src Source, req uint32, share, weight float64)
 
 // LiftedServer is a server whose items' written requests fit the query
 // (server-requests): every item of it the caller sees is lifted by
-// rank.ServerRequestWeight times Share.
+// serverRequestWeight times Share.
 type LiftedServer struct {
 	Share float64
 	// Request is the request, of one of its items, that gave the share.
@@ -221,8 +221,8 @@ type LiftedServer struct {
 // liftedServers returns the servers whose items' requests fit the query
 // (server-requests), by server (requests.Index.ServerOf): a server's
 // share is the best share of its items' best requests, and the
-// rank.LiftedServers servers of the highest share are lifted when it is
-// rank.MinServerShare or more. A request that names a product ("in our
+// maxLiftedServers servers of the highest share are lifted when it is
+// minServerShare or more. A request that names a product ("in our
 // Airtable base") or only describes it lifts the product's other items
 // too, though their own requests do not say it. The shares are of the
 // items the caller sees (requests.Search.Best).
@@ -240,7 +240,7 @@ func (x searcher) liftedServers(ms RequestMatches, off rules.Set) map[int]Lifted
 	}
 	top := make([]int, 0, len(best))
 	for s, m := range best {
-		if m.Share >= rank.MinServerShare {
+		if m.Share >= minServerShare {
 			top = append(top, s)
 		}
 	}
@@ -251,7 +251,7 @@ func (x searcher) liftedServers(ms RequestMatches, off rules.Set) map[int]Lifted
 		return cmp.Compare(a, b)
 	})
 	out := map[int]LiftedServer{}
-	for _, s := range top[:min(len(top), rank.LiftedServers)] {
+	for _, s := range top[:min(len(top), maxLiftedServers)] {
 		out[s] = LiftedServer{Share: best[s].Share, Request: best[s].Request, pos: best[s].Pos}
 	}
 	return out
@@ -279,7 +279,7 @@ func (x searcher) serverBonus(kind ext.Kind, lifted map[int]LiftedServer) []bm25
 		}
 		for pos := from; pos < to; pos++ {
 			if sees == nil || sees(pos-first) {
-				out = append(out, bm25.Bonus{Doc: idx.DocOf(pos), Score: rank.ServerRequestWeight * s.Share})
+				out = append(out, bm25.Bonus{Doc: idx.DocOf(pos), Score: serverRequestWeight * s.Share})
 			}
 		}
 	}

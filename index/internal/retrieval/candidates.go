@@ -12,12 +12,12 @@ import (
 )
 
 // maxPostings bounds the postings a search of kind walks
-// (bm25.Query.MaxPostings): rank.PostingsPerItem per item of the kind that
-// the caller sees, at least rank.MinPostings. The postings counted are the
+// (bm25.Query.MaxPostings): PostingsPerItem per item of the kind that
+// the caller sees, at least MinPostings. The postings counted are the
 // caller's too (bm25.Scope), so which words of a long query of common
 // words are left out is what it would be over a catalog of those items.
 func (x searcher) maxPostings(kind ext.Kind) int {
-	return max(rank.PostingsPerItem*x.Count(kind), rank.MinPostings)
+	return max(PostingsPerItem*x.Count(kind), MinPostings)
 }
 
 // candidates runs the BM25 query for the best n items (package bm25) and
@@ -27,7 +27,7 @@ func (x searcher) candidates(ctx context.Context, kind ext.Kind, bq bm25.Query, 
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", x.Name(), err)
 	}
-	if err := x.nameCandidates(cands[:min(len(cands), rank.RerankWindow)]); err != nil { // only re-ranking reads names
+	if err := x.nameCandidates(cands[:min(len(cands), RerankWindow)]); err != nil { // only re-ranking reads names
 		return nil, err
 	}
 	return cands, nil

@@ -18,7 +18,7 @@ import (
 // Dense fusion: the cosine of the query's and each item's vector (package
 // vectors; or a hosted model's, when the bundle has them and the query's
 // vector came in time: DenseQuery, densequery.go), times rank.DenseWeight, is added to the score of every
-// candidate of the re-ranking window, and the rank.DenseCandidates items
+// candidate of the re-ranking window, and the DenseCandidates items
 // nearest the query join the window whether BM25 found them or not, so an
 // item that shares no word with the query can still be found.
 //
@@ -29,15 +29,15 @@ import (
 // rank.MaxCommandWords words is also split into clauses (text.SplitClauses),
 // and each clause with a vector
 //
-//   - lets its rank.ClauseCandidates nearest items (cosine ≥
-//     rank.DenseMinCosine) join the re-ranking window, beside the whole
+//   - lets its clauseCandidates nearest items (cosine ≥
+//     denseMinCosine) join the re-ranking window, beside the whole
 //     query's nearest, and
-//   - lifts the window item nearest to it (cosine ≥ rank.DenseMinCosine) by
-//     rank.WeightClauseBest, so each step's best tool can reach the head.
+//   - lifts the window item nearest to it (cosine ≥ denseMinCosine) by
+//     weightClauseBest, so each step's best tool can reach the head.
 //
 // A shorter query is one clause and is answered exactly as before. A long
-// query costs at most rank.MaxClauses more vector scans (each bounded by
-// rank.MinScan rows).
+// query costs at most maxClauses more vector scans (each bounded by
+// vectors.MinScan rows).
 
 // addDense scores the re-ranking window (the first window of cands) by
 // the cosine of query and item vectors and adds the items nearest by
@@ -160,7 +160,7 @@ func (x searcher) passFilter(kind ext.Kind, allowed *bm25.Set, hits []vectors.Hi
 }
 
 // clauses splits a query of more than rank.MaxCommandWords words into at
-// most rank.MaxClauses clauses of at least rank.MinClauseWords words, or
+// most maxClauses clauses of at least minClauseWords words, or
 // returns nil when the query is shorter or holds fewer than two such
 // clauses.
 func clauses(query string) []string {
@@ -169,7 +169,7 @@ func clauses(query string) []string {
 	}
 	var out []string
 	for _, c := range text.SplitClauses(query) {
-		if len(strings.Fields(c)) >= rank.MinClauseWords && len(out) < rank.MaxClauses {
+		if len(strings.Fields(c)) >= minClauseWords && len(out) < maxClauses {
 			out = append(out, c)
 		}
 	}
@@ -194,10 +194,10 @@ func (x searcher) clauseVectors(query string) []DenseQuery {
 	return out
 }
 
-// nearestAll returns the rank.DenseCandidates items nearest the whole
-// query vector qv (when whole is set), then the rank.ClauseCandidates nearest each clause
+// nearestAll returns the DenseCandidates items nearest the whole
+// query vector qv (when whole is set), then the clauseCandidates nearest each clause
 // vector, each item once and only those with a cosine of at least
-// rank.DenseMinCosine; of the items the caller sees only.
+// denseMinCosine; of the items the caller sees only.
 func (x searcher) nearestAll(kind ext.Kind, qv DenseQuery, cvs []DenseQuery, whole bool) ([]vectors.Hit, error) {
 	var keep func(ord int) bool
 	if !x.SeesAll() {
@@ -206,9 +206,9 @@ func (x searcher) nearestAll(kind ext.Kind, qv DenseQuery, cvs []DenseQuery, who
 	seen := map[int]bool{}
 	var out []vectors.Hit
 	for i, v := range append([]DenseQuery{qv}, cvs...) {
-		k := rank.DenseCandidates
+		k := DenseCandidates
 		if i > 0 {
-			k = rank.ClauseCandidates
+			k = clauseCandidates
 		} else if !whole {
 			continue
 		}
@@ -217,7 +217,7 @@ func (x searcher) nearestAll(kind ext.Kind, qv DenseQuery, cvs []DenseQuery, who
 			return nil, err
 		}
 		for _, h := range hits {
-			if h.Cosine < rank.DenseMinCosine {
+			if h.Cosine < denseMinCosine {
 				break
 			}
 			if !seen[h.Ord] {
@@ -229,9 +229,9 @@ func (x searcher) nearestAll(kind ext.Kind, qv DenseQuery, cvs []DenseQuery, who
 	return out, nil
 }
 
-// clauseBest returns, for the items ords of kind, rank.WeightClauseBest
+// clauseBest returns, for the items ords of kind, weightClauseBest
 // times the number of clause vectors cvs to which the item is the nearest
-// of ords (with a cosine of at least rank.DenseMinCosine).
+// of ords (with a cosine of at least denseMinCosine).
 func (x searcher) clauseBest(kind ext.Kind, cvs []DenseQuery, ords []int) ([]float64, error) {
 	out := make([]float64, len(ords))
 	for _, cv := range cvs {
@@ -241,12 +241,12 @@ func (x searcher) clauseBest(kind ext.Kind, cvs []DenseQuery, ords []int) ([]flo
 		}
 		best := -1
 		for i, c := range cos {
-			if c >= rank.DenseMinCosine && (best < 0 || c > cos[best]) {
+			if c >= denseMinCosine && (best < 0 || c > cos[best]) {
 				best = i
 			}
 		}
 		if best >= 0 {
-			out[best] += rank.WeightClauseBest
+			out[best] += weightClauseBest
 		}
 	}
 	return out, nil

@@ -3,7 +3,9 @@
 // reads a bundle only through Source, which package index implements (the
 // postings, statistics, records and vectors of an open bundle, and what one
 // caller may see of them), so that its steps can be read in one place and
-// measured one by one.
+// measured one by one. Its tests read bundles through package
+// retrievaltest, a Source of a catalog given in memory that answers as
+// package index's does (TestSameAsIndex).
 //
 // A search is three calls:
 //

@@ -76,7 +76,7 @@ func weighsNothing(concepts []Concept, docs int) bool {
 // times the heaviest Concept it holds, or that no item the caller sees
 // holds at all, nor its requests, written as it is in the caller's text
 // (written; unknown-words-hint: a product the catalog lacks, "a Trello
-// card"), heaviest first, at most rank.MaxLackedInHint. Product codes of letters and digits (s3, ec2)
+// card"), heaviest first, at most maxLackedInHint. Product codes of letters and digits (s3, ec2)
 // count here, though the coverage leaves them out: they often name the
 // very system asked for.
 func lackedSubjects(concepts []Concept, have map[string]bool, docs int, written string) []string {
@@ -93,7 +93,7 @@ func lackedSubjects(concepts []Concept, have map[string]bool, docs int, written 
 		return nil // nothing held to compare with: coverage judges such a query
 	}
 	lacked = slices.DeleteFunc(lacked, func(l weighedLabel) bool { return !l.unknown && l.w < rank.LackWeightRatio*heaviestHeld })
-	return heaviestLabels(lacked, rank.MaxLackedInHint)
+	return heaviestLabels(lacked, maxLackedInHint)
 }
 
 // weighedLabel is the label of a Concept an item lacks, with its weight.

@@ -80,7 +80,7 @@ func Rank(ctx context.Context, src Source, r *Request, filters [][]bm25.Leaf) (*
 }
 
 // ranked returns the candidates of bq, the query of r's terms: BM25's
-// best and the nearest by vectors, the first rank.RerankWindow of them
+// best and the nearest by vectors, the first RerankWindow of them
 // re-ranked; and which vectors the dense step compared (Result.Vectors).
 func (x searcher) ranked(ctx context.Context, r *Request, bq bm25.Query) ([]rank.Candidate, string, error) {
 	q, terms := r.Query, r.TermStrings()
@@ -89,11 +89,11 @@ func (x searcher) ranked(ctx context.Context, r *Request, bq bm25.Query) ([]rank
 		return nil, "", err
 	}
 	bq.Allowed = allowed
-	cands, err := x.candidates(ctx, q.Kind, bq, max(rank.RerankWindow, q.Offset+q.Limit+1))
+	cands, err := x.candidates(ctx, q.Kind, bq, max(RerankWindow, q.Offset+q.Limit+1))
 	if err != nil {
 		return nil, "", err
 	}
-	cands, window, vectors, err := x.addDense(ctx, q.Kind, r, allowed, cands, min(len(cands), rank.RerankWindow))
+	cands, window, vectors, err := x.addDense(ctx, q.Kind, r, allowed, cands, min(len(cands), RerankWindow))
 	if err != nil {
 		return nil, "", err
 	}

@@ -19,9 +19,9 @@ var fieldBoosts = []struct {
 	field string
 	boost float64
 }{
-	{schema.Name, rank.BoostName}, {schema.Title, rank.BoostTitle}, {schema.Description, rank.BoostDescription},
-	{schema.Params, rank.BoostParams}, {schema.ServerWords, rank.BoostServerWords}, {schema.URI, rank.BoostURI},
-	{schema.Related, rank.BoostRelated}, {schema.Content, rank.BoostContent}, {schema.Gloss, rank.BoostGloss},
+	{schema.Name, boostName}, {schema.Title, boostTitle}, {schema.Description, boostDescription},
+	{schema.Params, boostParams}, {schema.ServerWords, boostServerWords}, {schema.URI, boostURI},
+	{schema.Related, boostRelated}, {schema.Content, boostContent}, {schema.Gloss, boostGloss},
 }
 
 // textQuery matches words in the text fields, and names (the whole text as
@@ -65,14 +65,14 @@ func exactNames(query, sep string) []string {
 func exactNameQuery(k ext.Kind, names []string) []bm25.Leaf {
 	clauses := make([]bm25.Leaf, len(names))
 	for i, n := range names {
-		clauses[i] = bm25.Leaf{Field: schema.KindField(k, schema.NameExact), Term: n, Boost: rank.ExactNameBoost}
+		clauses[i] = bm25.Leaf{Field: schema.KindField(k, schema.NameExact), Term: n, Boost: exactNameBoost}
 	}
 	return clauses
 }
 
 // queryTerms returns the distinct terms a query's text searches: its first
-// rank.MaxSearchTerms, in the order of its text, of which at most
-// rank.MaxSearchTerms/2 pairs of Chinese characters, so that a long Chinese
+// MaxSearchTerms, in the order of its text, of which at most
+// MaxSearchTerms/2 pairs of Chinese characters, so that a long Chinese
 // query keeps the glosses that follow its characters; and, of those terms
 // only, what correction reads (queryWords), from the same analysis. A
 // query read to ext.MaxQueryTerms words (readQuery) can analyse to more
@@ -87,7 +87,7 @@ func queryTerms(searched string, words []Word) ([]string, *queryWords, map[strin
 	wordOf := wordsByOffset(searched, words)
 	for _, tok := range toks {
 		t := string(tok.Term)
-		if seen[t] || text.HasHan(t) && han == rank.MaxSearchTerms/2 {
+		if seen[t] || text.HasHan(t) && han == MaxSearchTerms/2 {
 			continue
 		}
 		seen[t] = true
@@ -95,7 +95,7 @@ func queryTerms(searched string, words []Word) ([]string, *queryWords, map[strin
 		if text.HasHan(t) {
 			han++
 		}
-		if terms = append(terms, t); len(terms) == rank.MaxSearchTerms {
+		if terms = append(terms, t); len(terms) == MaxSearchTerms {
 			break
 		}
 	}

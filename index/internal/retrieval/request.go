@@ -21,7 +21,7 @@ type Request struct {
 	// Words are the words of Searched, each with its origin and position.
 	Words []Word
 	// Terms are the analysed words of Searched, resolved among the items
-	// the caller sees and corrected (at most rank.MaxSearchTerms).
+	// the caller sees and corrected (at most MaxSearchTerms).
 	Terms []Term
 	// Concepts are what the request asks for, as the no-match test and
 	// its hints weigh it: the caller's own words, and the words of other
@@ -84,7 +84,7 @@ func Read(src Source, q ext.Query, off rules.Set) (*Request, error) {
 		}
 	}
 	weighed := text.FilesAsWord(q.Text) // no tool knows the caller's file names
-	r.Concepts = queryConcepts(r.Terms, weighed, r.Searched, rank.MaxSearchTerms, off)
+	r.Concepts = queryConcepts(r.Terms, weighed, r.Searched, MaxSearchTerms, off)
 	r.ChineseOrJapanese = text.HasChineseOrJapanese(weighed)
 	return r, nil
 }

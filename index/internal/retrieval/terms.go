@@ -13,7 +13,6 @@ import (
 	segment "github.com/blevesearch/scorch_segment_api/v2"
 
 	"github.com/mcpsearch/mcpsearch/ext"
-	"github.com/mcpsearch/mcpsearch/index/internal/rank"
 	"github.com/mcpsearch/mcpsearch/index/internal/rules"
 	"github.com/mcpsearch/mcpsearch/index/internal/schema"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
@@ -23,7 +22,7 @@ import (
 // unknown ones (typo.go, typowords.go); words are what correction reads
 // of the query's text (typoWords; nil: the terms alone). Both count only
 // the items w sees: a word that only hidden items hold is an unknown word,
-// and no word is corrected to one. It returns at most rank.MaxSearchTerms
+// and no word is corrected to one. It returns at most MaxSearchTerms
 // terms (firstTerms).
 func (x searcher) resolveTerms(kind ext.Kind, terms []string, words *queryWords, off rules.Set) ([]Term, error) {
 	out, _, err := x.resolveTermsCost(kind, terms, words, off)
@@ -61,7 +60,7 @@ func (x searcher) resolveTermsCost(kind ext.Kind, terms []string, words *queryWo
 	return firstTerms(out), c.cost, nil
 }
 
-// firstTerms returns the first rank.MaxSearchTerms of terms. Correction
+// firstTerms returns the first MaxSearchTerms of terms. Correction
 // may add terms to the query's distinct ones (the halves of a word run
 // together: 48 such words were 96 terms) and the everyday words of
 // corrected words add more. Every term is resolved, whatever the count,
@@ -71,7 +70,7 @@ func (x searcher) resolveTermsCost(kind ext.Kind, terms []string, words *queryWo
 // twice: dropping repeats cost livemcpbench nDCG .465 → .462 and everyday
 // dev nDCG .741 → .738 (index/README.md, technique log).
 func firstTerms(terms []Term) []Term {
-	return terms[:min(len(terms), rank.MaxSearchTerms)]
+	return terms[:min(len(terms), MaxSearchTerms)]
 }
 
 // requestWords counts the items the caller sees of kind whose written
@@ -122,18 +121,18 @@ func (x searcher) resolveTerm(c *corrector, t string, words *queryWords, asked f
 }
 
 // frequentEnough reports whether a correction held by df of items items
-// may replace word: any, for a word of rank.MinTypoRunes characters or
-// more; for a shorter one, only a frequent word (rank.MinShortTypoShare of
-// the items, and rank.MinShortTypoDocs).
+// may replace word: any, for a word of MinTypoRunes characters or
+// more; for a shorter one, only a frequent word (minShortTypoShare of
+// the items, and minShortTypoDocs).
 func frequentEnough(items int, word string, df int) bool {
-	if utf8.RuneCountInString(word) >= rank.MinTypoRunes {
+	if utf8.RuneCountInString(word) >= MinTypoRunes {
 		return true
 	}
-	return df >= rank.MinShortTypoDocs && float64(df) >= rank.MinShortTypoShare*float64(items)
+	return df >= minShortTypoDocs && float64(df) >= minShortTypoShare*float64(items)
 }
 
 // shortOf returns the terms of a query's words as written (by term) of
-// rank.MinShortTypoRunes to rank.MinTypoRunes-1 letters that are no
+// minShortTypoRunes to MinTypoRunes-1 letters that are no
 // English words the word vectors know (pul, not gif nor bmi): the short
 // words a query may have mistyped. A stem (pari of Paris) is not one.
 func shortOf(written map[string]string) map[string]bool {
@@ -141,7 +140,7 @@ func shortOf(written map[string]string) map[string]bool {
 	wt, err := text.WordTable()
 	for term, word := range written {
 		n := utf8.RuneCountInString(word)
-		if n < rank.MinShortTypoRunes || n >= rank.MinTypoRunes || !allLetters(word) {
+		if n < minShortTypoRunes || n >= MinTypoRunes || !allLetters(word) {
 			continue
 		}
 		if err == nil && wt.Find(strings.ToLower(word)) >= 0 {

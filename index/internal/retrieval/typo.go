@@ -8,15 +8,14 @@ import (
 
 	bindex "github.com/blevesearch/bleve_index_api"
 	segment "github.com/blevesearch/scorch_segment_api/v2"
-	"github.com/mcpsearch/mcpsearch/index/internal/rank"
 	"github.com/mcpsearch/mcpsearch/index/internal/rules"
 	"github.com/mcpsearch/mcpsearch/index/internal/schema"
 	"github.com/mcpsearch/mcpsearch/index/internal/segmentfile"
 )
 
-// Typo tolerance: a word the index does not know, of rank.MinTypoRunes to
-// rank.MaxTypoRunes characters, is replaced by the known word nearest to it — at
-// most one edit away for words shorter than rank.TwoEditRunes, two for longer
+// Typo tolerance: a word the index does not know, of MinTypoRunes to
+// MaxTypoRunes characters, is replaced by the known word nearest to it — at
+// most one edit away for words shorter than twoEditRunes, two for longer
 // ones — sharing its first letter, found in the name and description
 // dictionaries (the nearest has the fewest edits, then the most documents,
 // then comes first in alphabetical order).
@@ -30,9 +29,9 @@ import (
 // typoAutomaton computes its states as the walk reaches them, one row of
 // the edit-distance table each (len(word)+1 bytes, of which the 2×edits+1
 // cells near the diagonal are computed), and a walk stops after
-// rank.TypoWalkSteps steps (transitions tried; a walk cut short offers the
-// nearest term it found), the walks of one query after rank.TypoQuerySteps in
-// all, and its corrections after rank.TypoQueryLookups document frequencies
+// typoWalkSteps steps (transitions tried; a walk cut short offers the
+// nearest term it found), the walks of one query after TypoQuerySteps in
+// all, and its corrections after TypoQueryLookups document frequencies
 // read: later words are not corrected. TestTypoAutomatonMatchesBleve proves
 // it finds what bleve's finds. On the default catalog a walk takes at most
 // about 700 steps; a step costs about 0.1 µs.
@@ -48,7 +47,7 @@ import (
 var typoFields = []string{schema.Name, schema.Description}
 
 // TypoCost counts the work of a query's typo corrections (what bounds it:
-// rank.TypoQuerySteps, rank.TypoQueryLookups).
+// TypoQuerySteps, TypoQueryLookups).
 type TypoCost struct {
 	Walks   int // dictionaries walked
 	Lookups int // document frequencies read
@@ -76,8 +75,8 @@ func newCorrector(d *termDicts, short map[string]bool, off rules.Set) *corrector
 }
 
 // canLookUp reports whether the query's corrections may read n more
-// document frequencies: rank.TypoQueryLookups in all.
-func (c *corrector) canLookUp(n int) bool { return c.cost.Lookups+n <= rank.TypoQueryLookups }
+// document frequencies: TypoQueryLookups in all.
+func (c *corrector) canLookUp(n int) bool { return c.cost.Lookups+n <= TypoQueryLookups }
 
 // nearest returns the term nearest to term in the name and description
 // dictionaries (term itself when they hold it and nothing when none is
@@ -85,11 +84,11 @@ func (c *corrector) canLookUp(n int) bool { return c.cost.Lookups+n <= rank.Typo
 // query may correct, or the query's steps or lookups are spent.
 func (c *corrector) nearest(term string) (string, int, error) {
 	word := []rune(term)
-	if len(word) < rank.MinTypoRunes && !c.short[term] || len(word) >= rank.MinTypoRunes && !c.off.On(rules.Typos) || len(word) > rank.MaxTypoRunes || c.cost.Steps >= rank.TypoQuerySteps || !c.canLookUp(1) {
+	if len(word) < MinTypoRunes && !c.short[term] || len(word) >= MinTypoRunes && !c.off.On(rules.Typos) || len(word) > MaxTypoRunes || c.cost.Steps >= TypoQuerySteps || !c.canLookUp(1) {
 		return "", 0, nil
 	}
 	edits := uint8(1)
-	if len(word) >= rank.TwoEditRunes {
+	if len(word) >= twoEditRunes {
 		edits = 2
 	}
 	best, err := c.walk(word, edits)
@@ -115,7 +114,7 @@ func (c *corrector) walk(word []rune, edits uint8) (typoMatch, error) {
 			return typoMatch{}, err
 		}
 		for _, dict := range dicts {
-			c.a.reset(word, edits, min(rank.TypoWalkSteps, rank.TypoQuerySteps-c.cost.Steps))
+			c.a.reset(word, edits, min(typoWalkSteps, TypoQuerySteps-c.cost.Steps))
 			c.cost.Walks++
 			c.found = c.found[:0]
 			err := walkDict(dict, &c.a, start, end, func(m typoMatch) { c.found = append(c.found, m) })

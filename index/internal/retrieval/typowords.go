@@ -3,7 +3,6 @@ package retrieval
 import (
 	"strings"
 
-	"github.com/mcpsearch/mcpsearch/index/internal/rank"
 	"github.com/mcpsearch/mcpsearch/index/internal/rules"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
@@ -11,15 +10,15 @@ import (
 // Typos the stems hide, and words run together. Correction walks a
 // query's analysed terms, the index's stems after synonym folding: wirte
 // stems to wirt, four letters, never walked, and write is indexed as save,
-// so no term of the index is near it. So a word of rank.MinTypoRunes
+// so no term of the index is near it. So a word of MinTypoRunes
 // letters or more that is no English word of the word vectors' table is
 // also compared, as written, with the table's words of its first letter
-// (at most rank.MaxWordTableWalks words a query), and the nearest, the
+// (at most maxWordTableWalks words a query), and the nearest, the
 // most frequent of the fewest edits, analysed: its term is the word's
 // correction when its stem's walk finds none (wirte → write → save). A word typed without
-// its space (blobstorage, piechart), of at most rank.MaxTypoRunes
+// its space (blobstorage, piechart), of at most MaxTypoRunes
 // letters, that the index does not know is read as its two halves when
-// both are English words the word vectors know, of rank.MinSplitRunes
+// both are English words the word vectors know, of MinSplitRunes
 // letters or more, and both are in the index.
 //
 // What either costs depends on the query's words only, never on whether
@@ -31,7 +30,7 @@ import (
 type queryWords struct {
 	short map[string]bool // short terms that may be corrected (shortOf)
 	// written maps each term to its word as written, in lower case, when
-	// that is of at most rank.MaxTypoRunes bytes: no longer word is
+	// that is of at most MaxTypoRunes bytes: no longer word is
 	// compared with the word vectors' table nor split in two. (A part of an
 	// identifier was written as the whole identifier.)
 	written map[string]string
@@ -42,7 +41,7 @@ type queryWords struct {
 func typoWords(written map[string]string) *queryWords {
 	w := &queryWords{short: shortOf(written), written: make(map[string]string, len(written))}
 	for term, word := range written {
-		if len(word) <= rank.MaxTypoRunes {
+		if len(word) <= MaxTypoRunes {
 			w.written[term] = strings.ToLower(word)
 		}
 	}
@@ -51,7 +50,7 @@ func typoWords(written map[string]string) *queryWords {
 
 // writtenToWalk returns the word term was written as when it is to be
 // compared with the word vectors' table: letters only, of
-// rank.MinShortTypoRunes to rank.MaxTypoRunes, no word of the table; ""
+// minShortTypoRunes to MaxTypoRunes, no word of the table; ""
 // if not.
 func (w *queryWords) writtenToWalk(term string) string {
 	if w == nil {
@@ -59,7 +58,7 @@ func (w *queryWords) writtenToWalk(term string) string {
 	}
 	word := w.written[term]
 	n := len(word)
-	if !isASCIILetters(word) || n < rank.MinShortTypoRunes || n > rank.MaxTypoRunes {
+	if !isASCIILetters(word) || n < minShortTypoRunes || n > MaxTypoRunes {
 		return ""
 	}
 	if wt, err := text.WordTable(); err != nil || wt.Find(word) >= 0 {
@@ -86,7 +85,7 @@ func (c *corrector) nearestOf(term string, words *queryWords) (correction, error
 	}
 	stem := correction{near: near, df: df, typed: term}
 	word := words.writtenToWalk(term)
-	if word == "" || !c.off.On(rules.WordTableTypos) || c.wordWalks >= rank.MaxWordTableWalks || !c.canLookUp(1) {
+	if word == "" || !c.off.On(rules.WordTableTypos) || c.wordWalks >= maxWordTableWalks || !c.canLookUp(1) {
 		return stem, nil
 	}
 	c.wordWalks++
@@ -98,7 +97,7 @@ func (c *corrector) nearestOf(term string, words *queryWords) (correction, error
 }
 
 // nearestWord returns the term of the English word nearest to word (the
-// same edits as nearest allows; of the rank.WordTableCandidates most
+// same edits as nearest allows; of the wordTableCandidates most
 // frequent of the fewest edits, the term held by the most items), or that
 // the most frequent is a stop word.
 func (c *corrector) nearestWord(word string) (correction, error) {
@@ -107,11 +106,11 @@ func (c *corrector) nearestWord(word string) (correction, error) {
 		return correction{}, nil
 	}
 	edits := 1
-	if len(word) >= rank.TwoEditRunes {
+	if len(word) >= twoEditRunes {
 		edits = 2
 	}
 	best := correction{typed: word}
-	for i, near := range wt.Nearest(word, edits, rank.WordTableCandidates) {
+	for i, near := range wt.Nearest(word, edits, wordTableCandidates) {
 		if i == 0 && text.IsStopWord(near) {
 			return correction{stop: true}, nil
 		}
@@ -143,11 +142,11 @@ func (c *corrector) split(term string, words *queryWords) ([]Term, error) {
 	}
 	word := words.written[term]
 	wt, err := text.WordTable()
-	if err != nil || len(word) < 2*rank.MinSplitRunes || !isASCIILetters(word) || wt.Find(word) >= 0 {
+	if err != nil || len(word) < 2*MinSplitRunes || !isASCIILetters(word) || wt.Find(word) >= 0 {
 		return nil, nil
 	}
 	var best []Term
-	for k := rank.MinSplitRunes; k <= len(word)-rank.MinSplitRunes; k++ {
+	for k := MinSplitRunes; k <= len(word)-MinSplitRunes; k++ {
 		a, b := word[:k], word[k:]
 		if wt.Find(a) < 0 || wt.Find(b) < 0 || text.IsStopWord(a) || text.IsStopWord(b) {
 			continue

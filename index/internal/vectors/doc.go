@@ -9,9 +9,9 @@
 // vocabulary: "weather" finds a tool that says "forecast".
 //
 // Each kind's vectors are grouped into lists around centroids (spherical
-// k-means at build time, about rank.RowsPerList items a list); a query
-// scans the lists of its nearest centroids until it has seen rank.MinScan
-// rows. A kind of at most rank.MinScan items has one list, so its search is
+// k-means at build time, about rowsPerList items a list); a query
+// scans the lists of its nearest centroids until it has seen MinScan
+// rows. A kind of at most MinScan items has one list, so its search is
 // exact.
 //
 // File, all integers little-endian:

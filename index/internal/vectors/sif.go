@@ -5,13 +5,12 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/mcpsearch/mcpsearch/index/internal/rank"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
 
 // SIF weights (Arora et al., "A simple but tough-to-beat baseline for
 // sentence embeddings"): a word of probability p counts a/(a+p), so
-// frequent words count little (a: rank.SIFA). p is estimated from the
+// frequent words count little (a: sifA). p is estimated from the
 // word's frequency rank in the source by Zipf's law, p = 1/(rank·H), H the
 // harmonic number of the source's 341,479 words: ln(341479) + 0.5772 (γ),
 // as float64 (TestZipfH checks it).
@@ -20,7 +19,7 @@ const zipfH = 13.318241462690764
 // weight is the SIF weight of row i of the word table.
 func weight(w *text.WordVectors, i int) float64 {
 	p := 1 / (float64(w.FrequencyRank(i)+1) * zipfH)
-	return rank.SIFA / (rank.SIFA + p)
+	return sifA / (sifA + p)
 }
 
 // addText adds the weighted unit vectors of text's words to sum, each

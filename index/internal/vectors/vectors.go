@@ -14,7 +14,6 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/checksum"
-	"github.com/mcpsearch/mcpsearch/index/internal/rank"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
 
@@ -220,7 +219,7 @@ type Hit struct {
 }
 
 // Nearest returns the k items of kind nearest to q, best first, scanning
-// the lists of the nearest centroids until rank.MinScan rows are seen. When
+// the lists of the nearest centroids until MinScan rows are seen. When
 // keep is not nil, only the items it keeps (by ordinal) are seen, and
 // count.
 func (v *Vectors) Nearest(kind ext.Kind, q *Query, k int, keep func(ord int) bool) ([]Hit, error) {
@@ -232,7 +231,7 @@ func (v *Vectors) Nearest(kind ext.Kind, q *Query, k int, keep func(ord int) boo
 		}
 	}
 	top := make([]Hit, 0, k+1)
-	for seen := 0; seen < rank.MinScan; {
+	for seen := 0; seen < MinScan; {
 		c := -1 // the nearest list not scanned yet
 		for i, s := range score {
 			if !math.IsInf(float64(s), -1) && (c < 0 || s > score[c]) {

@@ -15,7 +15,6 @@ import (
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/ext/catalog"
 	"github.com/mcpsearch/mcpsearch/index/internal/checksum"
-	"github.com/mcpsearch/mcpsearch/index/internal/rank"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
 
@@ -55,11 +54,11 @@ func TestWordVectorTable(t *testing.T) {
 	}
 }
 
-// TestDenseListsApproximate: a kind of more than rank.MinScan items is
+// TestDenseListsApproximate: a kind of more than MinScan items is
 // split into lists, and the scan of the nearest lists still finds the item
 // of best cosine, as an exact scan does.
 func TestDenseListsApproximate(t *testing.T) {
-	n := 3 * rank.MinScan
+	n := 3 * MinScan
 	var b strings.Builder
 	b.WriteString(`{"server": "big", "tools": [`)
 	words := []string{"weather", "invoice", "cluster", "song", "flight", "recipe", "camera", "contract", "garden", "email", "database", "chart"}
@@ -98,8 +97,8 @@ func TestDenseListsApproximate(t *testing.T) {
 // TestClusterWithoutVectors: a large kind none of whose items has a word
 // with a vector (all in a script the table lacks) is one list.
 func TestClusterWithoutVectors(t *testing.T) {
-	centroids, lists := cluster(make([][]float32, 3*rank.MinScan), text.WordDims)
-	if len(centroids) != 1 || len(lists) != 1 || len(lists[0]) != 3*rank.MinScan {
+	centroids, lists := cluster(make([][]float32, 3*MinScan), text.WordDims)
+	if len(centroids) != 1 || len(lists) != 1 || len(lists[0]) != 3*MinScan {
 		t.Errorf("got %d centroids, lists %d", len(centroids), len(lists))
 	}
 }
@@ -137,7 +136,7 @@ func TestDamagedVectorsAreAnError(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(`{"server": "big", "tools": [`)
 	words := []string{"weather", "invoice", "cluster", "song", "flight", "recipe", "camera", "contract"}
-	for i := range 2 * rank.MinScan {
+	for i := range 2 * MinScan {
 		if i > 0 {
 			b.WriteString(",")
 		}

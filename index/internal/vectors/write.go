@@ -10,7 +10,6 @@ import (
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/ext/catalog"
 	"github.com/mcpsearch/mcpsearch/index/internal/checksum"
-	"github.com/mcpsearch/mcpsearch/index/internal/rank"
 	"github.com/mcpsearch/mcpsearch/index/internal/requests"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
@@ -27,7 +26,7 @@ func itemVector(w *text.WordVectors, it *catalog.Item, ownText bool) []float64 {
 	n += addText(w, sum, it.Description, 1)
 	n += addText(w, sum, text.GlossChinese(it.Label+"\n"+it.Title+"\n"+it.Description), 1)
 	for _, p := range it.Params {
-		n += addText(w, sum, p.Name+" "+p.Description, rank.ParamVectorWeight)
+		n += addText(w, sum, p.Name+" "+p.Description, paramVectorWeight)
 	}
 	if n == 0 || !normalise(sum) {
 		sum = make([]float64, text.WordDims)
@@ -38,7 +37,7 @@ func itemVector(w *text.WordVectors, it *catalog.Item, ownText bool) []float64 {
 	}
 	if asked := requestsVector(w, asked); asked != nil {
 		for d, x := range asked {
-			sum[d] += rank.RequestVectorWeight * x
+			sum[d] += requestVectorWeight * x
 		}
 	}
 	if !normalise(sum) {
@@ -207,15 +206,15 @@ func appendRow(b []byte, ord int, v []float32) []byte {
 	return b
 }
 
-// cluster groups vecs (some nil) into lists of about rank.RowsPerList around
+// cluster groups vecs (some nil) into lists of about rowsPerList around
 // centroids found by spherical k-means on a sample; a small set is one
 // list with no centroid to compare (a zero centroid). It returns the
 // centroids and each list's members (indices of vecs), in order.
 func cluster(vecs [][]float32, dims int) ([][]float32, [][]int) {
 	n := len(vecs)
 	k := 1
-	if n > rank.MinScan {
-		k = (n + rank.RowsPerList - 1) / rank.RowsPerList
+	if n > MinScan {
+		k = (n + rowsPerList - 1) / rowsPerList
 	}
 	var have []int // the items that have a vector
 	for i, v := range vecs {
@@ -242,7 +241,7 @@ func cluster(vecs [][]float32, dims int) ([][]float32, [][]int) {
 		centroids[c] = slices.Clone(vecs[sample[c*len(sample)/k]])
 	}
 	assign := make([]int, n)
-	for range rank.KMeansRounds {
+	for range kMeansRounds {
 		sums := make([][]float64, k)
 		for c := range sums {
 			sums[c] = make([]float64, dims)

@@ -5,7 +5,7 @@
 //   - [Build] is what a bundle's bytes depend on: the build-time tables
 //     (the analyser's synonyms and stop words, the WordNet expansions, the
 //     Chinese glosses, the word vectors), the build-time constants
-//     (index/internal/rank build.go) and the writers' own source (the
+//     (index/internal/vectors constants.go) and the writers' own source (the
 //     documents, the mapping, the vectors, requests and hosted vectors
 //     written). A bundle records it; index.Open refuses a bundle built with
 //     another, and the index version of a catalog (index.VersionOf, the

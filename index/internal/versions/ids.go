@@ -5,6 +5,6 @@ package versions
 // Build identifies the build-time tables, constants and writers of this
 // binary; Query its query-time tables, constants and models (package doc).
 const (
-	Build = "61407286b54fca2a"
-	Query = "b1b58ec296b7bc54"
+	Build = "e4480e3b248cf1db"
+	Query = "cfd55b368d6f95f5"
 )

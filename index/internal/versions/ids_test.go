@@ -38,7 +38,6 @@ var buildInputs = []string{
 	"internal/bundle/document.go",
 	"internal/bundle/mapping.go",
 	"internal/hosted/write.go",
-	"internal/rank/build.go",
 	"internal/requests/write.go",
 	"internal/schema/schema.go",
 	"internal/text/analyzer.go",
@@ -53,6 +52,7 @@ var buildInputs = []string{
 	"internal/text/wordvec.go",
 	"internal/text/zhgloss.txt",
 	"internal/text/zhtrad.txt",
+	"internal/vectors/constants.go",
 	"internal/vectors/sif.go",
 	"internal/vectors/write.go",
 }
@@ -72,6 +72,7 @@ var queryInputs = []string{
 	"internal/rank/query.go",
 	"internal/rank/rerank.go",
 	"internal/rank/server.go",
+	"internal/retrieval/constants.go",
 	"internal/text/clauses.go",
 	"internal/text/expansions.go",
 	"internal/text/firstwords.go",
@@ -150,10 +151,10 @@ func TestEveryFileVersioned(t *testing.T) {
 // reads, edited, gives another Build and the same Query.
 func TestBuildConstantChangesBuild(t *testing.T) {
 	root := copyInputs(t)
-	edit(t, root, "internal/rank/build.go", "RequestVectorWeight = 1.0", "RequestVectorWeight = 0.9")
+	edit(t, root, "internal/vectors/constants.go", "requestVectorWeight = 1.0", "requestVectorWeight = 0.9")
 	build, query := identities(t, root)
 	if build == Build || query != Query {
-		t.Errorf("RequestVectorWeight edited: Build %s (was %s), Query %s (was %s); want a new Build and the same Query", build, Build, query, Query)
+		t.Errorf("requestVectorWeight edited: Build %s (was %s), Query %s (was %s); want a new Build and the same Query", build, Build, query, Query)
 	}
 }
 
@@ -164,7 +165,7 @@ func TestCommentEdits(t *testing.T) {
 		{"internal/text/phrases.go", "// phraseTable holds", "// A comment added.\n// phraseTable, reviewed, holds"},
 		{"internal/text/phrases.txt", "=> create start\n", "=> create start\n"}, // the baseline: no edit
 		{"internal/text/phrases.txt", "# Every phrase is under", "# A comment added.\n  # Each phrase is under"},
-		{"internal/rank/build.go", "// about this many items a list", "// about so many items a list, k-means"},
+		{"internal/vectors/constants.go", "// about this many items a list", "// about so many items a list, k-means"},
 		{"internal/text/synonyms.go", "// synonymGroups is", "/* a block comment */ // synonymGroups, reviewed, is"},
 		{"internal/text/synonyms.txt", "# The reviewed synonym", "# A comment added.\n  # The reviewed synonym"},
 	} {

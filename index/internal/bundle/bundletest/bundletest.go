@@ -41,11 +41,28 @@ func Bleve(tb testing.TB, dir string) bleve.Index {
 	return o.idx
 }
 
+// BleveOf returns bleve's in-memory index of cat, built for the caller
+// (not shared: a catalog made in a test has no directory to share it by).
+func BleveOf(tb testing.TB, cat *catalog.Catalog) bleve.Index {
+	tb.Helper()
+	idx, err := index(cat)
+	if err != nil {
+		tb.Fatalf("bleve's index of the catalog: %v", err)
+	}
+	tb.Cleanup(func() { idx.Close() })
+	return idx
+}
+
 func build(dir string) (bleve.Index, error) {
 	cat, err := catalog.LoadDir(dir, nil)
 	if err != nil {
 		return nil, err
 	}
+	return index(cat)
+}
+
+// index indexes the documents of cat with bleve, in memory.
+func index(cat *catalog.Catalog) (bleve.Index, error) {
 	m, err := bundle.Mapping()
 	if err != nil {
 		return nil, err

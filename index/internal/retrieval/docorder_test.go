@@ -1,13 +1,12 @@
-package index
+package retrieval_test
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/retrieval/retrievaltest"
 )
 
 // TestTiesFollowCatalogOrder: items of equal score come in catalog order,
@@ -16,19 +15,16 @@ import (
 // of a batch in map order, so two builds almost never agree on it.
 func TestTiesFollowCatalogOrder(t *testing.T) {
 	t.Parallel()
-	catalog := t.TempDir()
+	files := map[string]string{}
 	for i := range 40 {
-		body := fmt.Sprintf(`{"server": "weather%02d", "tools": [{"name": "get_forecast", "description": "Get the weather forecast for a city", "inputSchema": {"type": "object"}}]}`, i)
-		if err := os.WriteFile(filepath.Join(catalog, fmt.Sprintf("weather%02d.json", i)), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		files[fmt.Sprintf("weather%02d.json", i)] = fmt.Sprintf(`{"server": "weather%02d", "tools": [{"name": "get_forecast", "description": "Get the weather forecast for a city", "inputSchema": {"type": "object"}}]}`, i)
 	}
 	var want []string
 	for i := range 10 {
 		want = append(want, fmt.Sprintf("weather%02d__get_forecast", i))
 	}
 	for build := range 3 {
-		got := names(searchHits(t, mustBuild(t, catalog), ext.KindTool, "weather forecast", 10, ext.Filter{}))
+		got := retrievaltest.Files(t, files).Names(t, ext.Query{Kind: ext.KindTool, Text: "weather forecast", Limit: 10}, ext.Access{All: true}, 10)
 		if !slices.Equal(got, want) {
 			t.Fatalf("build %d: got %v, want the first ten servers in catalog order %v", build, got, want)
 		}

@@ -1,4 +1,4 @@
-package index
+package retrieval_test
 
 import (
 	"context"
@@ -8,21 +8,21 @@ import (
 	"testing"
 
 	"github.com/mcpsearch/mcpsearch/ext"
-	"github.com/mcpsearch/mcpsearch/index/internal/retrieval"
+	"github.com/mcpsearch/mcpsearch/index/internal/retrieval/retrievaltest"
 )
 
 // filterCatalog has a public server with a non-standard annotation, a
 // server only the group ops sees with another, and a server of prompts.
-func filterCatalog(tb testing.TB) *Index {
+func filterCatalog(tb testing.TB) *retrievaltest.Bundle {
 	tb.Helper()
-	return mustBuild(tb, writeCatalog(tb, map[string]string{
+	return retrievaltest.Files(tb, map[string]string{
 		"open.json": `{"server":"open","tools":[
 			{"name":"forecast","description":"Weather forecast for a city","inputSchema":{"type":"object"},"annotations":{"category":"weather","readOnlyHint":true}},
 			{"name":"alerts","description":"Storm alerts for a region","inputSchema":{"type":"object"}}]}`,
 		"secret.json": `{"server":"secret","visibility":{"groups":["ops"]},"tools":[
 			{"name":"launch","description":"Launch the cluster","inputSchema":{"type":"object"},"annotations":{"team":"red"}}]}`,
 		"talk.json": `{"server":"talk","prompts":[{"name":"greet","description":"Greet the weather reader"}]}`,
-	}))
+	})
 }
 
 var opsCaller = ext.Access{Groups: []string{"ops"}}
@@ -63,8 +63,7 @@ func TestFilterAnnotations(t *testing.T) {
 		{"two spellings of an unknown one", ext.KindTool, ext.Access{}, map[string]any{"colour": "red", "COLOUR": "red"}, "names one annotation twice"},
 	} {
 		t.Run(test.name, func(t *testing.T) {
-			ctx := ext.WithAccess(context.Background(), test.access)
-			_, err := x.Search(ctx, ext.Query{Kind: test.kind, Text: "weather", Limit: 5, Filter: ext.Filter{Annotations: test.annotations}})
+			_, err := x.Search(context.Background(), ext.Query{Kind: test.kind, Text: "weather", Limit: 5, Filter: ext.Filter{Annotations: test.annotations}}, test.access)
 			switch {
 			case test.err == "" && err != nil:
 				t.Errorf("got error %v, want the filter accepted", err)
@@ -117,13 +116,16 @@ func TestFilterServersHint(t *testing.T) {
 		{"no filter, no word", ext.KindTool, ext.Access{}, "greet", nil, "no item matches any word of the query"},
 	} {
 		t.Run(test.name, func(t *testing.T) {
-			ctx := ext.WithAccess(context.Background(), test.access)
-			page, err := x.Search(ctx, ext.Query{Kind: test.kind, Text: test.query, Limit: 5, Filter: ext.Filter{Servers: test.servers}})
+			res, err := x.Search(context.Background(), ext.Query{Kind: test.kind, Text: test.query, Limit: 5, Filter: ext.Filter{Servers: test.servers}}, test.access)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if page.Hint != test.hint || (test.hint == "") != (len(page.Items) > 0) {
-				t.Errorf("got %d items, hint %q; want hint %q", len(page.Items), page.Hint, test.hint)
+			items := 0
+			if !res.Empty {
+				items = len(res.Candidates)
+			}
+			if res.Hint != test.hint || (test.hint == "") != (items > 0) {
+				t.Errorf("got %d items, hint %q; want hint %q", items, res.Hint, test.hint)
 			}
 		})
 	}
@@ -140,10 +142,9 @@ func manyServers(n int) []string {
 // BenchmarkFilterNames measures what the first filter of a process pays to
 // read the filter names, on the default catalog restricted to four groups.
 func BenchmarkFilterNames(b *testing.B) {
-	x := restrictedDefaultIndex(b)
+	x := retrievaltest.Files(b, restrictedFiles(b, defaultCatalog, 4))
 	for b.Loop() {
-		x.filterNames = retrieval.NewFilterNames(x.visibility, x.manifest.Counts)
-		if _, err := x.filterNames.Get(x.RetrievalSource(ext.Access{All: true})); err != nil {
+		if _, err := x.Reopened().FilterNames().Get(x.Source(ext.Access{All: true})); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -156,20 +157,21 @@ func BenchmarkFilterNames(b *testing.B) {
 // that read them for it is retired).
 func TestOnlyAFilterReadsFilterNames(t *testing.T) {
 	t.Parallel()
-	x := defaultIndex(t) // opened afresh: no search has read anything yet
+	x := sharedDefault(t).Reopened() // opened afresh: no search has read anything yet
+	all := ext.Access{All: true}
 	for _, text := range []string{"take a screenshot of the page", "send a slack message"} {
-		if _, err := x.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: text, Limit: 5}); err != nil {
+		if _, err := x.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: text, Limit: 5}, all); err != nil {
 			t.Fatal(err)
 		}
-		if x.filterNames.Loaded() {
+		if x.FilterNames().Loaded() {
 			t.Fatalf("%q, without a filter, read the filter's server tables", text)
 		}
 	}
 	q := ext.Query{Kind: ext.KindTool, Text: "send a message", Limit: 5, Filter: ext.Filter{Servers: []string{"mcp-slack"}}}
-	if _, err := x.Search(context.Background(), q); err != nil {
+	if _, err := x.Search(context.Background(), q, all); err != nil {
 		t.Fatal(err)
 	}
-	if !x.filterNames.Loaded() {
+	if !x.FilterNames().Loaded() {
 		t.Error("a filter on mcp-slack did not read the server tables it needs")
 	}
 }

@@ -1,4 +1,4 @@
-package index
+package retrieval_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/retrieval/retrievaltest"
 )
 
 // The catalog of the hidden-vocabulary tests: an ops-only server whose
@@ -41,9 +42,9 @@ var hiddenVocabularyQueries = []string{
 // TestHiddenItemsScores).
 func TestHiddenVocabularyIsUnknown(t *testing.T) {
 	t.Parallel()
-	full := mustBuild(t, writeCatalog(t, map[string]string{"secret.json": hiddenOpsServer, "open.json": hiddenPublicServer}))
-	without := mustBuild(t, writeCatalog(t, map[string]string{"open.json": hiddenPublicServer}))
-	public := context.Background()
+	full := retrievaltest.Files(t, map[string]string{"secret.json": hiddenOpsServer, "open.json": hiddenPublicServer})
+	without := retrievaltest.Files(t, map[string]string{"open.json": hiddenPublicServer})
+	public := ext.Access{}
 	for _, query := range hiddenVocabularyQueries {
 		for _, filter := range []ext.Filter{{}, {Servers: []string{"secret"}}, {Servers: []string{"open", "secret"}}} {
 			q := ext.Query{Kind: ext.KindTool, Text: query, Limit: 3, Filter: filter}
@@ -57,16 +58,18 @@ func TestHiddenVocabularyIsUnknown(t *testing.T) {
 
 // pageShape is what a caller reads of a page but its scores: the items'
 // names in order, whether more follow, and the hint.
-func pageShape(tb testing.TB, x *Index, ctx context.Context, q ext.Query) string {
+func pageShape(tb testing.TB, x *retrievaltest.Bundle, a ext.Access, q ext.Query) string {
 	tb.Helper()
-	page, err := x.Search(ctx, q)
+	page, err := x.Page(context.Background(), q, a)
 	if err != nil {
 		return "error: " + err.Error()
 	}
 	names := make([]string, len(page.Items))
 	for i, h := range page.Items {
 		var obj struct{ Name string }
-		decode(tb, h.Object, &obj)
+		if err := json.Unmarshal(h.Object, &obj); err != nil {
+			tb.Fatal(err)
+		}
 		names[i] = obj.Name
 	}
 	return fmt.Sprintf("items %v, more %v, hint %q", names, page.More, page.Hint)
@@ -78,15 +81,15 @@ func pageShape(tb testing.TB, x *Index, ctx context.Context, q ext.Query) string
 // item holds gives: BM25 counts idf among the items the caller sees.
 func TestHiddenWordScoresAsAnUnknownWord(t *testing.T) {
 	t.Parallel()
-	x := mustBuild(t, writeCatalog(t, map[string]string{"secret.json": hiddenOpsServer, "open.json": hiddenPublicServer}))
-	public := context.Background()
+	x := retrievaltest.Files(t, map[string]string{"secret.json": hiddenOpsServer, "open.json": hiddenPublicServer})
+	public := ext.Access{}
 	for _, c := range []struct{ hidden, nowhere, rest string }{
 		{"zanzibarite", "quixotrelix", "show the weather forecast for a city"}, {"zanzibarote", "quixotrelix", "wind forecast for sailors"},
 		{"zanzibarite", "quixotrelix", "list the hosts of a network"}, {"zanzibarote", "quixotrelix", "tide tables of a harbour"},
 	} {
 		page := func(word string) string {
 			q := ext.Query{Kind: ext.KindTool, Text: word + " " + c.rest, Limit: 5, Explain: true}
-			p, err := x.Search(public, q)
+			p, err := x.Page(context.Background(), q, public)
 			if err != nil {
 				t.Fatal(err)
 			}

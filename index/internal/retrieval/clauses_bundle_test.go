@@ -1,12 +1,13 @@
-package index
+package retrieval_test
 
 import (
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/ext/catalog"
+	"github.com/mcpsearch/mcpsearch/index/internal/retrieval/retrievaltest"
 )
 
 // TestLongTaskFindsEachStep: a task of two steps, each served by a tool of
@@ -27,17 +28,9 @@ func TestLongTaskFindsEachStep(t *testing.T) {
 	for i := range cat.Items {
 		cat.Items[i].Requests = nil
 	}
-	dir := filepath.Join(t.TempDir(), "bundle")
-	if _, err := Build(cat, dir, nil); err != nil {
-		t.Fatal(err)
-	}
-	x, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer x.Close()
+	b := retrievaltest.New(t, cat)
 	q := "Look up the latest commits in my GitHub repository, summarise what changed, and then post the summary to the team channel on Slack so everyone knows."
-	got := searchNames(t, x, q, 3)
+	got := b.Names(t, ext.Query{Kind: ext.KindTool, Text: q, Limit: 3}, ext.Access{All: true}, 3)
 	for _, step := range []struct{ about, server, word string }{
 		{"the commits", "mcp-github__", "commits"},
 		{"the Slack post", "mcp-slack__", "post"},
