@@ -58,18 +58,6 @@ const (
 	MinAskedShare   = 0.5
 )
 
-// Servers lifted by their items' requests (server-requests), tuned on the
-// dev halves with written-requests on (log: "servers described by what
-// people ask of them"): fresh dev nDCG .897 at weight 0, .909 at 0.1,
-// .923 at 0.15, .918 at 0.2 (everyday dev R@5 .936 → .914 there); a
-// lower share (0.3) let weak fits lift whole servers (everyday dev nDCG
-// .878 → .856); one server lifted lost fresh dev R@1 .838 → .770.
-const (
-	ServerRequestWeight = 0.15
-	MinServerShare      = 0.5
-	LiftedServers       = 3
-)
-
 // ExactNameBoost lifts, in retrieval, an item whose own name is the whole
 // query far above any BM25 score, so it enters the re-ranking window.
 const ExactNameBoost = 20

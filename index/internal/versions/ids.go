@@ -6,5 +6,5 @@ package versions
 // binary; Query its query-time tables, constants and models (package doc).
 const (
 	Build = "90cce8707eb8afbb"
-	Query = "b1b58ec296b7bc54"
+	Query = "4099025826ca4e09"
 )
