@@ -112,10 +112,9 @@ func checkPlaygroundResults(t *testing.T, seen *playgroundSeen, best explainedHi
 }
 
 // explainedHit is the first tool tools/search answers, with explain on:
-// its name and server, and the written requests its explanation shows.
+// its name and server, and the written request its explanation shows.
 type explainedHit struct {
-	Name, Server           string
-	Request, ServerRequest string
+	Name, Server, Request string
 }
 
 // explainedBest asks the server at mcpURL for the first tool for query,
@@ -132,8 +131,7 @@ func explainedBest(t *testing.T, mcpURL, query string) explainedHit {
 				Meta struct {
 					Server  string `json:"io.github.mcpsearch/server"`
 					Explain struct {
-						Request       *struct{ Text string } `json:"request"`
-						ServerRequest *struct{ Text string } `json:"serverRequest"`
+						Request *struct{ Text string } `json:"request"`
 					} `json:"io.github.mcpsearch/explain"`
 				} `json:"_meta"`
 			} `json:"tools"`
@@ -146,22 +144,14 @@ func explainedBest(t *testing.T, mcpURL, query string) explainedHit {
 	if !strings.Contains(tool.Name, "screenshot") || tool.Meta.Explain.Request == nil {
 		t.Fatalf("tools/search %q: got %s, want a screenshot tool first, explained with its matched written request", query, tail(string(answer)))
 	}
-	hit := explainedHit{Name: tool.Name, Server: tool.Meta.Server, Request: tool.Meta.Explain.Request.Text}
-	if r := tool.Meta.Explain.ServerRequest; r != nil {
-		hit.ServerRequest = r.Text
-	}
-	return hit
+	return explainedHit{Name: tool.Name, Server: tool.Meta.Server, Request: tool.Meta.Explain.Request.Text}
 }
 
 // checkPlaygroundRequests: the first explained result shows its matched
-// written request and, when its server was lifted, the server's request,
-// each with its share of the query's weight.
+// written request, with its share of the query's weight.
 func checkPlaygroundRequests(t *testing.T, shown []string, best explainedHit) {
 	t.Helper()
 	want := []string{"matched request: " + best.Request}
-	if best.ServerRequest != "" {
-		want = append(want, "server's request: "+best.ServerRequest)
-	}
 	ok := len(shown) == len(want)
 	for i := 0; ok && i < len(want); i++ {
 		ok = strings.HasPrefix(shown[i], want[i]+" ") && strings.HasSuffix(shown[i], " of the query's weight")

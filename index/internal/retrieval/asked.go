@@ -34,28 +34,18 @@ type RequestMatch struct {
 	Terms []TermMatch `json:"-"`
 }
 
-// RequestField and ServerRequestField are what an explanation calls the
-// parts of the BM25 score an item's best written request added, and the
-// lift of its server (server-requests).
-const (
-	RequestField       = "written request"
-	ServerRequestField = "server's requests"
-)
+// RequestField is what an explanation calls the part of the BM25 score
+// an item's best written request added.
+const RequestField = "written request"
 
 // addRequest shows m, the item's best written request (field
-// RequestField), or the request that lifted its server (field
-// ServerRequestField), and its part of the BM25 score as a field of its
-// own, so that the fields still add up to it.
-func (e *Explanation) addRequest(field string, m RequestMatch) {
-	shown := &RequestMatch{Text: m.Text, Share: round3(m.Share), Own: m.Own}
-	if field == RequestField {
-		e.Request = shown
-	} else {
-		e.ServerRequest = shown
-	}
+// RequestField), and its part of the BM25 score as a field of its own,
+// so that the fields still add up to it.
+func (e *Explanation) addRequest(m RequestMatch) {
+	e.Request = &RequestMatch{Text: m.Text, Share: round3(m.Share), Own: m.Own}
 	byField := map[string]*FieldMatch{}
 	for _, t := range m.Terms {
-		addTerm(byField, field, t.Term, t.Score)
+		addTerm(byField, RequestField, t.Term, t.Score)
 	}
 	e.Fields = append(e.Fields, sortedFields(byField)...)
 	slices.SortFunc(e.Fields, func(a, b FieldMatch) int { return byScore(a.Score, b.Score, a.Field, b.Field) })
@@ -129,14 +119,6 @@ func requestTerms(r *Request) []requests.Term {
 	return terms
 }
 
-// seesOf is Sees for the items of kind k, nil when the caller sees all.
-func (x searcher) seesOf(k ext.Kind) func(ord int) bool {
-	if x.SeesAll() {
-		return nil
-	}
-	return func(ord int) bool { return x.Sees(k, ord) }
-}
-
 // requestBonus is what the items' best requests add to their BM25 scores.
 func requestBonus(ms RequestMatches) []bm25.Bonus {
 	out := make([]bm25.Bonus, 0, len(ms.list))
@@ -181,107 +163,12 @@ func (res *Result) matchOf(src Source, id string) (RequestMatch, bool) {
 	return out, true
 }
 
-// serverMatchOf is the request that lifted the server of the item id, when
-// it was lifted (server-requests), as explanations show it.
-func (res *Result) serverMatchOf(src Source, id string) (RequestMatch, bool) {
-	_, ord, ok := schema.ParseDocID(id)
-	if !ok || len(res.Servers) == 0 || res.Request == nil {
-		return RequestMatch{}, false
-	}
-	first, _ := src.Requests().Items(res.Request.Query.Kind)
-	s, ok := res.Servers[src.Requests().ServerOf(first+ord)]
-	if !ok {
-		return RequestMatch{}, false
-	}
-	out := res.explainRequest(src, s.Request, s.Share, serverRequestWeight)
-	out.Own = src.Requests().Own(s.pos)
-	return out, true
-}
-
 // explainRequest is request req, of share share, weighed by weight, with
 // what each term of the query added through it.
 func (res *Result) explainRequest(src Source, req uint32, share, weight float64) RequestMatch {
 	out := RequestMatch{Text: src.Requests().Text(req), Share: share}
 	for _, ts := range res.Requests.search.Explain(requestTerms(res.Request), req) {
 		out.Terms = append(out.Terms, TermMatch{Term: ts.Term, Score: weight * ts.Score})
-	}
-	return out
-}
-
-// LiftedServer is a server whose items' written requests fit the query
-// (server-requests): every item of it the caller sees is lifted by
-// serverRequestWeight times Share.
-type LiftedServer struct {
-	Share float64
-	// Request is the request, of one of its items, that gave the share.
-	Request uint32
-	pos     int // the catalog position of that item
-}
-
-// liftedServers returns the servers whose items' requests fit the query
-// (server-requests), by server (requests.Index.ServerOf): a server's
-// share is the best share of its items' best requests, and the
-// maxLiftedServers servers of the highest share are lifted when it is
-// minServerShare or more. A request that names a product ("in our
-// Airtable base") or only describes it lifts the product's other items
-// too, though their own requests do not say it. The shares are of the
-// items the caller sees (requests.Search.Best).
-func (x searcher) liftedServers(ms RequestMatches, off rules.Set) map[int]LiftedServer {
-	idx := x.Requests()
-	if idx == nil || !off.On(rules.ServerRequests) || len(ms.list) == 0 {
-		return nil
-	}
-	best := map[int]requests.Match{}
-	for _, m := range ms.list {
-		s := idx.ServerOf(m.Pos)
-		if b, ok := best[s]; !ok || m.Share > b.Share || m.Share == b.Share && m.Pos < b.Pos {
-			best[s] = m
-		}
-	}
-	top := make([]int, 0, len(best))
-	for s, m := range best {
-		if m.Share >= minServerShare {
-			top = append(top, s)
-		}
-	}
-	slices.SortFunc(top, func(a, b int) int {
-		if c := cmp.Compare(best[b].Share, best[a].Share); c != 0 {
-			return c
-		}
-		return cmp.Compare(a, b)
-	})
-	out := map[int]LiftedServer{}
-	for _, s := range top[:min(len(top), maxLiftedServers)] {
-		out[s] = LiftedServer{Share: best[s].Share, Request: best[s].Request, pos: best[s].Pos}
-	}
-	return out
-}
-
-// serverBonus is the lift of the items the caller sees of the lifted
-// servers. A catalog holds the items of a kind by server, so each
-// server's are the run around the item that lifted it: the walk costs the
-// server's items, not the kind's.
-func (x searcher) serverBonus(kind ext.Kind, lifted map[int]LiftedServer) []bm25.Bonus {
-	if len(lifted) == 0 {
-		return nil
-	}
-	idx := x.Requests()
-	first, end := idx.Items(kind)
-	sees := x.seesOf(kind)
-	var out []bm25.Bonus
-	for server, s := range lifted {
-		from, to := s.pos, s.pos+1
-		for from > first && idx.ServerOf(from-1) == server {
-			from--
-		}
-		for to < end && idx.ServerOf(to) == server {
-			to++
-		}
-		for pos := from; pos < to; pos++ {
-			if sees == nil || sees(pos-first) {
-				out = append(out, bm25.Bonus{Doc: idx.DocOf(pos), Score: serverRequestWeight * s.Share})
-			}
-		}
 	}
 	return out
 }

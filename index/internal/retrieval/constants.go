@@ -49,18 +49,6 @@ const (
 	requestFitCovered = 0.5
 )
 
-// Servers lifted by their items' requests (server-requests), tuned on the
-// dev halves with written-requests on (log: "servers described by what
-// people ask of them"): fresh dev nDCG .897 at weight 0, .909 at 0.1,
-// .923 at 0.15, .918 at 0.2 (everyday dev R@5 .936 → .914 there); a
-// lower share (0.3) let weak fits lift whole servers (everyday dev nDCG
-// .878 → .856); one server lifted lost fresh dev R@1 .838 → .770.
-const (
-	serverRequestWeight = 0.15
-	minServerShare      = 0.5
-	maxLiftedServers    = 3
-)
-
 // exactNameBoost lifts an item whose own name is the whole query far
 // above any BM25 score, so it enters the re-ranking window.
 const exactNameBoost = 20

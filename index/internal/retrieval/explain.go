@@ -28,10 +28,6 @@ type Explanation struct {
 	// matched (written-requests): its part of the BM25 score is the
 	// field "written request".
 	Request *RequestMatch `json:"request,omitempty"`
-	// ServerRequest is the written request, of an item of the same
-	// server, that lifted the item's server (server-requests): its part
-	// of the BM25 score is the field "server's requests".
-	ServerRequest *RequestMatch `json:"serverRequest,omitempty"`
 	// Rerank is nil for an item past the re-ranking window, whose score is
 	// its BM25 score.
 	Rerank *RerankSignals `json:"rerank,omitempty"`
@@ -111,10 +107,7 @@ func Explain(ctx context.Context, src Source, kind ext.Kind, res *Result, cands 
 	for i, c := range cands {
 		e := &Explanation{BM25: round3(c.BM25), Fields: fields[i], Score: round3(c.Score), Vectors: res.Vectors}
 		if m, ok := res.matchOf(src, c.ID); ok {
-			e.addRequest(RequestField, m)
-		}
-		if m, ok := res.serverMatchOf(src, c.ID); ok {
-			e.addRequest(ServerRequestField, m)
+			e.addRequest(m)
 		}
 		if c.Signals != nil {
 			e.Rerank = rerankSignals(c.Signals)
@@ -238,9 +231,6 @@ func (e *Explanation) summary() string {
 		label := f.Field
 		if f.Field == RequestField && e.Request != nil {
 			label = fmt.Sprintf("%s %q", f.Field, e.Request.Text)
-		}
-		if f.Field == ServerRequestField && e.ServerRequest != nil {
-			label = fmt.Sprintf("%s %q", f.Field, e.ServerRequest.Text)
 		}
 		parts[i] = label + ": " + strings.Join(terms, ", ")
 	}

@@ -28,9 +28,6 @@ type Result struct {
 	// Requests are the best written request of each item a written
 	// request matches (written-requests).
 	Requests RequestMatches
-	// Servers are the servers lifted by their items' requests, by
-	// server (server-requests).
-	Servers map[int]LiftedServer
 	// Vectors says which vectors the dense step compared, when the
 	// bundle has hosted ones: the hosted model's, or the word vectors and
 	// why (Bundle.HostedQuery); empty otherwise.
@@ -63,8 +60,7 @@ func Rank(ctx context.Context, src Source, r *Request, filters [][]bm25.Leaf) (*
 	if res.Requests, err = x.requestMatches(ctx, r); err != nil {
 		return nil, err
 	}
-	res.Servers = x.liftedServers(res.Requests, r.Off)
-	res.Query.Bonus = append(requestBonus(res.Requests), x.serverBonus(q.Kind, res.Servers)...)
+	res.Query.Bonus = requestBonus(res.Requests)
 	if res.Candidates, res.Vectors, err = x.ranked(ctx, r, res.Query); err != nil {
 		return nil, err
 	}

@@ -56,7 +56,7 @@ func TestTeamToolFoundByItsRequests(t *testing.T) {
 	if e.Request == nil || e.Request.Text != "balance the accounts before the audit" {
 		t.Errorf("explanation %q: want the matched request shown", e.Summary)
 	}
-	if x.Off, err = rules.Off("written-requests", "server-requests"); err != nil {
+	if x.Off, err = rules.Off("written-requests"); err != nil {
 		t.Fatal(err)
 	}
 	off, err := x.Page(context.Background(), ext.Query{Kind: ext.KindTool, Text: query, Limit: 3}, all)
@@ -91,7 +91,7 @@ func TestRequestsSeeOnlyWhatTheCallerSees(t *testing.T) {
 			t.Errorf("%+v: found %v, want %v", tc.access, found, tc.found)
 		}
 		for _, h := range page.Items {
-			if e, ok := h.Explain.(*retrieval.Explanation); ok && (strings.Contains(e.Summary, "audit") || e.ServerRequest != nil && strings.Contains(e.ServerRequest.Text, "audit")) && !tc.found {
+			if e, ok := h.Explain.(*retrieval.Explanation); ok && (strings.Contains(e.Summary, "audit") || e.Request != nil && strings.Contains(e.Request.Text, "audit")) && !tc.found {
 				t.Errorf("%+v: an explanation shows a hidden item's request: %s", tc.access, e.Summary)
 			}
 		}

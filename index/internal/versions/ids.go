@@ -6,5 +6,5 @@ package versions
 // binary; Query its query-time tables, constants and models (package doc).
 const (
 	Build = "e4480e3b248cf1db"
-	Query = "cfd55b368d6f95f5"
+	Query = "89dde8a0e3d3c42e"
 )

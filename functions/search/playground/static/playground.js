@@ -217,7 +217,6 @@ function renderDetails(item, kind) {
 function renderExplanation(e) {
   const box = el('div', 'explain');
   renderRequest(box, 'matched request', e.request);
-  renderRequest(box, "server's request", e.serverRequest);
   const table = el('table');
   for (const f of e.fields || []) {
     const row = el('tr');
@@ -238,9 +237,9 @@ function renderExplanation(e) {
   return box;
 }
 
-// renderRequest shows a written request of the explanation: the item's
-// best-matching one (request) or the one that lifted its server
-// (serverRequest), with the share of the query's weight it holds.
+// renderRequest shows the written request of the explanation, the item's
+// best-matching one (request), with the share of the query's weight it
+// holds.
 function renderRequest(box, label, r) {
   if (!r) return;
   const p = el('p', 'request');

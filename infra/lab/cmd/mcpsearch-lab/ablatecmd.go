@@ -64,13 +64,13 @@ type loadedSet struct {
 }
 
 func loadAblationSet(s ablationSet) (*loadedSet, error) {
-	queries, err := eval.LoadQueries(s.bench.queries, s.every, s.offset)
+	queries, err := s.bench.load(s.bench.queries, s.every, s.offset)
 	if err != nil {
 		return nil, err
 	}
 	var negatives []eval.Query
 	if s.bench.negatives != "" {
-		if negatives, err = eval.LoadQueries(s.bench.negatives, 0, 0); err != nil {
+		if negatives, err = s.bench.load(s.bench.negatives, 0, 0); err != nil {
 			return nil, err
 		}
 	}
@@ -250,24 +250,42 @@ func meanFigures(c ablationColumn, fs []eval.Figures) map[string]float64 {
 	return m
 }
 
-// runAblate is mcpsearch-lab eval --ablate.
-func runAblate(data, dir, catalog, only, setNames string, rounds int, asJSON, markdown bool, stdout, stderr io.Writer) error {
+// ablateOptions are the flags of mcpsearch-lab eval --ablate: the gate's
+// data and the DIR of its sets, a catalog in place of the sets' own, the
+// rules and sets to measure (all when empty), the bootstrap's resamples,
+// and the seed of the typo variant (none when 0) and the fewest letters of
+// a word it gives a slip.
+type ablateOptions struct {
+	data, dir, catalog, only, sets string
+	rounds, typoLetters            int
+	typoSeed                       uint64
+}
+
+// runAblate is mcpsearch-lab eval --ablate. With a typo seed, every set
+// is measured on its typo variant, named with "+typos".
+func runAblate(o ablateOptions, asJSON, markdown bool, stdout, stderr io.Writer) error {
 	names := ruleNames()
-	if only != "" {
-		names = strings.Split(only, ",")
+	if o.only != "" {
+		names = strings.Split(o.only, ",")
 		for _, n := range names {
 			if !slices.Contains(ruleNames(), n) {
 				return fmt.Errorf("%w: --rules: no retrieval rule is named %q (known: %s)", cli.ErrUsage, n, strings.Join(ruleNames(), ", "))
 			}
 		}
 	}
-	all, err := ablationSets(data, dir, catalog)
+	all, err := ablationSets(o.data, o.dir, o.catalog)
 	if err != nil {
 		return err
 	}
-	chosen, err := chooseSets(all, setNames)
+	chosen, err := chooseSets(all, o.sets)
 	if err != nil {
 		return err
+	}
+	if o.typoSeed > 0 {
+		for i := range chosen {
+			chosen[i].name += "+typos"
+			chosen[i].bench.typoSeed, chosen[i].bench.typoLetters = o.typoSeed, o.typoLetters
+		}
 	}
 	var sets []*loadedSet
 	defer func() {
@@ -282,7 +300,7 @@ func runAblate(data, dir, catalog, only, setNames string, rounds int, asJSON, ma
 		}
 		sets = append(sets, l)
 	}
-	a, err := ablate(sets, names, rounds, 1, stderr)
+	a, err := ablate(sets, names, o.rounds, 1, stderr)
 	if err != nil {
 		return err
 	}

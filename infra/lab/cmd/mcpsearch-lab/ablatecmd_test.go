@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -94,5 +95,38 @@ func TestEvalOffUnknownRule(t *testing.T) {
 	code, _, errOut := runCLI("eval", "--catalog", testCatalog, "--queries", queries, "--off", "phrases,nonesuch")
 	if code == 0 || !strings.Contains(errOut, `"nonesuch"`) {
 		t.Errorf("eval --off nonesuch: exit %d, %q; want an error naming the rule", code, errOut)
+	}
+}
+
+// TestAblateTypoVariant: with --typo-variant every set is measured on its
+// typo variant, named with "+typos", its queries with no long word left
+// out.
+func TestAblateTypoVariant(t *testing.T) {
+	dir := t.TempDir()
+	for _, sub := range []string{"everyday", "offcatalog"} {
+		if err := os.Mkdir(filepath.Join(dir, sub), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeFile(t, filepath.Join(dir, "everyday", "queries.jsonl"), `{"qid":"q1","query":"weather forecast for Paris","relevant_groups":[["weather__get_forecast"]],"split":"test"}
+{"qid":"q2","query":"a new note","relevant_groups":[["notes__create_note"]],"split":"test"}
+`)
+	writeFile(t, filepath.Join(dir, "offcatalog", "queries.jsonl"), `{"qid":"n1","query":"bake a chocolate cake","split":"test"}
+`)
+	code, out, errOut := runCLI("eval", "--ablate", "--data", gateData, "--dir", dir, "--catalog", testCatalog,
+		"--sets", "everyday", "--rules", "typos", "--rounds", "200", "--json", "--typo-variant", "1")
+	if code != 0 {
+		t.Fatalf("exit %d: %s%s", code, out, errOut)
+	}
+	var got ablation
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	queries := map[string]int{}
+	for _, r := range got.Rows {
+		queries[r.Column] = r.Queries
+	}
+	if want := map[string]int{"everyday+typos test": 1, "everyday+typos negatives test": 1}; !maps.Equal(queries, want) {
+		t.Errorf("columns %v, want %v", queries, want)
 	}
 }

@@ -86,9 +86,9 @@ func TestFitModelIsTheTrainedOne(t *testing.T) {
 	}
 }
 
-// TestFitModelErrors: a set without a dev half, and a catalog whose items
-// carry no requests (the model is asked about nothing), are refused with
-// what is wrong.
+// TestFitModelErrors: a set without a dev half, a catalog whose items
+// carry no requests (the model is asked about nothing) and a rule --off
+// does not know are refused with what is wrong.
 func TestFitModelErrors(t *testing.T) {
 	dir := t.TempDir()
 	testOnly := filepath.Join(dir, "test.jsonl")
@@ -110,5 +110,11 @@ func TestFitModelErrors(t *testing.T) {
 		if code := run(args, io.Discard, &stderr); code == 0 || !strings.Contains(stderr.String(), test.want) {
 			t.Errorf("%s: exit %d, %q: want a failure saying %q", test.fits, code, stderr.String(), test.want)
 		}
+	}
+	// --off switches rules off by name, as eval --off does
+	var stderr bytes.Buffer
+	args := []string{"fitmodel", "--catalog", filepath.Join(repoRoot, "index/testdata/catalog"), "--fits", dev, "--misfits", dev, "--off", "typos,nonesuch", "--out", filepath.Join(dir, "m.json")}
+	if code := run(args, io.Discard, &stderr); code == 0 || !strings.Contains(stderr.String(), `"nonesuch"`) {
+		t.Errorf("--off nonesuch: exit %d, %q: want a failure naming the rule", code, stderr.String())
 	}
 }

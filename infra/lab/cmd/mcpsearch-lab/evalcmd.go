@@ -40,6 +40,8 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	off := fs.String("off", "", "retrieval rules to switch off, comma-separated (see --ablate)")
 	markdown := fs.Bool("markdown", false, "with --ablate: print one Markdown table row a rule (the README's table)")
 	rounds := fs.Int("rounds", 2000, "with --ablate: resamples of the paired bootstrap")
+	typoSeed := fs.Uint64("typo-variant", 0, "with a `SEED` above 0: search the typo variant of every query and negative instead (eval.TypoVariant: a slip or none in each long word, drawn by code from the seed and the query's id; a query with no long word left out)")
+	typoLetters := fs.Int("typo-letters", eval.TypoMinLetters, "with --typo-variant: the fewest `LETTERS` a word needs to get a slip (at least 3)")
 	eachDecision := fs.Bool("decisions", false, "print the no-match decision each request reached (id, split, answered or negative, decision), before the tables")
 	ef := cli.NewEmbedFlags(fs)
 	against := fs.String("against", "", "a second tools.jsonl with the same tool ids (say, --tools with requests borrowed): evaluate both on the queries and print each figure side by side with the paired bootstrap's interval of the change")
@@ -54,7 +56,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 		if *tools != "" || *queries != "" || *negatives != "" || *rounds < 100 || client != nil {
 			return fmt.Errorf("%w: --ablate measures the gate's sets (--dir, --catalog): --tools, --queries, --negatives and --embed-… do not apply; --rounds must be at least 100", cli.ErrUsage)
 		}
-		return runAblate(*data, *dir, *catalog, *only, *setNames, *rounds, *asJSON, *markdown, stdout, stderr)
+		return runAblate(ablateOptions{data: *data, dir: *dir, catalog: *catalog, only: *only, sets: *setNames, rounds: *rounds, typoSeed: *typoSeed, typoLetters: *typoLetters}, *asJSON, *markdown, stdout, stderr)
 	}
 	if err := fs.Require("queries"); err != nil {
 		return err
@@ -70,7 +72,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	base := benchmark{tools: *tools, catalog: *catalog, queries: *queries, negatives: *negatives, off: *off, hosted: client}
+	base := benchmark{tools: *tools, catalog: *catalog, queries: *queries, negatives: *negatives, off: *off, hosted: client, typoSeed: *typoSeed, typoLetters: *typoLetters}
 	if *against != "" {
 		if *tools == "" || *asJSON || *floors != "" || *ceilings != "" {
 			return fmt.Errorf("%w: --against compares two tools files: give --tools, and no --json, --min or --max", cli.ErrUsage)
@@ -130,6 +132,11 @@ func parseSample(s string) (every, offset int, err error) {
 type benchmark struct {
 	tools, catalog, queries, negatives string
 	off                                string // rules switched off, comma-separated
+	// typoSeed, when above 0, replaces the queries and negatives by their
+	// typo variant (eval.TypoVariant), slips in words of typoLetters
+	// letters or more.
+	typoSeed    uint64
+	typoLetters int
 	// hosted, if set, embeds the items at build and each query at search
 	// (index README, "Hosted vectors").
 	hosted *embed.Client
@@ -197,8 +204,18 @@ type negativeSet struct {
 	named, missing int
 }
 
+// load reads the queries of path, kept by every and offset, or their typo
+// variant.
+func (b benchmark) load(path string, every, offset int) ([]eval.Query, error) {
+	qs, err := eval.LoadQueries(path, every, offset)
+	if err != nil || b.typoSeed == 0 {
+		return qs, err
+	}
+	return eval.TypoVariant(qs, b.typoSeed, b.typoLetters), nil
+}
+
 func evaluate(b benchmark, ks []int, every, offset int) (*report, error) {
-	queries, err := eval.LoadQueries(b.queries, every, offset)
+	queries, err := b.load(b.queries, every, offset)
 	if err != nil {
 		return nil, err
 	}
@@ -224,7 +241,7 @@ func evaluate(b benchmark, ks []int, every, offset int) (*report, error) {
 		splits: scoreBy(results, ks, splitOf), langs: scoreBy(results, ks, langOf), typo: scoreBy(results, ks, typoOf)}
 	if b.negatives != "" {
 		var negLatencies []time.Duration
-		if rep.negs, negLatencies, err = evaluateNegatives(set, b.negatives, ks, depth); err != nil {
+		if rep.negs, negLatencies, err = evaluateNegatives(set, b, ks, depth); err != nil {
 			return nil, err
 		}
 		latencies = append(latencies, negLatencies...)
@@ -237,9 +254,10 @@ func evaluate(b benchmark, ks []int, every, offset int) (*report, error) {
 	return rep, nil
 }
 
-// evaluateNegatives searches the queries of path, which no tool answers.
-func evaluateNegatives(set *eval.Set, path string, ks []int, depth int) (negativeSet, []time.Duration, error) {
-	negs, err := eval.LoadQueries(path, 0, 0)
+// evaluateNegatives searches the benchmark's negatives, which no tool
+// answers.
+func evaluateNegatives(set *eval.Set, b benchmark, ks []int, depth int) (negativeSet, []time.Duration, error) {
+	negs, err := b.load(b.negatives, 0, 0)
 	if err != nil {
 		return negativeSet{}, nil, err
 	}

@@ -172,3 +172,33 @@ func TestEvalAgainst(t *testing.T) {
 		t.Errorf("--against a missing file: exit %d %q, want the file named", code, errOut)
 	}
 }
+
+// TestEvalTypoVariant: --typo-variant searches the typo variant of the
+// queries and negatives, leaving out those with no long word.
+func TestEvalTypoVariant(t *testing.T) {
+	dir := t.TempDir()
+	queries := filepath.Join(dir, "queries.jsonl")
+	writeFile(t, queries, `{"qid":"q1","query":"weather forecast for Paris","relevant_groups":[["weather__get_forecast"]],"split":"test"}
+{"qid":"q2","query":"a new note","relevant_groups":[["notes__create_note"]],"split":"test"}
+`)
+	negatives := filepath.Join(dir, "negatives.jsonl")
+	writeFile(t, negatives, `{"qid":"n1","query":"bake a chocolate cake","split":"test"}
+{"qid":"n2","query":"mow the lawn","split":"test"}
+`)
+	for _, test := range []struct {
+		seed               string
+		queries, negatives float64
+	}{{"0", 2, 2}, {"1", 1, 1}} {
+		code, out, errOut := runCLI("eval", "--catalog", testCatalog, "--queries", queries, "--negatives", negatives, "--json", "--typo-variant", test.seed)
+		if code != 0 {
+			t.Fatalf("--typo-variant %s: exit %d: %s%s", test.seed, code, out, errOut)
+		}
+		var got map[string]any
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatal(err)
+		}
+		if q, n := got["queries"], got["negatives"]; q != test.queries || n != test.negatives {
+			t.Errorf("--typo-variant %s: %v queries and %v negatives, want %v and %v", test.seed, q, n, test.queries, test.negatives)
+		}
+	}
+}

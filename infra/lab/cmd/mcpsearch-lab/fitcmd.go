@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/mcpsearch/mcpsearch/infra/cli"
 	"github.com/mcpsearch/mcpsearch/infra/lab/eval"
 	"github.com/mcpsearch/mcpsearch/infra/lab/train"
 )
@@ -24,6 +25,7 @@ func runFitModel(args []string, stdout, stderr io.Writer) error {
 	fits := fs.String("fits", "infra/lab/eval/testdata/everyday/queries.jsonl,infra/lab/eval/testdata/fresh/queries.jsonl", "query `FILES` (comma-separated) some item fits: their dev lines are trained on")
 	misfits := fs.String("misfits", "infra/lab/eval/testdata/offcatalog/queries.jsonl", "query `FILES` (comma-separated) no item fits: their dev lines are trained on")
 	out := fs.String("out", train.FitModelFile, "model `FILE` to write")
+	off := fs.String("off", "", "retrieval `RULES` switched off while the signals are measured, comma-separated (see eval --ablate): the model a rule's retirement would train")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -40,6 +42,11 @@ func runFitModel(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer set.Close()
+	if *off != "" {
+		if err := set.Index().SetRulesOff(strings.Split(*off, ",")...); err != nil {
+			return fmt.Errorf("%w: --off: %w", cli.ErrUsage, err)
+		}
+	}
 	model, nf, nm, err := train.Fit(context.Background(), set.Index(), fitTexts, misfitTexts)
 	if err != nil {
 		return err

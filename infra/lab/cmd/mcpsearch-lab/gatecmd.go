@@ -26,6 +26,7 @@ func runGate(args []string, stdout, stderr io.Writer) error {
 	data := fs.String("data", eval.GateFile, "the gate's data `FILE`: sets, splits, floors and ceilings")
 	figures := fs.String("write-figures", "", "write every set's figures (eval --json's, and its tools) into `FILE`, the results the README tables are rendered from")
 	only := fs.String("sets", "", "the sets to run, comma-separated (default: every set)")
+	off := fs.String("off", "", "retrieval `RULES` switched off in every set, comma-separated (see eval --ablate): a retirement measured before its code goes; the bounds still apply")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -49,7 +50,7 @@ func runGate(args []string, stdout, stderr io.Writer) error {
 	measured := map[string]map[string]any{}
 	var failed []string
 	for _, s := range sets {
-		obj, err := gateSet(s, dir, stdout)
+		obj, err := gateSet(s, dir, *off, stdout)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s gate: %s: %v\n", program, s.Name, err)
 			failed = append(failed, s.Name)
@@ -109,11 +110,11 @@ func gateSetNames(sets []eval.GateSet) []string {
 	return names
 }
 
-// gateSet evaluates one set, prints its header and report (the lines its
-// Show matches) and returns its figures to six decimals, and an error
-// naming each figure past its bound (bounds compare eval --json's four,
-// as eval --min does).
-func gateSet(s eval.GateSet, dir string, stdout io.Writer) (map[string]any, error) {
+// gateSet evaluates one set with the rules of off switched off, prints its
+// header and report (the lines its Show matches) and returns its figures
+// to six decimals, and an error naming each figure past its bound (bounds
+// compare eval --json's four, as eval --min does).
+func gateSet(s eval.GateSet, dir, off string, stdout io.Writer) (map[string]any, error) {
 	header := "== " + s.Name
 	if s.Title != "" {
 		header += " (" + s.Title + ")"
@@ -124,6 +125,7 @@ func gateSet(s eval.GateSet, dir string, stdout io.Writer) (map[string]any, erro
 		return nil, err
 	}
 	defer cleanup()
+	b.off = off
 	ks := s.Ks()
 	rep, err := evaluate(b, ks, s.Every, s.Offset)
 	if err != nil {

@@ -66,6 +66,18 @@ func TestGateFailsAFigureBelowItsFloor(t *testing.T) {
 	}
 }
 
+// TestGateOff: --off measures every set with the rules named off, and a
+// rule it does not know fails the set, named.
+func TestGateOff(t *testing.T) {
+	data, _ := tinyGate(t, 0)
+	if code, out, errOut := runCLI("gate", "--data", data, "--off", "typos,no-match"); code != 0 || !strings.HasPrefix(out, "== tiny") {
+		t.Errorf("--off typos,no-match: exit %d, %s%s; want the set measured", code, out, errOut)
+	}
+	if code, _, errOut := runCLI("gate", "--data", data, "--off", "nonesuch"); code == 0 || !strings.Contains(errOut, `tiny: `) || !strings.Contains(errOut, `"nonesuch"`) {
+		t.Errorf("--off nonesuch: exit %d, stderr %q; want a failure naming the set and the rule", code, errOut)
+	}
+}
+
 // TestGateRefusesBadData: a gate file with a mistake, or a set whose file
 // is missing, is a usage error naming the file and the field, before any
 // set is measured.
