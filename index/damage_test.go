@@ -218,8 +218,10 @@ func TestDamageFoundWhenReadIsAnInternalError(t *testing.T) {
 		// the tools' only list: its rows come first, the rows last
 		{vectors.File, "list 0", "weather forecast for a city", func(size int64) int64 { return size - int64(items*(8+text.WordDims)) + 20 }},
 		// the last byte of the last request's text, which the no-match
-		// test reads to compare it with the query it fits
-		{requests.File, "the texts of requests 0 to 2", "make sure the finance numbers add up", func(size int64) int64 { return size - 1 }},
+		// test reads to compare it with the query it fits (the items
+		// without written requests have their own text as requests: the
+		// chunk's last request depends on the catalog's text)
+		{requests.File, fmt.Sprintf("the texts of requests 0 to %d", requestCount(t, pristine, items)-1), "make sure the finance numbers add up", func(size int64) int64 { return size - 1 }},
 		// every object of this catalog is in block 0
 		{"objects.bin", "block 0", "create a note", func(int64) int64 { return 8 }},
 	} {
@@ -251,4 +253,20 @@ func TestDamageFoundWhenReadIsAnInternalError(t *testing.T) {
 			}
 		})
 	}
+}
+
+// requestCount is the number of requests of the bundle at dir (written,
+// and the items' own text), which holds items items.
+func requestCount(t *testing.T, dir string, items int) int {
+	t.Helper()
+	x, err := requests.Open(dir, items)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	n := 0
+	for _, k := range ext.Kinds {
+		n += x.Count(k)
+	}
+	return n
 }

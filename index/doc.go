@@ -14,7 +14,7 @@
 //	<dir>/meta.*          each item's name, server and name words (internal/store)
 //	<dir>/objects.*       each item's MCP object, zstd blocks (internal/store)
 //	<dir>/vectors.bin     each item's word-vector mean (internal/vectors)
-//	<dir>/requests.bin    the items' written requests, their texts and postings (internal/requests)
+//	<dir>/requests.bin    the items' written requests (or their own text), their texts and postings (internal/requests)
 //	<dir>/hosted.bin      optional: each item's vector from a hosted model (internal/hosted; internal/bundle/hosted.go)
 //	<dir>/docorder.bin    each bleve document's position in catalog order (internal/store)
 //

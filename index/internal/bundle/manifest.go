@@ -61,7 +61,10 @@ import (
 //	17: the bleve index is one zap segment, bleve/segment.zap, written and
 //	   read without scorch (no index_meta.json, no store/root.bolt), its
 //	   documents numbered in catalog order (package segmentfile).
-const FormatVersion = 17
+//	18: requests.bin 3: an item without written requests has its own text
+//	   as requests (name words, title, first sentence), marked in itemOwn
+//	   (package requests, own-text).
+const FormatVersion = 18
 
 // BleveVersion is the bleve release that writes and reads bundles; go.mod
 // pins it (a test checks), and manifests record it.

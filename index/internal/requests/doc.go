@@ -10,6 +10,9 @@
 // for the items a caller sees, the share of the query's weight their best
 // request holds, and which request that was (explanations show it).
 //
+// An item without written requests gets its own text as requests
+// (own.go), marked as such: it does not count as asked.
+//
 // A caller who may not see every item learns nothing of the other items'
 // requests: a term's idf counts the requests of the items the caller sees.
 //
@@ -32,12 +35,14 @@
 // the error of the search, so that a damaged file is an error of the
 // answer that reads the damage, never a changed answer.
 //
-//	magic "MCPSRQ2\n"
+//	magic "MCPSRQ3\n"
 //	u32 items, requests, terms, postings, servers
 //	per kind of ext.Kinds: u32 first item, items, requests, total length
 //	itemFirst  (items+1) × u32   first request of each item, in catalog order
 //	itemDoc    items × u32       the item's document number in the postings
 //	itemServer items × u32       the item's server, an index into the servers
+//	itemOwn    ⌈items/8⌉ bytes   a bit an item (item i: byte i/8, bit i%8): its
+//	                             requests are its own text (OwnRequests)
 //	serverOff  (servers+1) × u32 each server's name in the server blob
 //	reqLen     requests × u16    terms in each request
 //	termOff    (terms+1) × u32   each term in the term blob, terms sorted

@@ -28,7 +28,7 @@ type Index struct {
 	full     []*View // by kind of ext.Kinds: every item's requests, made on first use
 	kinds    []kindHead
 	// sections of data, as the package documentation lays them out
-	itemFirst, itemDoc, itemServer, serverOff, reqItem, reqLen, textOff, termOff, postOff, postReq, postTF, terms, texts, servers []byte
+	itemFirst, itemDoc, itemServer, itemOwn, serverOff, reqItem, reqLen, textOff, termOff, postOff, postReq, postTF, terms, texts, servers []byte
 
 	// the checksums of each term's postings and of each chunk of texts, and
 	// which of them were found sound
@@ -92,7 +92,7 @@ func (x *Index) layOut(items int) error {
 		x.kinds[i] = kindHead{first: r.u32(), items: r.u32(), requests: r.u32(), length: r.u32()}
 	}
 	x.itemFirst, x.itemDoc = r.bytes(4*(nItems+1)), r.bytes(4*nItems)
-	x.itemServer, x.serverOff = r.bytes(4*nItems), r.bytes(4*(nServers+1))
+	x.itemServer, x.itemOwn, x.serverOff = r.bytes(4*nItems), r.bytes((nItems+7)/8), r.bytes(4*(nServers+1))
 	x.reqLen, x.termOff, x.postOff = r.bytes(2*nReqs), r.bytes(4*(nTerms+1)), r.bytes(4*(nTerms+1))
 	x.termSums, x.textSums = r.bytes(4*nTerms), r.bytes(4*((nReqs+textChunk-1)/textChunk))
 	if r.err != nil {
@@ -336,9 +336,19 @@ func (x *Index) Items(k ext.Kind) (first, end int) {
 // DocOf is the document number of the item at catalog position pos.
 func (x *Index) DocOf(pos int) uint32 { return u32At(x.itemDoc, pos) }
 
+// Own reports whether the requests of the item at catalog position pos
+// are its own text (OwnRequests), not written for it.
+func (x *Index) Own(pos int) bool {
+	return pos >= 0 && pos < x.items && x.itemOwn[pos/8]&(1<<(pos%8)) != 0
+}
+
 // ItemsWithRequests counts the items of kind k that carry a written
-// request.
+// request (not their own text).
 func (x *Index) ItemsWithRequests(k ext.Kind) int { return x.fullView(k).asked }
+
+// ItemsWithOwnText counts the items of kind k whose requests are their
+// own text (Own).
+func (x *Index) ItemsWithOwnText(k ext.Kind) int { return x.fullView(k).own }
 
 // fullView is the view of kind k of a caller who sees every item, made
 // once.

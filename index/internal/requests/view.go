@@ -23,7 +23,8 @@ type View struct {
 	requests int      // the requests in runs
 	length   int      // their total length in terms
 	items    int      // the items of the kind seen
-	asked    int      // those of them that carry a request
+	asked    int      // those of them that carry a written request
+	own      int      // those whose requests are their own text
 	// steps bounds the work of counting a term's postings in the view by
 	// its runs (two binary searches a run); a term with fewer postings is
 	// walked instead (visibleDocFreq).
@@ -49,7 +50,11 @@ func (x *Index) View(k ext.Kind, sees func(ord int) bool) *View {
 		if hi == lo {
 			continue
 		}
-		v.asked++
+		if x.Own(pos) {
+			v.own++
+		} else {
+			v.asked++
+		}
 		v.requests += int(hi - lo)
 		for req := lo; req < hi; req++ {
 			v.length += int(binary.LittleEndian.Uint16(x.reqLen[2*req:]))
@@ -69,6 +74,10 @@ func (v *View) Items() int { return v.items }
 
 // Asked is the number of them that carry a written request.
 func (v *View) Asked() int { return v.asked }
+
+// Own is the number of them whose requests are their own text
+// (OwnRequests).
+func (v *View) Own() int { return v.own }
 
 // Requests is the number of requests of the items the caller sees.
 func (v *View) Requests() int { return v.requests }

@@ -18,7 +18,7 @@ import (
 const (
 	// File is the requests index of a bundle.
 	File  = "requests.bin"
-	magic = "MCPSRQ2\n"
+	magic = "MCPSRQ3\n"
 )
 
 // textChunk is how many requests' texts one checksum covers (checked once,
@@ -34,6 +34,9 @@ type builder struct {
 	servers   []string
 	serverOf  map[string]uint32
 	itemSrv   []uint32
+	// itemOwn marks the items whose requests are their own text
+	// (OwnRequests), a bit an item.
+	itemOwn []byte
 	// run is the server and kind of the last item; ended, those of the
 	// runs before it: a server's items of a kind are one run (retrieval
 	// lifts a server's items by walking its run).
@@ -109,7 +112,14 @@ func (b *builder) add(pos uint32, it *catalog.Item) error {
 		b.servers = append(b.servers, it.Server)
 	}
 	b.itemSrv = append(b.itemSrv, srv)
-	for _, r := range it.Requests {
+	written := it.Requests
+	if len(written) == 0 {
+		written = OwnRequests(it)
+		b.markOwn(len(b.itemSrv)-1, len(written) > 0)
+	} else {
+		b.markOwn(len(b.itemSrv)-1, false)
+	}
+	for _, r := range written {
 		req := uint32(len(b.reqItem))
 		counts := map[string]int{}
 		var order []string
@@ -134,6 +144,16 @@ func (b *builder) add(pos uint32, it *catalog.Item) error {
 	return nil
 }
 
+// markOwn records whether the i-th item's requests are its own text.
+func (b *builder) markOwn(i int, own bool) {
+	if i/8 >= len(b.itemOwn) {
+		b.itemOwn = append(b.itemOwn, 0)
+	}
+	if own {
+		b.itemOwn[i/8] |= 1 << (i % 8)
+	}
+}
+
 // encode lays the file out as the package documentation says.
 func (b *builder) encode(docOf []uint32) []byte {
 	terms := make([]string, 0, len(b.postings))
@@ -154,6 +174,7 @@ func (b *builder) encode(docOf []uint32) []byte {
 	w.u32s(b.itemFirst...)
 	w.u32s(docOf...)
 	w.u32s(b.itemSrv...)
+	w.out = append(w.out, b.itemOwn...)
 	w.offsets(len(b.servers), func(i int) int { return len(b.servers[i]) })
 	for _, v := range b.reqLen {
 		w.out = binary.LittleEndian.AppendUint16(w.out, v)

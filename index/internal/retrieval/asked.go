@@ -27,6 +27,9 @@ import (
 type RequestMatch struct {
 	Text  string  `json:"text"`  // the request, as written
 	Share float64 `json:"share"` // the share of the query's weight it holds (requests.Match)
+	// Own: the request is the item's own text (own-text), not written
+	// for it.
+	Own bool `json:"own,omitempty"`
 	// Terms split what the request added to the BM25 score by query term.
 	Terms []TermMatch `json:"-"`
 }
@@ -39,7 +42,7 @@ const RequestField = "written request"
 // RequestField), and its part of the BM25 score as a field of its own,
 // so that the fields still add up to it.
 func (e *Explanation) addRequest(m RequestMatch) {
-	e.Request = &RequestMatch{Text: m.Text, Share: round3(m.Share)}
+	e.Request = &RequestMatch{Text: m.Text, Share: round3(m.Share), Own: m.Own}
 	byField := map[string]*FieldMatch{}
 	for _, t := range m.Terms {
 		addTerm(byField, RequestField, t.Term, t.Score)
@@ -76,13 +79,35 @@ func (ms RequestMatches) Of(id string) (requests.Match, bool) {
 // the items the caller sees; none when the rule is off.
 func (x searcher) requestMatches(ctx context.Context, r *Request) (RequestMatches, error) {
 	idx := x.Requests()
-	if !r.Off.On(rules.WrittenRequests) || idx == nil {
+	kind := r.Query.Kind
+	if !r.Off.On(rules.WrittenRequests) || idx == nil || x.writtenAsked(kind) == 0 {
 		return RequestMatches{}, nil
 	}
-	kind := r.Query.Kind
 	s := idx.Search(kind, x.RequestView(kind), x.maxPostings(kind))
 	list, err := s.Best(ctx, requestTerms(r))
+	if !r.Off.On(rules.OwnText) {
+		list = slices.DeleteFunc(list, func(m requests.Match) bool { return idx.Own(m.Pos) })
+	}
 	return RequestMatches{list: list, search: s}, err
+}
+
+// writtenAsked counts the items of kind the caller sees that carry
+// written requests. Where it sees none, the requests are not read at all,
+// not even the items' own text (own-text), and search is what it was
+// before requests: an item's own text as its request is there to make the
+// items without requests compete with those that have them on equal
+// terms, and where none has any, the own text would only count the
+// item's words twice (metatool, all items' own text read: R@1 .445 →
+// .432 with the no-match models off).
+func (x searcher) writtenAsked(kind ext.Kind) int {
+	idx := x.Requests()
+	if idx == nil {
+		return 0
+	}
+	if v := x.RequestView(kind); v != nil {
+		return v.Asked()
+	}
+	return idx.ItemsWithRequests(kind)
 }
 
 // requestTerms are the terms of r as the written requests weigh them.
@@ -133,7 +158,9 @@ func (res *Result) matchOf(src Source, id string) (RequestMatch, bool) {
 	if !ok || res.Request == nil {
 		return RequestMatch{}, false
 	}
-	return res.explainRequest(src, m.Request, m.Share, requestWeight), true
+	out := res.explainRequest(src, m.Request, m.Share, requestWeight)
+	out.Own = src.Requests().Own(m.Pos)
+	return out, true
 }
 
 // explainRequest is request req, of share share, weighed by weight, with

@@ -78,7 +78,7 @@ func (x searcher) noMatchSignals(r *Request, cands []rank.Candidate, asked Reque
 		measured("near-miss")
 	}
 	s.NamedServer = namesServer(cands)
-	s.Asked = x.mostlyAsked(kind)
+	s.Asked = x.mostlyAsked(kind, r.Off)
 	w := window{docs, alternatives, rterms}
 	if err := x.measureModels(r, &s, cands, asked, w); err != nil {
 		return s, err
@@ -164,14 +164,17 @@ func (x searcher) bestCoverage(kind ext.Kind, concepts []Concept, alternatives [
 // without requests the errand model emptied answerable tasks. Items the
 // caller may not see count neither way, so that a hidden server's
 // requests never switch the caller's no-match test (TestHiddenRequestsSwitchNothing).
-func (x searcher) mostlyAsked(kind ext.Kind) bool {
+func (x searcher) mostlyAsked(kind ext.Kind, off rules.Set) bool {
 	idx := x.Requests()
 	if idx == nil {
 		return false
 	}
-	items, asked := idx.ItemCount(kind), idx.ItemsWithRequests(kind)
+	items, asked, own := idx.ItemCount(kind), idx.ItemsWithRequests(kind), idx.ItemsWithOwnText(kind)
 	if v := x.RequestView(kind); v != nil {
-		items, asked = v.Items(), v.Asked()
+		items, asked, own = v.Items(), v.Asked(), v.Own()
+	}
+	if asked > 0 && off.On(rules.OwnText) {
+		asked += own
 	}
 	return items > 0 && float64(asked) >= rank.MinAskedShare*float64(items)
 }

@@ -78,7 +78,7 @@ func firstTerms(terms []Term) []Term {
 // a typo (none when written-requests is off).
 func (x searcher) requestWords(kind ext.Kind, off rules.Set) func(term string) int {
 	idx := x.Requests()
-	if !off.On(rules.WrittenRequests) || idx == nil {
+	if !off.On(rules.WrittenRequests) || idx == nil || x.writtenAsked(kind) == 0 {
 		return func(string) int { return 0 }
 	}
 	view := x.RequestView(kind)

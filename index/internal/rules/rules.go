@@ -37,6 +37,7 @@ const (
 	GlossField
 	ExactNameRetrieval
 	WrittenRequests
+	OwnText
 	DenseCandidates
 	Clauses
 	// re-ranking
@@ -83,6 +84,7 @@ var registry = [count]info{
 	GlossField:         {"gloss-field", "retrieval", "the English glosses of an item's Chinese words are searched"},
 	ExactNameRetrieval: {"exact-name-retrieval", "retrieval", "an item whose name is the whole query enters the re-ranking window"},
 	WrittenRequests:    {"written-requests", "retrieval", "an item's best-matching written request adds to its score"},
+	OwnText:            {"own-text", "retrieval", "where the caller sees items with written requests, an item without them has its own text (name, title, first sentence) as its requests"},
 	DenseCandidates:    {"dense-candidates", "retrieval", "the items nearest the query's word vector join the window"},
 	Clauses:            {"clauses", "retrieval", "each clause of a long task has a vector; its nearest items join the window and are lifted"},
 	NameCoverage:       {"name-coverage", "rerank", "the share of an item's name words the query holds"},

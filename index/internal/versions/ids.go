@@ -5,6 +5,6 @@ package versions
 // Build identifies the build-time tables, constants and writers of this
 // binary; Query its query-time tables, constants and models (package doc).
 const (
-	Build = "634e88b725c4ffcb"
+	Build = "e4480e3b248cf1db"
 	Query = "89dde8a0e3d3c42e"
 )

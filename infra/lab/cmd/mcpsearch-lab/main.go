@@ -11,6 +11,8 @@
 //	                                           what each retrieval rule contributes
 //	mcpsearch-lab gate [--data FILE] [--sets S,…] [--write-figures FILE] [EVAL_DIR]
 //	                                           every set of the gate (infra/lab/eval/gate.json) against its floors
+//	mcpsearch-lab mixed [--data FILE] [--sets S,…] [--split test] [--seeds 1,2,3] [--share 0.5] [--json]
+//	                                           fairness in a catalog where only some servers carry written requests
 //	mcpsearch-lab holdout --catalog DIR --out DIR --queries FILE [--n N]
 //	                                           a catalog's first written requests held out as queries for eval
 //	mcpsearch-lab bench tokens --catalog DIR   bytes and tokens of tools/list against one search page
@@ -58,6 +60,7 @@ var commands = map[string]cli.Command{
 	"cedict":      {Summary: "distil CC-CEDICT into the index's Chinese gloss table (" + textData + "zhgloss.txt)", Run: runCedict},
 	"errandmodel": {Summary: "train the no-match test's errand model (" + train.ErrandModelFile + ")", Run: runErrandModel},
 	"fitmodel":    {Summary: "train the no-match test's fit model (" + train.FitModelFile + ")", Run: runFitModel},
+	"mixed":       {Summary: "fairness where only some items carry written requests: each side of a mixed catalog against its baseline", Run: runMixed},
 	"trace":       {Summary: "the packages and files one search enters, from the function's handler to the page", Run: runTrace},
 }
 
