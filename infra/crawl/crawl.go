@@ -212,17 +212,17 @@ func fetch(ctx context.Context, s *ServerConfig, o *Options, r *Result) (*catalo
 // catalog.LoadDir reads, plus the initialize answer (serverInfo, protocolVersion,
 // capabilities) as the published catalogs carry it.
 type catalogFile struct {
-	Server            string             `json:"server"`
-	ServerInfo        mcp.Implementation `json:"serverInfo"`
-	ProtocolVersion   string             `json:"protocolVersion,omitempty"`
-	Capabilities      json.RawMessage    `json:"capabilities,omitempty"`
-	Upstream          *ServerConfig      `json:"upstream"`
-	Visibility        *Visibility        `json:"visibility,omitempty"`
-	Tools             []json.RawMessage  `json:"tools"`
-	Prompts           []json.RawMessage  `json:"prompts"`
-	Resources         []json.RawMessage  `json:"resources"`
-	ResourceTemplates []json.RawMessage  `json:"resourceTemplates"`
-	ResourceContents  []Content          `json:"resourceContents,omitempty"`
+	Server            string              `json:"server"`
+	ServerInfo        mcp.Implementation  `json:"serverInfo"`
+	ProtocolVersion   string              `json:"protocolVersion,omitempty"`
+	Capabilities      json.RawMessage     `json:"capabilities,omitempty"`
+	Upstream          *ServerConfig       `json:"upstream"`
+	Visibility        *catalog.Visibility `json:"visibility,omitempty"`
+	Tools             []json.RawMessage   `json:"tools"`
+	Prompts           []json.RawMessage   `json:"prompts"`
+	Resources         []json.RawMessage   `json:"resources"`
+	ResourceTemplates []json.RawMessage   `json:"resourceTemplates"`
+	ResourceContents  []Content           `json:"resourceContents,omitempty"`
 }
 
 // newCatalogFile assembles the file of s from what sess recorded, without

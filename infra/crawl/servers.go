@@ -37,15 +37,11 @@ type Config struct {
 type ServerConfig struct {
 	Name string `json:"-"`
 	upstream.Config
-	Visibility *Visibility `json:"-"`
-	where      string      // "servers[2]"
-}
-
-// Visibility says who may see a server's items: members of its groups and
-// holders of its OAuth scopes (see the index's catalog format).
-type Visibility struct {
-	Groups []string `json:"groups,omitempty"`
-	Scopes []string `json:"scopes,omitempty"`
+	// Visibility says who may see the server's items (the catalog's
+	// format: members of its groups, holders of its OAuth scopes); nil
+	// when the servers file says nothing.
+	Visibility *catalog.Visibility `json:"-"`
+	where      string              // "servers[2]"
 }
 
 // ConfigError reports a problem in a servers file, naming the file and the
@@ -253,7 +249,7 @@ func (p *parser) visibility(m map[string]any, path string, s *ServerConfig) bool
 	}
 	groups, ok1 := p.strings(vm, vpath, "groups")
 	scopes, ok2 := p.strings(vm, vpath, "scopes")
-	s.Visibility = &Visibility{Groups: groups, Scopes: scopes}
+	s.Visibility = &catalog.Visibility{Groups: groups, Scopes: scopes}
 	return ok1 && ok2
 }
 
