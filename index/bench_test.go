@@ -113,7 +113,7 @@ func BenchmarkSearchExplain(b *testing.B) {
 
 // BenchmarkNothingFits measures short requests no tool answers: the
 // no-match test reads which of the query's words each of the first
-// rank.FitWindow items holds before it empties the page.
+// nomatch.FitWindow items holds before it empties the page.
 func BenchmarkNothingFits(b *testing.B) {
 	x := defaultIndex(b)
 	ctx := context.Background()

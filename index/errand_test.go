@@ -7,7 +7,7 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/errand"
-	"github.com/mcpsearch/mcpsearch/index/internal/rank"
+	"github.com/mcpsearch/mcpsearch/index/internal/nomatch"
 	"github.com/mcpsearch/mcpsearch/index/internal/retrieval"
 )
 
@@ -57,7 +57,7 @@ func TestErrandsGetNoItems(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Score(errandOfNotes) >= rank.ErrandThreshold {
+	if m.Score(errandOfNotes) >= nomatch.ErrandThreshold {
 		t.Fatalf("%q is no errand to the model (%.2f): choose another", errandOfNotes, m.Score(errandOfNotes))
 	}
 	plain := mustBuild(t, "testdata/catalog")

@@ -7,7 +7,7 @@ import (
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/ext/catalog"
 	"github.com/mcpsearch/mcpsearch/index/internal/errand"
-	"github.com/mcpsearch/mcpsearch/index/internal/rank"
+	"github.com/mcpsearch/mcpsearch/index/internal/nomatch"
 )
 
 // ErrandReads is how many of one server's written tool requests the
@@ -27,8 +27,8 @@ func (r ErrandReads) Share() float64 {
 
 // ErrandReadsOf returns, server by server in catalog order, how many of
 // the written requests of cat's tools the errand model reads as everyday
-// errands (a score below rank.ErrandThreshold), or nil where tool searches
-// never ask it (fewer than rank.MinAskedShare of the tools carry
+// errands (a score below nomatch.ErrandThreshold), or nil where tool searches
+// never ask it (fewer than nomatch.MinAskedShare of the tools carry
 // requests). A search that reads like a server's errand-like requests is
 // likely to get no items: the model learned what the bundled catalog of
 // software and office tools does not do, and a catalog that serves
@@ -61,12 +61,12 @@ func ErrandReadsOf(cat *catalog.Catalog) ([]ErrandReads, error) {
 		}
 		for _, q := range it.Requests {
 			r.Requests++
-			if m.Score(q) < rank.ErrandThreshold {
+			if m.Score(q) < nomatch.ErrandThreshold {
 				r.Errands++
 			}
 		}
 	}
-	if tools == 0 || float64(asked) < rank.MinAskedShare*float64(tools) {
+	if tools == 0 || float64(asked) < nomatch.MinAskedShare*float64(tools) {
 		return nil, nil
 	}
 	return out, nil

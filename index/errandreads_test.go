@@ -7,7 +7,7 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext/catalog"
 	"github.com/mcpsearch/mcpsearch/index/internal/errand"
-	"github.com/mcpsearch/mcpsearch/index/internal/rank"
+	"github.com/mcpsearch/mcpsearch/index/internal/nomatch"
 )
 
 // serverWithRequests is a server file whose tools (tool0, tool1, …) each
@@ -38,7 +38,7 @@ func TestErrandReadsOf(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, q := range chores {
-		if m.Score(q) >= rank.ErrandThreshold {
+		if m.Score(q) >= nomatch.ErrandThreshold {
 			t.Fatalf("%q is no errand to the model: choose another", q)
 		}
 	}

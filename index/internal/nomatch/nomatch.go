@@ -19,7 +19,6 @@ import (
 	"strings"
 
 	"github.com/mcpsearch/mcpsearch/index/internal/fit"
-	"github.com/mcpsearch/mcpsearch/index/internal/rank"
 	"github.com/mcpsearch/mcpsearch/index/internal/rules"
 )
 
@@ -65,7 +64,7 @@ type Signals struct {
 	UnreadCJK bool
 	// Concepts is how many concepts the query has (retrieval.Concept).
 	Concepts int
-	// Asked is set when at least rank.MinAskedShare of the items of the
+	// Asked is set when at least MinAskedShare of the items of the
 	// kind the caller sees carry written requests: the errand and fit
 	// models apply there only.
 	Asked bool
@@ -79,17 +78,17 @@ type Signals struct {
 	// a day or a time of day weighs nothing where time-words is on).
 	Coverage float64
 	// Window is the best coverage of the other items of the first
-	// rank.FitWindow, measured (WindowRead) where fit-window is on, the
+	// FitWindow, measured (WindowRead) where fit-window is on, the
 	// query has at most MaxWindowConcepts concepts and a line weighs it:
 	// the fit model's, or fit-window's for a short query below
-	// rank.MinCoverage.
+	// MinCoverage.
 	Window     float64
 	WindowRead bool
 	// Fit is what the fit model weighed, nil where it was not asked
 	// (fit-model off, or not Asked); Fits is its word on it.
 	Fit  *fit.Signals
 	Fits bool
-	// NamedServer is set when one of the first rank.FitWindow candidates
+	// NamedServer is set when one of the first FitWindow candidates
 	// is of a server the query names (server-named lifted it), not by a
 	// day or a time of day.
 	NamedServer bool
@@ -218,7 +217,7 @@ var List = []Line{
 	},
 	{
 		Name: rules.NamedServerFits.Name(), rule: rules.NamedServerFits, fit: true,
-		Condition: fmt.Sprintf("items mostly asked; at most %d concepts; the errand model reads software; a server the query names among the first %d", MaxWindowConcepts, rank.FitWindow),
+		Condition: fmt.Sprintf("items mostly asked; at most %d concepts; the errand model reads software; a server the query names among the first %d", MaxWindowConcepts, FitWindow),
 		Hint:      "the near-miss hint, or what the best item lacks below the coverage bar",
 		holds:     namedServerFits,
 		hint:      keptHint,
@@ -229,7 +228,7 @@ var List = []Line{
 		Hint:      "the errand hint where the errand model reads an errand, else what the best item lacks",
 		holds:     func(s Signals) bool { return s.Fit != nil && !s.Fits },
 		hint: func(s Signals) string {
-			if s.ErrandRead && s.Errand < rank.ErrandThreshold {
+			if s.ErrandRead && s.Errand < ErrandThreshold {
 				return errandHint(s.Lacking)
 			}
 			return lacksHint(s.Lacking)
@@ -244,16 +243,16 @@ var List = []Line{
 	},
 	{
 		Name: rules.FitWindow.Name(), rule: rules.FitWindow,
-		Condition: fmt.Sprintf("a short query (at most %d words) whose first item holds less than %.2f of its weight, another of the first %d at least %.2f", rank.ShortQueryTerms, rank.MinCoverage, rank.FitWindow, rank.FitCoverage),
+		Condition: fmt.Sprintf("a short query (at most %d words) whose first item holds less than %.2f of its weight, another of the first %d at least %.2f", ShortQueryTerms, MinCoverage, FitWindow, FitCoverage),
 		Hint:      "the near-miss hint",
 		holds: func(s Signals) bool {
-			return belowCoverage(s) && s.WindowRead && s.Window >= rank.FitCoverage
+			return belowCoverage(s) && s.WindowRead && s.Window >= FitCoverage
 		},
 		hint: nearMissHint,
 	},
 	{
 		Name: rules.NoMatch.Name(), rule: rules.NoMatch, Empty: true,
-		Condition: fmt.Sprintf("a short query (at most %d words) whose first item holds less than %.2f of its weight", rank.ShortQueryTerms, rank.MinCoverage),
+		Condition: fmt.Sprintf("a short query (at most %d words) whose first item holds less than %.2f of its weight", ShortQueryTerms, MinCoverage),
 		Hint:      "what the best item lacks",
 		holds:     belowCoverage,
 		hint:      func(s Signals) string { return lacksHint(s.Lacking) },
@@ -286,7 +285,7 @@ func Decide(s Signals, off rules.Set) Decision {
 }
 
 // namedServerFits is named-server-fits' condition: a request that names
-// the server of one of the first rank.FitWindow candidates (server-named
+// the server of one of the first FitWindow candidates (server-named
 // lifted it), a system the caller sees and the ranking holds among its
 // best, is neither an errand nor a near miss ("wie viel Geld liegt gerade
 // auf Stripe", TestNamedServerKeepsItems). Three guards keep an everyday
@@ -297,13 +296,13 @@ func Decide(s Signals, off rules.Set) Decision {
 // names nothing here (Signals.NamedServer). With server-named off no
 // server is named, and the line keeps nothing.
 func namedServerFits(s Signals) bool {
-	return s.Asked && s.Concepts <= MaxWindowConcepts && s.Errand >= rank.ErrandThreshold && s.NamedServer
+	return s.Asked && s.Concepts <= MaxWindowConcepts && s.Errand >= ErrandThreshold && s.NamedServer
 }
 
 // belowCoverage reports whether s is of a short query whose first item
-// holds less than rank.MinCoverage of its weight.
+// holds less than MinCoverage of its weight.
 func belowCoverage(s Signals) bool {
-	return s.Concepts <= rank.ShortQueryTerms && s.Coverage < rank.MinCoverage
+	return s.Concepts <= ShortQueryTerms && s.Coverage < MinCoverage
 }
 
 // readsAsErrand reports whether the errand model reads the request as an
@@ -311,17 +310,17 @@ func belowCoverage(s Signals) bool {
 // the model knows what people ask of software through them, and on
 // catalogs without requests it emptied answerable tasks.
 func readsAsErrand(s Signals) bool {
-	return s.Asked && s.ErrandRead && s.Errand < rank.ErrandThreshold
+	return s.Asked && s.ErrandRead && s.Errand < ErrandThreshold
 }
 
 // keptHint is the hint of a page the fit model's lines keep: the near-miss
-// hint, or, where the best item holds less than rank.MinCoverage of the
+// hint, or, where the best item holds less than MinCoverage of the
 // query's weight (the coverage cut's bar), what it lacks.
 func keptHint(s Signals) string {
 	if h := nearMissHint(s); h != "" {
 		return h
 	}
-	if s.Coverage < rank.MinCoverage && len(s.Lacking) > 0 {
+	if s.Coverage < MinCoverage && len(s.Lacking) > 0 {
 		return lacksPrefix + strings.Join(s.Lacking, ", ")
 	}
 	return ""

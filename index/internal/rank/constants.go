@@ -1,25 +1,13 @@
 package rank
 
-// The tuned numbers of the re-ranking, and those the no-match decision
-// (package nomatch) and the query's reading (package text) read with
-// retrieval, each with why it is what it is and where that was measured;
+// The tuned numbers of the re-ranking, and those the query's reading
+// (package text) reads with retrieval, each with why it is what it is and where that was measured;
 // the numbers retrieval alone reads are its own (retrieval constants.go),
-// the vectors' build-time numbers package vectors' (constants.go). "Log" is the technique log of
+// the vectors' build-time numbers package vectors' (constants.go), the
+// no-match decision's package nomatch's (constants.go). "Log" is the technique log of
 // index/README.md (Retrieval quality): each step's figures on the public
 // benchmarks (bash infra/lab/eval/gate.sh), and what was tried and not kept.
 // Change one only with the gate's figures before and after.
-
-// The errand model (package errand, errand-model): a request it scores
-// below ErrandThreshold gets no items, on a kind whose items carry written
-// requests for MinAskedShare of them or more. Tuned on the everyday dev
-// half and the off-catalog requests' dev half (log: "the errand model"):
-// at -2, -1, 0, 1 and 2, off-catalog no-match .688, .719, .719, .750,
-// .797 and everyday emptied .021, .029, .029, .036, .036; 0 is the
-// model's own boundary, an errand as likely as software.
-const (
-	ErrandThreshold = 0.0
-	MinAskedShare   = 0.5
-)
 
 // GenericWeight scales generic words (text.IsGeneric: show, list, get,
 // please …) in the query; log: "generic words … weighted 0.3" (livemcpbench
@@ -48,26 +36,6 @@ const (
 // vectors); log: "word vectors: cosine of SIF means × 0.8"; 0.6 and 1.0
 // lower (azure R@1 .829 → .825 at 1.0).
 const DenseWeight = 0.8
-
-// The no-match test (retrieval nomatch.go): a short query whose best item
-// holds less than MinCoverage of its weight gets no items and a hint; log:
-// "no-match cut-off for short queries" (no-match on negatives .96 / .88 /
-// .90 from .63 / .35 / .49). Long queries describe a task and carry words
-// no tool holds: any bar on them cost recall.
-const (
-	MinCoverage     = 0.35
-	ShortQueryTerms = 4 // words of a short query at most
-)
-
-// A short query whose best item fails MinCoverage keeps its items when an
-// item of the first FitWindow holds FitCoverage of its weight; log: "a
-// fitting item among the first 10" (everyday dev emptied .086 → .050,
-// off-catalog dev no-match .406 unchanged; 5 items or a bar of 0.35–0.4
-// rescued fewer requests or emptied fewer negatives).
-const (
-	FitWindow   = 10
-	FitCoverage = 0.45
-)
 
 // The near-miss hint (retrieval nomatch.go): a page keeps its items, and its
 // hint names the query's words its best item lacks that weigh at least

@@ -14,11 +14,11 @@ import (
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
 
-// The no-match cut-off: a short query (at most rank.ShortQueryTerms words)
+// The no-match cut-off: a short query (at most nomatch.ShortQueryTerms words)
 // states its subject in few words, and is answered with no items when the
-// best item holds less than rank.MinCoverage of its weight (inverse
+// best item holds less than nomatch.MinCoverage of its weight (inverse
 // document frequency of its content words, see coverage) and no item of
-// the first rank.FitWindow holds rank.FitCoverage of it (the ranking may
+// the first nomatch.FitWindow holds nomatch.FitCoverage of it (the ranking may
 // put first an item that holds the query's rarest word but not its
 // subject: "stash my changes real quick"). A day or a time of day
 // (text.IsTimeWord) counts toward a query's length but weighs nothing. Long queries describe a task and carry many words no tool

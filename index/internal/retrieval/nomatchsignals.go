@@ -92,7 +92,7 @@ func (x searcher) measureModels(r *Request, s *nomatch.Signals, cands []rank.Can
 	off := r.Off
 	fitAsked := s.Asked && off.On(rules.FitModel)
 	if off.On(rules.FitWindow) && s.Concepts <= nomatch.MaxWindowConcepts &&
-		(fitAsked || off.On(rules.NoMatch) && s.Concepts <= rank.ShortQueryTerms && s.Coverage < rank.MinCoverage) {
+		(fitAsked || off.On(rules.NoMatch) && s.Concepts <= nomatch.ShortQueryTerms && s.Coverage < nomatch.MinCoverage) {
 		best, err := x.bestCoverage(r.Query.Kind, r.Concepts, w.alternatives, cands, w.docs, asked, w.rterms)
 		if err != nil {
 			return err
@@ -130,11 +130,11 @@ func (x searcher) measureModels(r *Request, s *nomatch.Signals, cands []rank.Can
 	return nil
 }
 
-// namesServer reports whether one of the first rank.FitWindow of cands
+// namesServer reports whether one of the first nomatch.FitWindow of cands
 // is of a server the query names (server-named lifted it), not by a day
 // or a time of day: a day is when a request is done (time-words).
 func namesServer(cands []rank.Candidate) bool {
-	for _, c := range cands[:min(len(cands), rank.FitWindow)] {
+	for _, c := range cands[:min(len(cands), nomatch.FitWindow)] {
 		if c.Signals != nil && c.Signals.ServerScore > 0 && !text.IsTimeWord(c.Server) {
 			return true
 		}
@@ -143,10 +143,10 @@ func namesServer(cands []rank.Candidate) bool {
 }
 
 // bestCoverage is the largest coverage of the query's weight by one of the
-// first rank.FitWindow candidates after the first.
+// first nomatch.FitWindow candidates after the first.
 func (x searcher) bestCoverage(kind ext.Kind, concepts []Concept, alternatives []Term, cands []rank.Candidate, docs int, asked RequestMatches, rterms []requests.Term) (float64, error) {
 	best := 0.0
-	for _, c := range cands[1:min(len(cands), rank.FitWindow)] {
+	for _, c := range cands[1:min(len(cands), nomatch.FitWindow)] {
 		held, err := x.heldTerms(kind, c.ID, alternatives)
 		if err != nil {
 			return 0, err
@@ -158,7 +158,7 @@ func (x searcher) bestCoverage(kind ext.Kind, concepts []Concept, alternatives [
 	return best, nil
 }
 
-// mostlyAsked reports whether at least rank.MinAskedShare of the items of
+// mostlyAsked reports whether at least nomatch.MinAskedShare of the items of
 // kind that the caller sees carry written requests: the errand and fit
 // models know what people ask of software through them, and on catalogs
 // without requests the errand model emptied answerable tasks. Items the
@@ -176,7 +176,7 @@ func (x searcher) mostlyAsked(kind ext.Kind, off rules.Set) bool {
 	if asked > 0 && off.On(rules.OwnText) {
 		asked += own
 	}
-	return items > 0 && float64(asked) >= rank.MinAskedShare*float64(items)
+	return items > 0 && float64(asked) >= nomatch.MinAskedShare*float64(items)
 }
 
 // window is what the no-match test has read of a search to weigh the

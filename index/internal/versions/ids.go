@@ -5,6 +5,6 @@ package versions
 // Build identifies the build-time tables, constants and writers of this
 // binary; Query its query-time tables, constants and models (package doc).
 const (
-	Build = "e4480e3b248cf1db"
-	Query = "89dde8a0e3d3c42e"
+	Build = "180f4b0c412daad5"
+	Query = "d6c1ec7d5d4d1dfc"
 )
