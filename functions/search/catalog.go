@@ -113,16 +113,7 @@ func bundleKey(cat *catalog.Catalog, lib string) string {
 
 // writeCoverage says where the items' requests come from.
 func writeCoverage(w io.Writer, cov *library.Coverage) {
-	lib := "library off"
-	if cov.Library != "" {
-		lib = "library " + cov.Library
-	}
-	fmt.Fprintf(w, "mcpsearch: requests (%s): %d items their own, %d the library's (%d matched by description), %d none",
-		lib, cov.Own, cov.FromLibrary, cov.ByDescription, cov.None)
-	if without := cov.ServersWithout(); len(without) > 0 {
-		fmt.Fprintf(w, "; %s without: %s", count(len(without), "server"), strings.Join(without, ", "))
-	}
-	fmt.Fprintln(w)
+	fmt.Fprintln(w, "mcpsearch: "+cov.String())
 }
 
 // unusable says why a cached bundle that does not verify is rebuilt.

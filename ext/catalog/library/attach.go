@@ -1,6 +1,7 @@
 package library
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"unicode"
@@ -94,6 +95,24 @@ func (c *Coverage) ServersWithout() []string {
 		}
 	}
 	return out
+}
+
+// String is the build's coverage line: "requests (library V): N items
+// their own, N the library's (N matched by description), N none; K
+// servers without: a, b" (or "library off").
+func (c *Coverage) String() string {
+	lib := "library off"
+	if c.Library != "" {
+		lib = "library " + c.Library
+	}
+	line := fmt.Sprintf("requests (%s): %d items their own, %d the library's (%d matched by description), %d none",
+		lib, c.Own, c.FromLibrary, c.ByDescription, c.None)
+	if without := c.ServersWithout(); len(without) == 1 {
+		line += "; 1 server without: " + without[0]
+	} else if len(without) > 1 {
+		line += fmt.Sprintf("; %d servers without: %s", len(without), strings.Join(without, ", "))
+	}
+	return line
 }
 
 // Attach gives each item of cat without requests of its own the requests

@@ -33,7 +33,7 @@ func openLibrary(value string) (*library.Library, error) {
 }
 
 // attachLibrary attaches the library named by the --library value to cat
-// and returns the coverage and the library's version ("" when off).
+// and returns the coverage.
 func attachLibrary(cat *catalog.Catalog, value string) (*library.Coverage, error) {
 	lib, err := openLibrary(value)
 	if err != nil {
@@ -42,19 +42,10 @@ func attachLibrary(cat *catalog.Catalog, value string) (*library.Coverage, error
 	return library.Attach(cat, lib), nil
 }
 
-// writeCoverage writes the build's coverage line: the items with their
-// own requests, with the library's, with none, and the servers with none.
+// writeCoverage writes the build's coverage line (library.Coverage.String)
+// after prefix.
 func writeCoverage(w io.Writer, prefix string, cov *library.Coverage) {
-	lib := "library off"
-	if cov.Library != "" {
-		lib = "library " + cov.Library
-	}
-	fmt.Fprintf(w, "%srequests (%s): %d items their own, %d the library's (%d matched by description), %d none",
-		prefix, lib, cov.Own, cov.FromLibrary, cov.ByDescription, cov.None)
-	if without := cov.ServersWithout(); len(without) > 0 {
-		fmt.Fprintf(w, "; %s without: %s", count(len(without), "server"), strings.Join(without, ", "))
-	}
-	fmt.Fprintln(w)
+	fmt.Fprintln(w, prefix+cov.String())
 }
 
 // runRequestsLibrary lists the library, or with --write generates it.
