@@ -1,8 +1,6 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -62,7 +60,7 @@ func cachedBundleWith(catalogDir, cacheDir string, lib *library.Library, progres
 		}
 		cacheDir = filepath.Join(cacheDir, "mcpsearch")
 	}
-	dir := filepath.Join(cacheDir, cachedBundlePrefix+bundleKey(cat, cov.Library))
+	dir := filepath.Join(cacheDir, cachedBundlePrefix+library.CacheKey(index.VersionOf(cat), cov.Library))
 	m, err := index.Verify(dir)
 	if err == nil && m.Library != cov.Library {
 		err = fmt.Errorf("%w %q, this start attaches %q", errOtherLibrary, m.Library, cov.Library)
@@ -98,18 +96,6 @@ func cachedBundleWith(catalogDir, cacheDir string, lib *library.Library, progres
 // errOtherLibrary: a cached bundle's manifest names another library
 // version than the one attached now.
 var errOtherLibrary = errors.New("built with library")
-
-// bundleKey is the 16 hex digits that name the cached bundle of cat:
-// its index version, and with a library attached (version lib), the
-// library's version too.
-func bundleKey(cat *catalog.Catalog, lib string) string {
-	v := index.VersionOf(cat)
-	if lib == "" {
-		return v[:16]
-	}
-	sum := sha256.Sum256([]byte(v + "\x00library\x00" + lib))
-	return hex.EncodeToString(sum[:])[:16]
-}
 
 // writeCoverage says where the items' requests come from.
 func writeCoverage(w io.Writer, cov *library.Coverage) {

@@ -200,6 +200,14 @@ func TestCachedBundleFollowsLibrary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	cat, err := loadCatalog(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	library.Attach(cat, v1)
+	if want := "index-" + library.CacheKey(index.VersionOf(cat), v1.Version()); filepath.Base(first) != want {
+		t.Errorf("cached as %s, want %s: the name mcpsearch search gives it too", filepath.Base(first), want)
+	}
 	if !strings.Contains(progress.String(), "requests (library "+v1.Version()+"): 0 items their own, 1 the library's") {
 		t.Errorf("first build printed %q, want the coverage", progress.String())
 	}

@@ -188,6 +188,19 @@ func readFile(fsys fs.FS, name string) (*File, error) {
 // change of a server, an item or a request changes it.
 func (l *Library) Version() string { return l.version }
 
+// CacheKey is the 16 hex digits that name a locally cached bundle of a
+// catalog of index version indexVersion with the library of version
+// libraryVersion attached ("" when none was): the local server and
+// mcpsearch search name their cached bundles so, and each reuses the
+// other's.
+func CacheKey(indexVersion, libraryVersion string) string {
+	if libraryVersion == "" {
+		return indexVersion[:16]
+	}
+	sum := sha256.Sum256([]byte(indexVersion + "\x00library\x00" + libraryVersion))
+	return hex.EncodeToString(sum[:])[:16]
+}
+
 // Files are the library's servers, sorted by identity.
 func (l *Library) Files() []*File { return l.files }
 
