@@ -97,6 +97,9 @@ func (c *Coverage) ServersWithout() []string {
 	return out
 }
 
+// maxNamed is how many servers without requests String names.
+const maxNamed = 10
+
 // String is the build's coverage line: "requests (library V): N items
 // their own, N the library's (N matched by description), N none; K
 // servers without: a, b" (or "library off").
@@ -107,9 +110,13 @@ func (c *Coverage) String() string {
 	}
 	line := fmt.Sprintf("requests (%s): %d items their own, %d the library's (%d matched by description), %d none",
 		lib, c.Own, c.FromLibrary, c.ByDescription, c.None)
-	if without := c.ServersWithout(); len(without) == 1 {
+	without := c.ServersWithout()
+	switch {
+	case len(without) == 1:
 		line += "; 1 server without: " + without[0]
-	} else if len(without) > 1 {
+	case len(without) > maxNamed:
+		line += fmt.Sprintf("; %d servers without: %s and %d more (mcpsearch requests coverage lists them)", len(without), strings.Join(without[:maxNamed], ", "), len(without)-maxNamed)
+	case len(without) > 1:
 		line += fmt.Sprintf("; %d servers without: %s", len(without), strings.Join(without, ", "))
 	}
 	return line

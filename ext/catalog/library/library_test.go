@@ -177,3 +177,18 @@ func TestLoadNamesFileAndField(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+func TestCoverageString(t *testing.T) {
+	c := &library.Coverage{Library: "abc", Own: 1, FromLibrary: 2, ByDescription: 1, None: 3}
+	for i := range 12 {
+		c.Servers = append(c.Servers, library.ServerCoverage{Server: string(rune('a' + i)), None: 1})
+	}
+	want := "requests (library abc): 1 items their own, 2 the library's (1 matched by description), 3 none; 12 servers without: a, b, c, d, e, f, g, h, i, j and 2 more (mcpsearch requests coverage lists them)"
+	if got := c.String(); got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	c.Servers, c.Library = c.Servers[:1], ""
+	if got := c.String(); got != "requests (library off): 1 items their own, 2 the library's (1 matched by description), 3 none; 1 server without: a" {
+		t.Errorf("got %q", got)
+	}
+}
