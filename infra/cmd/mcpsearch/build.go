@@ -99,6 +99,10 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer x.Close()
-	fmt.Fprintf(stdout, "ok: %s: format %d, index %s, %d files, built %s\n", *dir, m.Format, m.IndexVersion, len(m.Files), m.BuiltAt.Format(time.RFC3339))
+	lib := "no library"
+	if m.Library != "" {
+		lib = "library " + m.Library
+	}
+	fmt.Fprintf(stdout, "ok: %s: format %d, index %s, %d files, built %s, %s\n", *dir, m.Format, m.IndexVersion, len(m.Files), m.BuiltAt.Format(time.RFC3339), lib)
 	return nil
 }

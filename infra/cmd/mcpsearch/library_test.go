@@ -99,6 +99,9 @@ func TestBuildAttachesLibrary(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "requests (library off): 1 items their own, 0 the library's (0 matched by description), 17 none; 1 server without: team-airtable\n") {
 		t.Errorf("--library=off: exit %d, %s%s", code, out, errOut)
 	}
+	if code, out, _ := runCLI("verify", "--index", bundle); code != 0 || !strings.HasSuffix(out, ", library "+lib.Version()+"\n") {
+		t.Errorf("verify: exit %d, %q; want the library named", code, out)
+	}
 	mOff := mustVerify(t, off)
 	if mOff.Library != "" {
 		t.Errorf("--library=off: manifest library %q, want none", mOff.Library)
