@@ -78,6 +78,20 @@ func TestBuildAttachesLibrary(t *testing.T) {
 		t.Errorf("manifest library %q (%v), want %q", m.Library, err, lib.Version())
 	}
 
+	// a request written for list_records finds the renamed tool first
+	var req string
+	for _, f := range lib.Files() {
+		for _, it := range f.Items {
+			if f.Identity == "airtable-mcp-server" && it.Name == "list_records" {
+				req = it.Requests[len(it.Requests)-1]
+			}
+		}
+	}
+	code, out, _ = runCLI("search", "--index", bundle, "--limit", "1", "--", req)
+	if code != 0 || !strings.Contains(out, "team-airtable__list_table_records") {
+		t.Errorf("search %q: exit %d, %s; want the renamed tool first", req, code, out)
+	}
+
 	code, out, _ = runCLI("requests", "coverage", "--catalog", dir, "--items")
 	if code != 0 {
 		t.Fatalf("coverage: exit %d", code)
@@ -105,6 +119,9 @@ func TestBuildAttachesLibrary(t *testing.T) {
 	mOff := mustVerify(t, off)
 	if mOff.Library != "" {
 		t.Errorf("--library=off: manifest library %q, want none", mOff.Library)
+	}
+	if code, out, _ := runCLI("search", "--index", off, "--limit", "1", "--", req); code != 0 || strings.Contains(out, "team-airtable__list_table_records") {
+		t.Errorf("--library=off: search %q: exit %d, %s; want another tool first (the requests make the difference)", req, code, out)
 	}
 	if m.IndexVersion == mOff.IndexVersion {
 		t.Error("the library's requests did not change the index version")
