@@ -222,6 +222,17 @@ func TestCachedBundleFollowsLibrary(t *testing.T) {
 	if m, err := index.Verify(updated); err != nil || m.Library != v2.Version() {
 		t.Errorf("updated bundle names library %q (%v), want %q", m.Library, err, v2.Version())
 	}
+	// a bundle under v1's name whose manifest names another library
+	if _, err := index.Build(cat, first, &index.BuildOptions{Library: "0123456789abcdef"}); err != nil {
+		t.Fatal(err)
+	}
+	progress.Reset()
+	if again, err := cachedBundleWith(dir, cache, v1, &progress); err != nil || again != first || !strings.Contains(progress.String(), "was built with another library of requests") {
+		t.Errorf("manifest of another library: %s, %v, %q; want it rebuilt, saying why", again, err, progress.String())
+	}
+	if m, err := index.Verify(first); err != nil || m.Library != v1.Version() {
+		t.Errorf("rebuilt bundle names library %q (%v), want %q", m.Library, err, v1.Version())
+	}
 	off, err := cachedBundleWith(dir, cache, nil, io.Discard)
 	if err != nil || off == first || off == updated {
 		t.Errorf("library off: %s, %v; want a bundle of its own", off, err)
