@@ -5,6 +5,6 @@ package versions
 // Build identifies the build-time tables, constants and writers of this
 // binary; Query its query-time tables, constants and models (package doc).
 const (
-	Build = "90cce8707eb8afbb"
+	Build = "bf3e75a17a6e29f2"
 	Query = "b1b58ec296b7bc54"
 )
