@@ -37,6 +37,10 @@ type Server struct {
 	// About is the first sentence of the description the server gives of
 	// itself (serverInfo.description), for the directory of servers.
 	About string `json:"about,omitempty"`
+	// InfoName is the name the server gives itself (serverInfo.name): with
+	// Package, its identity in the library of public servers' requests
+	// (ext/catalog/library); never sent to clients.
+	InfoName string `json:"-"`
 }
 
 // Item is one tool, prompt, resource or resource template.
@@ -69,7 +73,15 @@ type Item struct {
 	// (_meta[MetaRequests], requests.go): evidence for the index, taken
 	// out of Object, never sent to clients.
 	Requests []string
+	// RequestsFrom says where Requests came from: "" for the catalog's
+	// own (the server file's), RequestsFromLibrary when the library of
+	// public servers' requests attached them at build (library.Attach).
+	RequestsFrom string
 }
+
+// RequestsFromLibrary is Item.RequestsFrom for requests attached from the
+// library of public servers' requests.
+const RequestsFromLibrary = "library"
 
 // Param is a tool input property or prompt argument.
 type Param struct{ Name, Description string }

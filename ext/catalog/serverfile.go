@@ -21,6 +21,7 @@ type serverFile struct {
 	Upstream   json.RawMessage `json:"upstream"`
 	Visibility json.RawMessage `json:"visibility"`
 	ServerInfo struct {
+		Name        string `json:"name"`
 		Description string `json:"description"`
 	} `json:"serverInfo"`
 	Tools             []json.RawMessage `json:"tools"`
@@ -66,7 +67,7 @@ func parseServerFile(file string, data []byte, sep string) (Server, []Item, erro
 		return Server{}, nil, &LoadError{File: file, Field: field, Err: err}
 	}
 	srv := Server{Name: name, File: file, Package: sf.Package, License: sf.License, Source: compactOrNil(sf.Source),
-		Upstream: compactOrNil(sf.Upstream), Visibility: compactOrNil(sf.Visibility), About: FirstSentence(sf.ServerInfo.Description)}
+		Upstream: compactOrNil(sf.Upstream), Visibility: compactOrNil(sf.Visibility), About: FirstSentence(sf.ServerInfo.Description), InfoName: sf.ServerInfo.Name}
 	p := itemParser{file: file, server: name, sep: sep, visibility: vis}
 	var items []Item
 	for _, group := range []struct {

@@ -50,7 +50,7 @@ var readFields = map[string][][]byte{
 	"property":    byteNames("description"),
 	"content":     byteNames("uri", "mimeType", "text"),
 	"upstream":    byteNames("transport", "url", "headers", "command", "args", "env"),
-	"serverInfo":  byteNames("description"),
+	"serverInfo":  byteNames("name", "description"),
 }
 
 func byteNames(list ...string) [][]byte {

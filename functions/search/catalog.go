@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/ext/catalog"
+	"github.com/mcpsearch/mcpsearch/ext/catalog/library"
 	"github.com/mcpsearch/mcpsearch/index"
 )
 
@@ -23,19 +24,48 @@ import (
 // or writers, gets a new bundle and an unchanged one is reused (query-time
 // tables, index.QueryID, change no bundle); a cached bundle that does not
 // verify (damaged, or built with another build identity) is rebuilt.
+//
+// The items without requests of their own get those the library of public
+// servers' requests holds for them (library.Attach), in binaries that
+// carry the library (not those tagged nocatalog): the library's version is
+// part of the key, and a cached bundle whose manifest names another
+// library is rebuilt.
 func cachedBundle(catalogDir, cacheDir string, progress io.Writer) (string, error) {
+	lib, err := libraryOf(true)
+	if err != nil {
+		return "", err
+	}
+	return cachedBundleWith(catalogDir, cacheDir, lib, progress)
+}
+
+// libraryOf is the library this binary carries when on (nil if it carries
+// none), nil when off.
+func libraryOf(on bool) (*library.Library, error) {
+	if !on || defaultLibrary == nil {
+		return nil, nil
+	}
+	return defaultLibrary()
+}
+
+// cachedBundleWith is cachedBundle with the library lib (nil: none).
+func cachedBundleWith(catalogDir, cacheDir string, lib *library.Library, progress io.Writer) (string, error) {
 	cat, err := loadCatalog(catalogDir)
 	if err != nil {
 		return "", err
 	}
+	cov := library.Attach(cat, lib)
 	if cacheDir == "" {
 		if cacheDir, err = os.UserCacheDir(); err != nil {
 			cacheDir = os.TempDir()
 		}
 		cacheDir = filepath.Join(cacheDir, "mcpsearch")
 	}
-	dir := filepath.Join(cacheDir, cachedBundlePrefix+index.VersionOf(cat)[:16])
-	if _, err := index.Verify(dir); err == nil {
+	dir := filepath.Join(cacheDir, cachedBundlePrefix+library.CacheKey(index.VersionOf(cat), cov.Library))
+	m, err := index.Verify(dir)
+	if err == nil && m.Library != cov.Library {
+		err = fmt.Errorf("%w %q, this start attaches %q", errOtherLibrary, m.Library, cov.Library)
+	}
+	if err == nil {
 		markUsed(dir)
 		pruneCachedBundles(cacheDir, dir, progress)
 		return dir, nil
@@ -47,10 +77,11 @@ func cachedBundle(catalogDir, cacheDir string, progress io.Writer) (string, erro
 		count(len(cat.Servers), "server"), count(cat.Count(ext.KindTool), "tool"), count(cat.Count(ext.KindPrompt), "prompt"),
 		count(cat.Count(ext.KindResource), "resource"), count(cat.Count(ext.KindResourceTemplate), "template"), dir)
 	start := time.Now()
-	if _, err := index.Build(cat, dir, nil); err != nil {
+	if _, err := index.Build(cat, dir, &index.BuildOptions{Library: cov.Library}); err != nil {
 		return "", err
 	}
 	fmt.Fprintf(progress, "mcpsearch: index built in %.1fs\n", time.Since(start).Seconds())
+	writeCoverage(progress, cov)
 	pruneCachedBundles(cacheDir, dir, progress)
 	note, err := index.ErrandServersNote(cat)
 	if err != nil {
@@ -62,10 +93,22 @@ func cachedBundle(catalogDir, cacheDir string, progress io.Writer) (string, erro
 	return dir, nil
 }
 
+// errOtherLibrary: a cached bundle's manifest names another library
+// version than the one attached now.
+var errOtherLibrary = errors.New("built with library")
+
+// writeCoverage says where the items' requests come from.
+func writeCoverage(w io.Writer, cov *library.Coverage) {
+	fmt.Fprintln(w, "mcpsearch: "+cov.String())
+}
+
 // unusable says why a cached bundle that does not verify is rebuilt.
 func unusable(err error) string {
 	if errors.Is(err, index.ErrOtherBuild) {
 		return "was built with other build-time tables, constants or writers"
+	}
+	if errors.Is(err, errOtherLibrary) {
+		return "was built with another library of requests"
 	}
 	return "is damaged"
 }

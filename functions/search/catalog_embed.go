@@ -5,6 +5,8 @@ package main
 import (
 	"embed"
 	"io/fs"
+
+	librarydata "github.com/mcpsearch/mcpsearch/ext/catalog/library/data"
 )
 
 //go:embed catalog/*.json
@@ -15,3 +17,8 @@ var catalogFiles embed.FS
 // servers (see catalog/SOURCES.md for their licences). Lambda builds leave
 // it out with -tags nocatalog: they serve a prebuilt bundle.
 var defaultCatalog, _ = fs.Sub(catalogFiles, "catalog")
+
+// defaultLibrary is the library of public servers' requests
+// (ext/catalog/library/data), attached at the local build; Lambda builds
+// (nocatalog) carry none of it.
+var defaultLibrary = librarydata.Library

@@ -47,23 +47,26 @@ type Config struct {
 	AWS        aws.Credentials // the function's own credentials, which read MCPSEARCH_SECRETS_ARN
 
 	Index, Catalog, CacheDir string // the bundle, or the catalog to build and where
-	Addr                     string // local listen address
-	PageSize                 int    // 0: ext.DefaultPageSize
-	CursorKey                []byte // nil: the bundle's own key
-	LogLevel                 slog.Level
-	Playground               bool
-	UpstreamTimeout          time.Duration // 0: the gateway's default
-	UpstreamMaxBytes         int64         // 0: upstream.DefaultMaxResultBytes
-	ListMode                 server.ListMode
-	AlwaysTools              []string
-	RulesOff                 []string // retrieval rules switched off (index.Rules)
-	MetaThresholdChars       int      // 0: server.DefaultMetaThreshold
-	metaThreshold            metaThreshold
-	DirectoryChars           int // 0: server.DefaultDirectoryChars; < 0: no directory
-	MaxInFlight              int // 0: server.DefaultMaxInFlight
-	ResponseMaxBytes         int // 0: server.DefaultMaxResponseBytes
-	SecretsARN               string
-	Embed                    embedConfig // hosted query vectors (hosted.go)
+	// LibraryOff (MCPSEARCH_LIBRARY=off) builds the catalog at start
+	// without the library of public servers' requests.
+	LibraryOff         bool
+	Addr               string // local listen address
+	PageSize           int    // 0: ext.DefaultPageSize
+	CursorKey          []byte // nil: the bundle's own key
+	LogLevel           slog.Level
+	Playground         bool
+	UpstreamTimeout    time.Duration // 0: the gateway's default
+	UpstreamMaxBytes   int64         // 0: upstream.DefaultMaxResultBytes
+	ListMode           server.ListMode
+	AlwaysTools        []string
+	RulesOff           []string // retrieval rules switched off (index.Rules)
+	MetaThresholdChars int      // 0: server.DefaultMetaThreshold
+	metaThreshold      metaThreshold
+	DirectoryChars     int // 0: server.DefaultDirectoryChars; < 0: no directory
+	MaxInFlight        int // 0: server.DefaultMaxInFlight
+	ResponseMaxBytes   int // 0: server.DefaultMaxResponseBytes
+	SecretsARN         string
+	Embed              embedConfig // hosted query vectors (hosted.go)
 
 	Auth      auth.Mode // "" when unset: none locally, an error in Lambda
 	PublicURL string    // the MCP endpoint's public URL, for the auth challenge and metadata
@@ -110,6 +113,10 @@ var settings = []setting{
 	{"MCPSEARCH_INDEX", "a bundle directory", false, func(c *Config, v string) error { c.Index = v; return nil }},
 	{"MCPSEARCH_CATALOG", "a catalog directory", false, func(c *Config, v string) error { c.Catalog = v; return nil }},
 	{"MCPSEARCH_CACHE_DIR", "a directory", false, func(c *Config, v string) error { c.CacheDir = v; return nil }},
+	{"MCPSEARCH_LIBRARY", "on or off", false, func(c *Config, v string) error {
+		c.LibraryOff = v == "off"
+		return oneOf(v, "on", "off")
+	}},
 	{"MCPSEARCH_ADDR", "host:port with a port from 0 to 65535, such as 127.0.0.1:8080", false, func(c *Config, v string) error {
 		c.Addr = v
 		_, err := hostPort(v)

@@ -162,8 +162,11 @@ func openIndex(cfg *Config, logger *slog.Logger, pause *collectorPause) (*index.
 		// Build at start-up (cached): the local default, and in Lambda the
 		// slow alternative to a bundled index that bench coldstart measures.
 		pause.resume()
-		var err error
-		if dir, err = cachedBundle(cfg.Catalog, cfg.CacheDir, os.Stderr); err != nil {
+		lib, err := libraryOf(!cfg.LibraryOff)
+		if err != nil {
+			return nil, err
+		}
+		if dir, err = cachedBundleWith(cfg.Catalog, cfg.CacheDir, lib, os.Stderr); err != nil {
 			return nil, err
 		}
 	}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/ext/catalog/library"
 	"github.com/mcpsearch/mcpsearch/index"
 )
 
@@ -172,5 +174,67 @@ func TestStaleCachedBundleIsRebuilt(t *testing.T) {
 	data, _ = os.ReadFile(filepath.Join(again, index.ManifestFile))
 	if strings.Contains(string(data), "older-build") || !strings.Contains(progress.String(), "build-time tables") {
 		t.Errorf("got bundle %s (stale: %v), printed %q; want it rebuilt, saying the build-time tables differ", again, strings.Contains(string(data), "older-build"), progress.String())
+	}
+}
+
+// TestCachedBundleFollowsLibrary: the library's content is part of a
+// cached bundle's key: a library update rebuilds the bundle, which names
+// the library it was built with; the same library reuses it; a start
+// without the library builds its own.
+func TestCachedBundleFollowsLibrary(t *testing.T) {
+	t.Parallel()
+	dir, cache := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(dir, "team-acme.json"), []byte(`{"server":"team-acme","package":"acme-mcp@2.0.0","tools":[
+{"name":"spin","description":"Spin a widget","inputSchema":{"type":"object"}}]}`), 0o644)
+	libWith := func(req string) *library.Library {
+		t.Helper()
+		lib, err := library.New([]*library.File{{Identity: "acme-mcp", Items: []library.Item{{Kind: ext.KindTool, Name: "spin", Requests: []string{req}}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return lib
+	}
+	v1, v2 := libWith("make it turn"), libWith("make it go round")
+	var progress bytes.Buffer
+	first, err := cachedBundleWith(dir, cache, v1, &progress)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, err := loadCatalog(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	library.Attach(cat, v1)
+	if want := "index-" + library.CacheKey(index.VersionOf(cat), v1.Version()); filepath.Base(first) != want {
+		t.Errorf("cached as %s, want %s: the name mcpsearch search gives it too", filepath.Base(first), want)
+	}
+	if !strings.Contains(progress.String(), "requests (library "+v1.Version()+"): 0 items their own, 1 the library's") {
+		t.Errorf("first build printed %q, want the coverage", progress.String())
+	}
+	progress.Reset()
+	if again, err := cachedBundleWith(dir, cache, v1, &progress); err != nil || again != first || progress.Len() != 0 {
+		t.Errorf("same library: %s, %v, %q; want %s reused", again, err, progress.String(), first)
+	}
+	updated, err := cachedBundleWith(dir, cache, v2, io.Discard)
+	if err != nil || updated == first {
+		t.Fatalf("updated library: %s, %v; want a new bundle", updated, err)
+	}
+	if m, err := index.Verify(updated); err != nil || m.Library != v2.Version() {
+		t.Errorf("updated bundle names library %q (%v), want %q", m.Library, err, v2.Version())
+	}
+	// a bundle under v1's name whose manifest names another library
+	if _, err := index.Build(cat, first, &index.BuildOptions{Library: "0123456789abcdef"}); err != nil {
+		t.Fatal(err)
+	}
+	progress.Reset()
+	if again, err := cachedBundleWith(dir, cache, v1, &progress); err != nil || again != first || !strings.Contains(progress.String(), "was built with another library of requests") {
+		t.Errorf("manifest of another library: %s, %v, %q; want it rebuilt, saying why", again, err, progress.String())
+	}
+	if m, err := index.Verify(first); err != nil || m.Library != v1.Version() {
+		t.Errorf("rebuilt bundle names library %q (%v), want %q", m.Library, err, v1.Version())
+	}
+	off, err := cachedBundleWith(dir, cache, nil, io.Discard)
+	if err != nil || off == first || off == updated {
+		t.Errorf("library off: %s, %v; want a bundle of its own", off, err)
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/mcpsearch/mcpsearch/ext/catalog"
+	"github.com/mcpsearch/mcpsearch/ext/catalog/library"
 	"github.com/mcpsearch/mcpsearch/index"
 )
 
@@ -53,6 +54,11 @@ type Options struct {
 	// Build configures the index build (a hosted embeddings model, its
 	// context). If nil, the defaults.
 	Build *index.BuildOptions
+	// Library, if set, gives the catalog's items without requests the
+	// requests it holds for them before the build (library.Attach); the
+	// bundle's manifest records its version. The binary carries none of
+	// it: only the requests the index keeps of the items it covers.
+	Library *library.Library
 }
 
 // Result describes what was built.
@@ -71,6 +77,8 @@ type Result struct {
 	// test's errand model reads as everyday errands, and what to set
 	// (index.ErrandServersNote); empty when none is such.
 	ErrandNote string
+	// Coverage is where the items' requests came from (library.Attach).
+	Coverage *library.Coverage
 }
 
 // Build compiles bootstrap for linux/Arch (static, lambda.norpc, without
@@ -113,7 +121,13 @@ func Build(opts Options) (_ *Result, err error) {
 		if err != nil {
 			return err
 		}
-		if r.Manifest, err = index.Build(cat, filepath.Join(opts.Out, "index"), opts.Build); err != nil {
+		r.Coverage = library.Attach(cat, opts.Library)
+		build := index.BuildOptions{}
+		if opts.Build != nil {
+			build = *opts.Build
+		}
+		build.Library = r.Coverage.Library
+		if r.Manifest, err = index.Build(cat, filepath.Join(opts.Out, "index"), &build); err != nil {
 			return err
 		}
 		r.ErrandNote, err = index.ErrandServersNote(cat)

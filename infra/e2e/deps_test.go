@@ -103,6 +103,10 @@ func TestDependencyDirection(t *testing.T) {
 		// writes and the gateway's client reads: the standard library and
 		// ext only.
 		module + "/ext/catalog": {"github.com/", "golang.org/", module + "/"},
+		// The library of public servers' requests — its logic and its
+		// data — likewise: the standard library, ext and the catalog.
+		module + "/ext/catalog/library":      {"github.com/", "golang.org/", module + "/"},
+		module + "/ext/catalog/library/data": {"github.com/", "golang.org/", module + "/"},
 		// What keeps secrets in — the redaction and the redirect policy
 		// that every client shares — and their test helpers: the standard
 		// library only, so that any package may import them.
@@ -117,6 +121,8 @@ func TestDependencyDirection(t *testing.T) {
 	allowed := map[string][]string{
 		module + "/index":                     {module + "/ext/catalog"},
 		module + "/ext/catalog":               {module + "/ext"},
+		module + "/ext/catalog/library":       {module + "/ext", module + "/ext/catalog"},
+		module + "/ext/catalog/library/data":  {module + "/ext", module + "/ext/catalog", module + "/ext/catalog/library"},
 		module + "/ext/embed":                 {module + "/ext/redact", module + "/ext/redirect"},
 		module + "/ext/upstream/upstreamtest": {module + "/ext/redact/redacttest"},
 	}
@@ -185,6 +191,33 @@ func TestServingBinaryLinksNoLab(t *testing.T) {
 	for _, dep := range deps {
 		if inTree(dep, module+"/infra") {
 			t.Errorf("the serving binary links %s", dep)
+		}
+	}
+}
+
+// TestServingBinaryLinksNoLibraryData: the Lambda function's binary (the
+// tags infra/artifact compiles with) links the library's logic but not its
+// data (ext/catalog/library/data, the requests of every public server the
+// library knows): the artifact carries only the requests its bundle
+// keeps. The local build (no tags) links the data, to attach it at start.
+func TestServingBinaryLinksNoLibraryData(t *testing.T) {
+	data := module + "/ext/catalog/library/data"
+	for _, c := range []struct {
+		tags string
+		want bool
+	}{{"lambda.norpc,nocatalog", false}, {"", true}} {
+		cmd := exec.Command("go", "list", "-deps", "-tags", c.tags, "./functions/search")
+		cmd.Dir = repoRoot
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("go list -deps -tags %q ./functions/search: %v", c.tags, err)
+		}
+		deps := strings.Fields(string(out))
+		if got := slices.Contains(deps, data); got != c.want {
+			t.Errorf("tags %q: links %s: %v, want %v", c.tags, data, got, c.want)
+		}
+		if !slices.Contains(deps, module+"/ext/catalog/library") {
+			t.Errorf("tags %q: the library's logic is not linked", c.tags)
 		}
 	}
 }

@@ -9,10 +9,19 @@ import (
 
 // ServerCoverage is what the requests of one server's items cover.
 type ServerCoverage struct {
-	Server       string `json:"server"`
+	Server string `json:"server"`
+	// Identity is the library server whose requests its items were given
+	// (library.Attach), "" if none.
+	Identity     string `json:"identity,omitempty"`
 	Items        int    `json:"items"`
 	WithRequests int    `json:"itemsWithRequests"`
-	Requests     int    `json:"requests"`
+	// FromLibrary counts the items of WithRequests whose requests the
+	// library gave (catalog.RequestsFromLibrary); the others' are their own.
+	FromLibrary int `json:"itemsWithLibraryRequests"`
+	Requests    int `json:"requests"`
+	// Sources say, for every item (canonical name), where its requests
+	// come from: "own", "library" or "none".
+	Sources map[string]string `json:"sources"`
 	// Missing are the items without requests (canonical names).
 	Missing []string `json:"missing,omitempty"`
 	// Repeating are the requests that repeat four words or more of their
@@ -42,9 +51,16 @@ func Coverage(cat *catalog.Catalog) []ServerCoverage {
 	for _, it := range cat.Items {
 		c := byServer[it.Server]
 		c.Items++
+		if c.Sources == nil {
+			c.Sources = map[string]string{}
+		}
+		c.Sources[it.Name] = SourceOf(&it)
 		if len(it.Requests) == 0 {
 			c.Missing = append(c.Missing, it.Name)
 			continue
+		}
+		if it.RequestsFrom == catalog.RequestsFromLibrary {
+			c.FromLibrary++
 		}
 		c.WithRequests++
 		c.Requests += len(it.Requests)
@@ -63,6 +79,19 @@ func Coverage(cat *catalog.Catalog) []ServerCoverage {
 		result[i] = *c
 	}
 	return result
+}
+
+// SourceOf says where it's requests come from: "own" (the catalog's),
+// "library" (attached from the library of public servers' requests) or
+// "none".
+func SourceOf(it *catalog.Item) string {
+	switch {
+	case len(it.Requests) == 0:
+		return "none"
+	case it.RequestsFrom == catalog.RequestsFromLibrary:
+		return "library"
+	}
+	return "own"
 }
 
 var nonWord = regexp.MustCompile(`[^\p{L}\p{N}]+`)

@@ -33,6 +33,10 @@ type BuildOptions struct {
 	Hosted *HostedItems
 	// Context bounds the hosted embedding. If nil, context.Background.
 	Context context.Context
+	// Library is the version of the library of public servers' requests
+	// attached to the catalog before the build (ext/catalog/library), ""
+	// if none was: the manifest records it (Manifest.Library).
+	Library string
 }
 
 // Build writes the bundle of cat to dir. The bundle is built in a folder
@@ -289,6 +293,9 @@ func newManifest(cat *catalog.Catalog, dir string, opts *BuildOptions) (*Manifes
 		Format: FormatVersion, IndexVersion: VersionOf(cat), BleveVersion: BleveVersion, Build: BuildID,
 		BuiltAt: now().UTC().Truncate(time.Second), Separator: cat.Separator(), Counts: itemCounts(cat),
 		CursorKey: hex.EncodeToString(key), Visibility: visibilityTable(cat),
+	}
+	if opts != nil {
+		m.Library = opts.Library
 	}
 	files, err := listFiles(dir)
 	m.Files = files

@@ -129,6 +129,10 @@ type Manifest struct {
 	// Visibility says who sees which item; absent when every item is
 	// public.
 	Visibility *VisibilityTable `json:"visibility,omitempty"`
+	// Library is the version of the library of public servers' requests
+	// the catalog's items were given before the build (BuildOptions.Library;
+	// ext/catalog/library), absent when the build attached none.
+	Library string `json:"library,omitempty"`
 	// Checksum is the SHA-256 (hex) of the manifest's content: the
 	// manifest encoded as compact JSON with Checksum empty (contentSum).
 	// Open checks it, so that a damaged byte of the manifest — its

@@ -19,11 +19,15 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	catalogDir := fs.String("catalog", "", "catalog directory: one JSON file of MCP list answers per server")
 	out := fs.String("out", "", "bundle directory to write (replaced atomically)")
 	sep := fs.String("separator", catalog.DefaultSeparator, "separator between server and item names")
+	lib := libraryFlag(fs)
 	ef := cli.NewEmbedFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if err := fs.Require("catalog", "out"); err != nil {
+		return err
+	}
+	if _, err := openLibrary(*lib); err != nil {
 		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -37,7 +41,11 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	m, err := index.Build(cat, *out, &index.BuildOptions{Hosted: hosted, Context: ctx})
+	cov, err := attachLibrary(cat, *lib)
+	if err != nil {
+		return err
+	}
+	m, err := index.Build(cat, *out, &index.BuildOptions{Hosted: hosted, Context: ctx, Library: cov.Library})
 	if err != nil {
 		return err
 	}
@@ -48,6 +56,7 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "built %s in %.1fs: %s, %s, %s, %s, %s; %.1f MB; index %s\n",
 		*out, time.Since(start).Seconds(), count(len(cat.Servers), "server"), count(m.Counts[ext.KindTool], "tool"), count(m.Counts[ext.KindPrompt], "prompt"),
 		count(m.Counts[ext.KindResource], "resource"), count(m.Counts[ext.KindResourceTemplate], "template"), float64(size)/1e6, m.IndexVersion)
+	writeCoverage(stdout, "", cov)
 	if hosted != nil {
 		fmt.Fprintf(stdout, "hosted vectors: every item embedded by %s\n", hosted.Model)
 	}
@@ -90,6 +99,10 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer x.Close()
-	fmt.Fprintf(stdout, "ok: %s: format %d, index %s, %d files, built %s\n", *dir, m.Format, m.IndexVersion, len(m.Files), m.BuiltAt.Format(time.RFC3339))
+	lib := "no library"
+	if m.Library != "" {
+		lib = "library " + m.Library
+	}
+	fmt.Fprintf(stdout, "ok: %s: format %d, index %s, %d files, built %s, %s\n", *dir, m.Format, m.IndexVersion, len(m.Files), m.BuiltAt.Format(time.RFC3339), lib)
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	librarydata "github.com/mcpsearch/mcpsearch/ext/catalog/library/data"
 	"github.com/mcpsearch/mcpsearch/index"
 )
 
@@ -169,6 +170,12 @@ func TestPackageFromAnyDirectory(t *testing.T) {
 		}
 		if _, err := os.Stat(filepath.Join(out, "bootstrap")); err != nil {
 			t.Error(err)
+		}
+		if lib, err := librarydata.Library(); err != nil || !strings.Contains(stdout, "requests (library "+lib.Version()+"): ") {
+			t.Errorf("stdout %q (%v): want the coverage line, the library on by default", stdout, err)
+		}
+		if m, err := index.Verify(filepath.Join(out, "index")); err != nil || m.Library == "" {
+			t.Errorf("artifact's manifest: library %q (%v), want the library's version", m.Library, err)
 		}
 	})
 	t.Run("module found from the binary, stdio upstreams named", func(t *testing.T) {

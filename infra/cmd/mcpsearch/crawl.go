@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
 	"github.com/mcpsearch/mcpsearch/infra/cli"
 	"github.com/mcpsearch/mcpsearch/infra/crawl"
 )
@@ -21,10 +22,14 @@ func runCrawl(args []string, stdout, stderr io.Writer) error {
 	timeout := fs.Duration("timeout", crawl.DefaultTimeout, "time allowed for each server's whole crawl")
 	read := fs.Bool("read-resources", false, "read text resources (resources/read) into the catalog, to search their content")
 	maxBytes := fs.Int("max-resource-bytes", crawl.DefaultMaxResourceBytes, "with --read-resources: cut each text to this many bytes (at most 1 MiB, the index's limit)")
+	lib := libraryFlag(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if err := fs.Require("servers", "out"); err != nil {
+		return err
+	}
+	if _, err := openLibrary(*lib); err != nil {
 		return err
 	}
 	if *concurrency < 1 || *timeout <= 0 || *maxBytes < 1 {
@@ -41,7 +46,26 @@ func runCrawl(args []string, stdout, stderr io.Writer) error {
 	if werr := crawl.WriteSummary(stdout, results, *read); werr != nil && err == nil {
 		err = werr
 	}
+	if err == nil && *lib == "on" {
+		err = crawlCoverage(*out, stdout)
+	}
 	return err
+}
+
+// crawlCoverage says what the library gives the catalog a crawl wrote:
+// the files keep only the servers' own requests (a crawl carries those
+// over), and build, package and the local server attach the library's.
+func crawlCoverage(dir string, w io.Writer) error {
+	cat, err := catalog.LoadDir(dir, nil)
+	if err != nil {
+		return err
+	}
+	cov, err := attachLibrary(cat, "on")
+	if err != nil {
+		return err
+	}
+	writeCoverage(w, "at build, ", cov)
+	return nil
 }
 
 // progressFor draws a bar on a terminal and prints plain lines elsewhere.

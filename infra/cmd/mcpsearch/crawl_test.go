@@ -45,3 +45,21 @@ func TestCrawlCommand(t *testing.T) {
 		t.Errorf("no --servers: got exit %d, %q", code, stderr)
 	}
 }
+
+// TestCrawlSaysLibraryCoverage: a crawl says what the library will give
+// the catalog it wrote at build (here nothing: a server no library file
+// knows), and with --library=off says nothing of it.
+func TestCrawlSaysLibraryCoverage(t *testing.T) {
+	up := fleet.Start(t, "notes", fleet.Spec{Tools: 2})
+	dir := t.TempDir()
+	servers := filepath.Join(dir, "servers.yaml")
+	writeFile(t, servers, "servers:\n  - {name: notes, transport: streamable-http, url: "+up.URL+"}\n")
+	code, stdout, stderr := runCLI("crawl", "--servers", servers, "--out", filepath.Join(dir, "a"), "--timeout", "5s")
+	if code != 0 || !strings.Contains(stdout, "at build, requests (library ") || !strings.Contains(stdout, "0 the library's (0 matched by description), 2 none; 1 server without: notes\n") {
+		t.Errorf("exit %d, %s%s; want the coverage at build", code, stdout, stderr)
+	}
+	code, stdout, _ = runCLI("crawl", "--servers", servers, "--out", filepath.Join(dir, "b"), "--timeout", "5s", "--library=off")
+	if code != 0 || strings.Contains(stdout, "requests (") {
+		t.Errorf("--library=off: exit %d, %s; want no coverage line", code, stdout)
+	}
+}

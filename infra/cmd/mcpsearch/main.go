@@ -5,6 +5,8 @@
 // infra/lab/cmd/mcpsearch-lab's.
 //
 //	mcpsearch build  --catalog DIR --out DIR   build a bundle from a catalog directory
+//	                 build, package and crawl also [--library=on|off]: the library of public
+//	                 servers' requests given to the items without (on by default)
 //	mcpsearch package --catalog DIR --out DIR [--arch arm64|amd64] [--zip=false] [--version V]
 //	                                           build the Lambda artifact (what sam build runs), from any directory
 //	                 both also [--embed-backend openai|bedrock --embed-model M [--embed-endpoint URL]
@@ -17,8 +19,10 @@
 //	mcpsearch search [--index DIR] [--kind K] [--limit N] [--groups G,…] [--scopes S,…] QUERY...
 //	                                           search a bundle from the command line (without --index, the
 //	                                           default catalog's, or $MCPSEARCH_CATALOG's, built once)
-//	mcpsearch requests coverage --catalog DIR [--json]
-//	                                           what a catalog's requests cover
+//	mcpsearch requests coverage --catalog DIR [--json] [--items] [--library=on|off]
+//	                                           what a catalog's requests cover, and where they come from
+//	mcpsearch requests library [--write [--from DIRS] [--out DIR]]
+//	                                           the library of public servers' requests, one line a server
 //	mcpsearch requests draft --catalog DIR --out DIR --model NAME (--endpoint URL [--api-key-env VARIABLE] | --bedrock [--region R])
 //	                                           a language model's drafts of requests, for review
 //	mcpsearch requests apply --catalog DIR FILE…

@@ -38,6 +38,7 @@ func runPackage(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&opts.Arch, "arch", "arm64", "arm64 or amd64")
 	fs.BoolVar(&opts.Zip, "zip", true, "also write DIR.zip, the file Lambda takes")
 	fs.StringVar(&opts.Version, "version", "", "version stamped into the binary (default: git describe, else the VERSION file git archive fills in, else a digest of the source tree)")
+	libFlag := libraryFlag(fs)
 	ef := cli.NewEmbedFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -45,6 +46,11 @@ func runPackage(args []string, stdout, stderr io.Writer) error {
 	if err := fs.Require("catalog", "out"); err != nil {
 		return err
 	}
+	lib, err := openLibrary(*libFlag)
+	if err != nil {
+		return err
+	}
+	opts.Library = lib
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	hosted, err := ef.Hosted(ctx)
@@ -62,6 +68,7 @@ func runPackage(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	writeCoverage(stdout, "", r.Coverage)
 	if r.ErrandNote != "" {
 		fmt.Fprintf(stderr, "mcpsearch package: warning: %s\n", r.ErrandNote)
 	}

@@ -12,7 +12,8 @@ import (
 )
 
 // requestsUsage says what mcpsearch requests does.
-const requestsUsage = `usage: mcpsearch requests coverage --catalog DIR [--json]
+const requestsUsage = `usage: mcpsearch requests coverage --catalog DIR [--json] [--items] [--library=on|off]
+       mcpsearch requests library [--write [--from DIRS] [--out DIR]]
        mcpsearch requests draft --catalog DIR --out DIR --model NAME
                                 (--endpoint URL [--api-key-env VARIABLE] | --bedrock [--region R] [--endpoint URL])
                                 [--server S,…] [--item I,…] [--all] [--limit N] [--count N]
@@ -20,8 +21,12 @@ const requestsUsage = `usage: mcpsearch requests coverage --catalog DIR [--json]
        mcpsearch requests apply --catalog DIR FILE…
 
 coverage  what a catalog's requests cover, server by server: items with
-          requests, requests, those repeating their item's description,
-          those another item has too
+          requests (their own, the library's, none), requests, those
+          repeating their item's description, those another item has too;
+          --items: where each item's requests come from
+library   the library of public servers' requests, one line a server:
+          identity, items, requests (tab-separated); --write generates it
+          from the default catalog and the lab's corpus
 draft     ask a language model for requests for the items without (written
           from each item's name, description and parameters, its siblings
           named, in the styles of the writers' guide), and write them to
@@ -41,10 +46,10 @@ func runRequests(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	sub := map[string]func([]string, io.Writer, io.Writer) error{
-		"coverage": runRequestsCoverage, "draft": runRequestsDraft, "apply": runRequestsApply,
+		"coverage": runRequestsCoverage, "library": runRequestsLibrary, "draft": runRequestsDraft, "apply": runRequestsApply,
 	}
 	if len(args) == 0 || sub[args[0]] == nil {
-		return fmt.Errorf("%w: mcpsearch requests coverage|draft|apply (mcpsearch requests --help)", cli.ErrUsage)
+		return fmt.Errorf("%w: mcpsearch requests coverage|library|draft|apply (mcpsearch requests --help)", cli.ErrUsage)
 	}
 	return sub[args[0]](args[1:], stdout, stderr)
 }
@@ -81,27 +86,51 @@ func runRequestsCoverage(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("requests coverage", stdout, stderr)
 	dir := fs.String("catalog", "", "catalog `DIR`")
 	asJSON := fs.Bool("json", false, "print the report as JSON, every item listed")
+	perItem := fs.Bool("items", false, "print one line an item: server, item, where its requests come from (own, library, none), tab-separated")
+	lib := libraryFlag(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if err := fs.Require("catalog"); err != nil {
 		return err
 	}
+	if _, err := openLibrary(*lib); err != nil {
+		return err
+	}
 	cat, err := catalog.LoadDir(*dir, nil)
 	if err != nil {
 		return err
 	}
+	cov, err := attachLibrary(cat, *lib)
+	if err != nil {
+		return err
+	}
 	report := requests.Coverage(cat)
-	if *asJSON {
+	for i := range report {
+		report[i].Identity = cov.Servers[i].Identity
+	}
+	switch {
+	case *asJSON:
 		return json.NewEncoder(stdout).Encode(report)
+	case *perItem:
+		for _, it := range cat.Items {
+			if _, err := fmt.Fprintf(stdout, "%s\t%s\t%s\n", it.Server, it.Name, requests.SourceOf(&it)); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "server\titems\twith requests\trequests\trepeating the description\tshared with another item\t")
-	var items, with, reqs int
+	fmt.Fprintln(tw, "server\titems\twith requests\tthe library's\trequests\trepeating the description\tshared with another item\t")
+	var items, with, fromLib, reqs int
 	for _, c := range report {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t\n", c.Server, c.Items, c.WithRequests, c.Requests, len(c.Repeating), len(c.Shared))
-		items, with, reqs = items+c.Items, with+c.WithRequests, reqs+c.Requests
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t\n", c.Server, c.Items, c.WithRequests, c.FromLibrary, c.Requests, len(c.Repeating), len(c.Shared))
+		items, with, fromLib, reqs = items+c.Items, with+c.WithRequests, fromLib+c.FromLibrary, reqs+c.Requests
 	}
-	fmt.Fprintf(tw, "all\t%d\t%d\t%d\t\t\t\n", items, with, reqs)
-	return tw.Flush()
+	fmt.Fprintf(tw, "all\t%d\t%d\t%d\t%d\t\t\t\n", items, with, fromLib, reqs)
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	writeCoverage(stdout, "", cov)
+	return nil
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/ext/catalog"
+	"github.com/mcpsearch/mcpsearch/ext/catalog/library"
 	"github.com/mcpsearch/mcpsearch/index"
 	"github.com/mcpsearch/mcpsearch/infra/artifact"
 	"github.com/mcpsearch/mcpsearch/infra/cli"
@@ -72,7 +73,9 @@ func runSearch(args []string, stdout, stderr io.Writer) error {
 // (functions/search/catalog of the module this runs in), in the cache
 // directory MCPSEARCH_CACHE_DIR names (else the user cache directory's
 // mcpsearch), under the server's name for it (index- and 16 hex digits of
-// its index version), so that each reuses the other's build. It builds
+// its index version and the library's, library.CacheKey; the library
+// attached unless MCPSEARCH_LIBRARY=off), so that each reuses the other's
+// build. It builds
 // the bundle once, saying so on progress.
 func cachedCatalogBundle(lookup func(string) (string, bool), progress io.Writer) (string, error) {
 	catalogDir, from := lookupNonEmpty(lookup, "MCPSEARCH_CATALOG"), "MCPSEARCH_CATALOG"
@@ -87,6 +90,11 @@ func cachedCatalogBundle(lookup func(string) (string, bool), progress io.Writer)
 	if err != nil {
 		return "", fmt.Errorf("%s %s: %w", from, catalogDir, err)
 	}
+	libValue := cmp.Or(lookupNonEmpty(lookup, "MCPSEARCH_LIBRARY"), "on")
+	cov, err := attachLibrary(cat, libValue)
+	if err != nil {
+		return "", fmt.Errorf("MCPSEARCH_LIBRARY=%s: %w", libValue, err)
+	}
 	cacheDir := lookupNonEmpty(lookup, "MCPSEARCH_CACHE_DIR")
 	if cacheDir == "" {
 		if cacheDir, err = os.UserCacheDir(); err != nil {
@@ -94,13 +102,13 @@ func cachedCatalogBundle(lookup func(string) (string, bool), progress io.Writer)
 		}
 		cacheDir = filepath.Join(cacheDir, "mcpsearch")
 	}
-	dir := filepath.Join(cacheDir, "index-"+index.VersionOf(cat)[:16])
-	if _, err := index.Verify(dir); err == nil {
+	dir := filepath.Join(cacheDir, "index-"+library.CacheKey(index.VersionOf(cat), cov.Library))
+	if m, err := index.Verify(dir); err == nil && m.Library == cov.Library {
 		return dir, nil
 	}
 	fmt.Fprintf(progress, "mcpsearch search: building the index of %s (%s) into %s, once...\n", from, catalogDir, dir)
 	start := time.Now()
-	if _, err := index.Build(cat, dir, nil); err != nil {
+	if _, err := index.Build(cat, dir, &index.BuildOptions{Library: cov.Library}); err != nil {
 		return "", err
 	}
 	fmt.Fprintf(progress, "mcpsearch search: index built in %.1fs\n", time.Since(start).Seconds())

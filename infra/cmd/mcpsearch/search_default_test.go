@@ -5,6 +5,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
+	"github.com/mcpsearch/mcpsearch/ext/catalog/library"
+	librarydata "github.com/mcpsearch/mcpsearch/ext/catalog/library/data"
+	"github.com/mcpsearch/mcpsearch/index"
 )
 
 // TestSearchWithoutIndex: without --index, search reads the bundle of
@@ -39,5 +44,39 @@ func TestSearchDefaultCatalog(t *testing.T) {
 	code, _, errOut := runCLI("search", "take", "a", "screenshot")
 	if code == 0 || !strings.Contains(errOut, filepath.Join("functions", "search", "catalog")) || strings.Contains(errOut, "-index") {
 		t.Errorf("exit %d, %q; want the default catalog functions/search/catalog chosen, not --index required", code, errOut)
+	}
+}
+
+// TestSearchWithoutIndexAttachesLibrary: search's cached bundle is the
+// local server's: the library attached (a crawl of the Airtable server
+// under another key gets its requests), named by library.CacheKey;
+// MCPSEARCH_LIBRARY=off builds another without.
+func TestSearchWithoutIndexAttachesLibrary(t *testing.T) {
+	cache := t.TempDir()
+	dir := teamCrawl(t)
+	t.Setenv("MCPSEARCH_CATALOG", dir)
+	t.Setenv("MCPSEARCH_CACHE_DIR", cache)
+	if code, out, errOut := runCLI("search", "airtable", "records"); code != 0 {
+		t.Fatalf("exit %d, %s%s", code, out, errOut)
+	}
+	lib, err := librarydata.Library()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, err := catalog.LoadDir(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	library.Attach(cat, lib)
+	want := filepath.Join(cache, "index-"+library.CacheKey(index.VersionOf(cat), lib.Version()))
+	if m, err := index.Verify(want); err != nil || m.Library != lib.Version() {
+		t.Fatalf("no bundle %s with the library (%v)", want, err)
+	}
+	t.Setenv("MCPSEARCH_LIBRARY", "off")
+	if code, out, errOut := runCLI("search", "airtable", "records"); code != 0 {
+		t.Fatalf("off: exit %d, %s%s", code, out, errOut)
+	}
+	if built, _ := filepath.Glob(filepath.Join(cache, "index-*")); len(built) != 2 {
+		t.Errorf("cache holds %v, want a bundle with the library and one without", built)
 	}
 }

@@ -23,7 +23,7 @@ import (
 func runEval(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("eval", stdout, stderr)
 	tools := fs.String("tools", "", "tools.jsonl of the benchmark")
-	catalog := fs.String("catalog", "", "a catalog `DIR` instead of --tools, built as mcpsearch build does; gold ids are canonical tool names (<server>__<tool>)")
+	catalog := fs.String("catalog", "", "a catalog `DIR` instead of --tools, built as mcpsearch build --library=off does (the library of public servers' requests is not attached: to measure it, write its requests into a copy of the catalog); gold ids are canonical tool names (<server>__<tool>)")
 	queries := fs.String("queries", "", "queries.jsonl of the benchmark")
 	negatives := fs.String("negatives", "", "optional negatives.jsonl: queries no tool answers")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of tables")
