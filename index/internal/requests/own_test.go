@@ -64,3 +64,17 @@ func TestOwnTextIsNotAsked(t *testing.T) {
 		t.Errorf("archive cold: matches %+v, want archive_lead's own text", ms)
 	}
 }
+
+// TestNoOwnTextWithoutWrittenRequests: a kind no item of which carries
+// written requests gets no own text: nothing would read it, and the file
+// would grow for nothing.
+func TestNoOwnTextWithoutWrittenRequests(t *testing.T) {
+	t.Parallel()
+	x := build(t, []catalog.Item{
+		{Kind: ext.KindTool, Name: "crm__archive_lead", Label: "archive_lead", Description: "Archive a lead that went cold."},
+		{Kind: ext.KindPrompt, Name: "crm__summary", Label: "summary", Requests: []string{"summarise a lead"}},
+	})
+	if x.Own(0) || x.Count(ext.KindTool) != 0 {
+		t.Errorf("a tool beside no tool with written requests: own %v, %d tool requests; want none", x.Own(0), x.Count(ext.KindTool))
+	}
+}

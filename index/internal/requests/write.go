@@ -37,6 +37,9 @@ type builder struct {
 	// itemOwn marks the items whose requests are their own text
 	// (OwnRequests), a bit an item.
 	itemOwn []byte
+	// ownText are the kinds whose items without written requests get
+	// their own text (OwnTextKinds).
+	ownText map[ext.Kind]bool
 	// run is the server and kind of the last item; ended, those of the
 	// runs before it: a server's items of a kind are one run (retrieval
 	// lifts a server's items by walking its run).
@@ -74,7 +77,8 @@ func Write(dir string, items []catalog.Item, docOf []uint32) error {
 	if len(docOf) != len(items) {
 		return fmt.Errorf("%s: %d document numbers for %d items", File, len(docOf), len(items))
 	}
-	b := &builder{postings: map[string][]posting{}, kinds: make([]kindHead, len(ext.Kinds)), serverOf: map[string]uint32{}, ended: map[serverRun]bool{}}
+	b := &builder{postings: map[string][]posting{}, kinds: make([]kindHead, len(ext.Kinds)), serverOf: map[string]uint32{}, ended: map[serverRun]bool{},
+		ownText: OwnTextKinds(items)}
 	for pos := range items {
 		if err := b.add(uint32(pos), &items[pos]); err != nil {
 			return fmt.Errorf("%s: %w", File, err)
@@ -113,7 +117,7 @@ func (b *builder) add(pos uint32, it *catalog.Item) error {
 	}
 	b.itemSrv = append(b.itemSrv, srv)
 	written := it.Requests
-	if len(written) == 0 {
+	if len(written) == 0 && b.ownText[it.Kind] {
 		written = OwnRequests(it)
 		b.markOwn(len(b.itemSrv)-1, len(written) > 0)
 	} else {

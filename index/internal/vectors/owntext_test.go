@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/ext/catalog"
+	"github.com/mcpsearch/mcpsearch/index/internal/requests"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
 
@@ -17,12 +18,12 @@ func TestOwnTextInVectorsWhereRequestsAreWritten(t *testing.T) {
 	asked := catalog.Item{Kind: ext.KindTool, Label: "submit_expense", Description: "Submit an expense.", Requests: []string{"file my taxi receipt"}}
 	plain := catalog.Item{Kind: ext.KindTool, Label: "approve_expense", Description: "Mark a pending report as accepted by its reviewer. It notifies the submitter by mail."}
 	prompt := catalog.Item{Kind: ext.KindPrompt, Label: "summary", Description: "Summarise a report."}
-	own := ownTextKinds([]catalog.Item{asked, plain, prompt})
+	own := requests.OwnTextKinds([]catalog.Item{asked, plain, prompt})
 	if !own[ext.KindTool] || own[ext.KindPrompt] {
-		t.Errorf("ownTextKinds = %v, want tools only (a tool carries written requests, no prompt does)", own)
+		t.Errorf("OwnTextKinds = %v, want tools only (a tool carries written requests, no prompt does)", own)
 	}
-	if len(ownTextKinds([]catalog.Item{plain, prompt})) != 0 {
-		t.Error("ownTextKinds of a catalog without written requests is not empty")
+	if len(requests.OwnTextKinds([]catalog.Item{plain, prompt})) != 0 {
+		t.Error("OwnTextKinds of a catalog without written requests is not empty")
 	}
 	w, err := text.WordTable()
 	if err != nil {

@@ -18,7 +18,7 @@ import (
 // length, or nil when no word of it has a vector.
 // ownText, when set, gives an item without written requests its own
 // text as requests (requests.OwnRequests) in its vector too; see
-// ownTextKinds.
+// requests.OwnTextKinds.
 func itemVector(w *text.WordVectors, it *catalog.Item, ownText bool) []float64 {
 	sum := make([]float64, text.WordDims)
 	n := addText(w, sum, it.Label, 1)
@@ -44,27 +44,6 @@ func itemVector(w *text.WordVectors, it *catalog.Item, ownText bool) []float64 {
 		return nil
 	}
 	return sum
-}
-
-// ownTextKinds are the kinds some item of which carries written
-// requests: there, an item without them has its own text as requests in
-// its vector too, as in the requests index (own-text), so that its
-// vector leans toward its name and first sentence as the others' lean
-// toward what people ask of them. Where no item of a kind has requests,
-// the vectors are as before: the own text alone, read for every item of
-// a public set, lowered them (azure_mcp R@1 .827 → .810, livemcpbench
-// nDCG@10 .463 → .448). This is a property of the whole catalog, like the
-// vectors' centring, not of what a caller sees: with the rules that read
-// the vectors on, a caller's answers may depend on items it cannot see
-// (the README's security section).
-func ownTextKinds(items []catalog.Item) map[ext.Kind]bool {
-	out := map[ext.Kind]bool{}
-	for i := range items {
-		if len(items[i].Requests) > 0 {
-			out[items[i].Kind] = true
-		}
-	}
-	return out
 }
 
 // requestsVector is the mean of the vectors of an item's written requests,
@@ -146,7 +125,7 @@ func Write(dir string, items []catalog.Item) error {
 // centred returns the mean of the items' vectors, and each item's vector
 // less the mean at unit length (nil when it has none).
 func centred(w *text.WordVectors, items []catalog.Item) ([]float64, [][]float32) {
-	own := ownTextKinds(items)
+	own := requests.OwnTextKinds(items)
 	raw := make([][]float64, len(items))
 	mean := make([]float64, text.WordDims)
 	n := 0
