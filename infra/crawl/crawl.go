@@ -213,6 +213,7 @@ func fetch(ctx context.Context, s *ServerConfig, o *Options, r *Result) (*catalo
 // capabilities) as the published catalogs carry it.
 type catalogFile struct {
 	Server            string              `json:"server"`
+	Package           string              `json:"package,omitempty"`
 	ServerInfo        mcp.Implementation  `json:"serverInfo"`
 	ProtocolVersion   string              `json:"protocolVersion,omitempty"`
 	Capabilities      json.RawMessage     `json:"capabilities,omitempty"`
@@ -229,7 +230,7 @@ type catalogFile struct {
 // the project's keys the upstream answered (stripProjectKeys; it returns
 // what held them). The upstream is s as written, unexpanded.
 func newCatalogFile(s *ServerConfig, sess *session) (*catalogFile, []string, error) {
-	f := &catalogFile{Server: s.Name, ServerInfo: sess.init.ServerInfo, ProtocolVersion: sess.init.ProtocolVersion,
+	f := &catalogFile{Server: s.Name, Package: s.Package, ServerInfo: sess.init.ServerInfo, ProtocolVersion: sess.init.ProtocolVersion,
 		Upstream: s, Visibility: s.Visibility}
 	caps := sess.init.Capabilities
 	stripped := stripCapabilities(&caps)

@@ -41,7 +41,14 @@ type ServerConfig struct {
 	// format: members of its groups, holders of its OAuth scopes); nil
 	// when the servers file says nothing.
 	Visibility *catalog.Visibility `json:"-"`
-	where      string              // "servers[2]"
+	// Package is the server's published package ("name@version" or
+	// "name"), its identity in the library of public servers' requests:
+	// the servers file's package, else the package a stdio command runs
+	// through npx, npm exec, bunx, pnpm dlx or yarn dlx (stdioPackage).
+	// The operator's, never the upstream's: the name a server gives
+	// itself (serverInfo.name) identifies it only when this is empty.
+	Package string `json:"-"`
+	where   string // "servers[2]"
 }
 
 // ConfigError reports a problem in a servers file, naming the file and the
@@ -209,7 +216,7 @@ func (p *parser) stringMap(m map[string]any, path, key string) (map[string]strin
 	return out, true
 }
 
-var serverKeys = []string{"name", "transport", "url", "headers", "command", "args", "env", "visibility"}
+var serverKeys = []string{"name", "transport", "url", "headers", "command", "args", "env", "visibility", "package"}
 
 func (p *parser) server(v any, path string) (ServerConfig, bool) {
 	m, ok := p.object(v, path, serverKeys...)
@@ -222,12 +229,66 @@ func (p *parser) server(v any, path string) (ServerConfig, bool) {
 }
 
 func (p *parser) scalar(m map[string]any, path string, s *ServerConfig) bool {
-	var ok1, ok2, ok3, ok4 bool
+	var ok1, ok2, ok3, ok4, ok5 bool
 	s.Name, ok1 = p.str(m, path, "name")
 	s.Transport, ok2 = p.str(m, path, "transport")
 	s.URL, ok3 = p.str(m, path, "url")
 	s.Command, ok4 = p.str(m, path, "command")
-	return ok1 && ok2 && ok3 && ok4
+	s.Package, ok5 = p.str(m, path, "package")
+	return ok1 && ok2 && ok3 && ok4 && ok5 && p.checkPackage(path, s.Package)
+}
+
+// packageRE is a package reference as npm names them, with an optional
+// version: "name", "@scope/name", "name@1.2.3", "@scope/name@^1".
+var packageRE = regexp.MustCompile(`^(@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*(@[A-Za-z0-9.^~<>=*+_-]+)?$`)
+
+func (p *parser) checkPackage(path, pkg string) bool {
+	if pkg != "" && (len(pkg) > 214 || !packageRE.MatchString(pkg)) {
+		return p.fail(join(path, "package"), "%q is not a package name (name, @scope/name, optionally @version)", pkg)
+	}
+	return true
+}
+
+// packageRunners are the commands that run a published package by name,
+// with the words before the name ("pnpm dlx").
+var packageRunners = map[string][]string{"npx": nil, "bunx": nil, "npm": {"exec"}, "pnpm": {"dlx"}, "yarn": {"dlx"}}
+
+// stdioPackage is the package a stdio server's command runs (npx -y
+// @scope/name@1.2 …: "@scope/name@1.2"), or "" when the command is not a
+// package runner or names none. --package/-p names it outright; else it
+// is the first argument that is not a flag.
+func stdioPackage(command string, args []string) string {
+	sub, ok := packageRunners[filepath.Base(command)]
+	if !ok || len(args) < len(sub) || !slices.Equal(args[:len(sub)], sub) {
+		return ""
+	}
+	args = args[len(sub):]
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--package" || a == "-p":
+			if i+1 < len(args) {
+				return packageOrNone(args[i+1])
+			}
+			return ""
+		case strings.HasPrefix(a, "--package="):
+			return packageOrNone(strings.TrimPrefix(a, "--package="))
+		case a == "--":
+			continue
+		case strings.HasPrefix(a, "-"):
+			continue
+		default:
+			return packageOrNone(a)
+		}
+	}
+	return ""
+}
+
+func packageOrNone(s string) string {
+	if packageRE.MatchString(s) {
+		return s
+	}
+	return ""
 }
 
 func (p *parser) lists(m map[string]any, path string, s *ServerConfig) bool {
@@ -268,7 +329,13 @@ func (p *parser) check(m map[string]any, path string, s *ServerConfig) bool {
 	case TransportHTTP:
 		return p.checkHTTP(m, path, s)
 	case TransportStdio:
-		return p.checkStdio(m, path, s)
+		if !p.checkStdio(m, path, s) {
+			return false
+		}
+		if s.Package == "" && !strings.Contains(strings.Join(s.Args, " "), "${") {
+			s.Package = stdioPackage(s.Command, s.Args)
+		}
+		return true
 	}
 	return p.fail(path+".transport", "unknown transport %q (want %s or %s)", s.Transport, TransportHTTP, TransportStdio)
 }

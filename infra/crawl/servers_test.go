@@ -112,3 +112,33 @@ func TestExpand(t *testing.T) {
 		t.Errorf("got %v, want %q", err, want)
 	}
 }
+
+// TestServersPackage: the servers file's package is the server's, else
+// the package its stdio command runs; a malformed one names its field.
+func TestServersPackage(t *testing.T) {
+	cfg, err := ParseServers("servers.yaml", []byte(`
+servers:
+  - {name: a, transport: streamable-http, url: "https://a.example/mcp", package: "@team/a-mcp@1.2.0"}
+  - {name: b, transport: stdio, command: npx, args: ["-y", "@modelcontextprotocol/server-everything@2025.1.1"]}
+  - {name: c, transport: stdio, command: /usr/bin/npm, args: ["exec", "--yes", "--", "airtable-mcp-server"]}
+  - {name: d, transport: stdio, command: pnpm, args: ["dlx", "--package=mongodb-mcp-server@1.0.0", "mongodb-mcp"]}
+  - {name: e, transport: stdio, command: node, args: ["server.js"]}
+  - {name: f, transport: stdio, command: npx, args: ["-y", "${PKG}"]}
+  - {name: g, transport: stdio, command: npx, args: ["-y", "other-mcp"], package: "mine-mcp@3.0.0"}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"@team/a-mcp@1.2.0", "@modelcontextprotocol/server-everything@2025.1.1", "airtable-mcp-server", "mongodb-mcp-server@1.0.0", "", "", "mine-mcp@3.0.0"}
+	for i, s := range cfg.Servers {
+		if s.Package != want[i] {
+			t.Errorf("%s: package %q, want %q", s.Name, s.Package, want[i])
+		}
+	}
+	for _, bad := range []string{`"Not A Package"`, `"@scope"`, `"a b@1"`, `3`} {
+		_, err := ParseServers("servers.yaml", []byte(`{"servers": [{"name": "a", "transport": "stdio", "command": "npx", "package": `+bad+`}]}`))
+		if err == nil || !strings.Contains(err.Error(), "servers.yaml: servers[0].package: ") {
+			t.Errorf("package %s: got %v, want an error naming servers[0].package", bad, err)
+		}
+	}
+}

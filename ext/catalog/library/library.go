@@ -208,8 +208,11 @@ func (l *Library) Files() []*File { return l.files }
 func (l *Library) Requests() int { return l.requests }
 
 // Lookup returns the library server of the catalog server s, or nil: by
-// its package's identity, else by its serverInfo.name when one library
-// server alone has that name.
+// its package's identity, else, when the operator named no package, by
+// its serverInfo.name when one library server alone has that name. A
+// package the library does not know is not looked up by the name the
+// upstream gives itself: that name cannot claim a public server's
+// requests for a server the operator identified otherwise.
 func (l *Library) Lookup(s *catalog.Server) *File {
 	if p := PackageName(s.Package); p != "" {
 		if f := l.byID[p]; f != nil {
@@ -218,6 +221,7 @@ func (l *Library) Lookup(s *catalog.Server) *File {
 		if f := l.byID[QualifiedIdentity(p, s.InfoName)]; f != nil && s.InfoName != "" {
 			return f
 		}
+		return nil
 	}
 	if s.InfoName == "" {
 		return nil

@@ -74,9 +74,10 @@ func TestAttach(t *testing.T) {
 	cat := &catalog.Catalog{
 		Servers: []catalog.Server{
 			{Name: "team-acme", Package: "acme-mcp@2.3.0"},
-			{Name: "widgets", InfoName: "gadgets"},    // the library's key, another server
-			{Name: "spinner", InfoName: "widgets"},    // found by serverInfo.name
-			{Name: "mine", Package: "my-private@1.0"}, // unknown
+			{Name: "widgets", InfoName: "gadgets"},                         // the library's key, another server
+			{Name: "spinner", InfoName: "widgets"},                         // found by serverInfo.name
+			{Name: "mine", Package: "my-private@1.0"},                      // unknown
+			{Name: "claim", Package: "team-spin@1.0", InfoName: "widgets"}, // an unknown package, a known serverInfo.name
 		},
 		Items: []catalog.Item{
 			item("team-acme", "list_table_records", "List the records of a table in the base"), // renamed
@@ -86,6 +87,7 @@ func TestAttach(t *testing.T) {
 			item("widgets", "spin", "Spin a widget around its axis for a while"),
 			item("spinner", "rotate", "Spin a widget around its axis for a while"),
 			item("mine", "create_comment", "Create a comment on a record"),
+			item("claim", "rotate", "Spin a widget around its axis for a while"),
 		},
 	}
 	cov := library.Attach(cat, testLibrary(t))
@@ -97,6 +99,7 @@ func TestAttach(t *testing.T) {
 		"widgets__spin":                 nil,
 		"spinner__rotate":               {"make the widget turn"},
 		"mine__create_comment":          nil,
+		"claim__rotate":                 nil,
 	}
 	for _, it := range cat.Items {
 		if !slices.Equal(it.Requests, want[it.Name]) {
@@ -107,10 +110,10 @@ func TestAttach(t *testing.T) {
 			t.Errorf("%s: RequestsFrom %q", it.Name, it.RequestsFrom)
 		}
 	}
-	if cov.Own != 1 || cov.FromLibrary != 3 || cov.ByDescription != 2 || cov.None != 3 || cov.Library == "" {
-		t.Errorf("coverage %+v: want 1 own, 3 the library's (2 by description), 3 none", cov)
+	if cov.Own != 1 || cov.FromLibrary != 3 || cov.ByDescription != 2 || cov.None != 4 || cov.Library == "" {
+		t.Errorf("coverage %+v: want 1 own, 3 the library's (2 by description), 4 none", cov)
 	}
-	if got := cov.ServersWithout(); !slices.Equal(got, []string{"widgets", "mine"}) {
+	if got := cov.ServersWithout(); !slices.Equal(got, []string{"widgets", "mine", "claim"}) {
 		t.Errorf("servers without: %q", got)
 	}
 	if cov.Servers[0].Identity != "acme-mcp" || cov.Servers[1].Identity != "" || cov.Servers[2].Identity != "widgets" {

@@ -1,10 +1,16 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpsearch/mcpsearch/infra/testenv/fleet"
 )
@@ -61,5 +67,76 @@ func TestCrawlSaysLibraryCoverage(t *testing.T) {
 	code, stdout, _ = runCLI("crawl", "--servers", servers, "--out", filepath.Join(dir, "b"), "--timeout", "5s", "--library=off")
 	if code != 0 || strings.Contains(stdout, "requests (") {
 		t.Errorf("--library=off: exit %d, %s; want no coverage line", code, stdout)
+	}
+}
+
+// startAirtable serves, on 127.0.0.1, the tools of the default catalog's
+// Airtable server under the serverInfo.name infoName.
+func startAirtable(t *testing.T, infoName string) string {
+	t.Helper()
+	data, err := os.ReadFile("../../../functions/search/catalog/airtable.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		Tools []struct {
+			Name        string          `json:"name"`
+			Description string          `json:"description"`
+			InputSchema json.RawMessage `json:"inputSchema"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(data, &f); err != nil {
+		t.Fatal(err)
+	}
+	s := server.NewMCPServer(infoName, "9.9.9")
+	for _, tool := range f.Tools {
+		s.AddTool(mcp.NewToolWithRawSchema(tool.Name, tool.Description, tool.InputSchema), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText("ok"), nil
+		})
+	}
+	hs := httptest.NewServer(server.NewStreamableHTTPServer(s))
+	t.Cleanup(hs.Close)
+	return hs.URL
+}
+
+// TestCrawlPackageIdentifies: the operator's package, from the servers
+// file, is what the library knows a crawled server by, and the crawl
+// writes it into the catalog file; the name an upstream gives itself
+// identifies a server only when the operator named no package — so an
+// upstream that claims a public server's serverInfo.name gets none of its
+// requests under the team's own package.
+func TestCrawlPackageIdentifies(t *testing.T) {
+	for _, test := range []struct {
+		name, infoName, pkg, want string
+	}{
+		{"the operator's package", "airtable-internal", "airtable-mcp-server@1.20.0", "0 items their own, 16 the library's"},
+		{"no package: serverInfo.name", "airtable-mcp-server", "", "0 items their own, 16 the library's"},
+		{"a claimed serverInfo.name under the team's package", "airtable-mcp-server", "@team/records-mcp@1.0.0", "0 items their own, 0 the library's"},
+	} {
+		t.Run(test.name, func(t *testing.T) {
+			url := startAirtable(t, test.infoName)
+			dir := t.TempDir()
+			servers := filepath.Join(dir, "servers.yaml")
+			entry := "  - {name: records, transport: streamable-http, url: " + url
+			if test.pkg != "" {
+				entry += ", package: \"" + test.pkg + "\""
+			}
+			writeFile(t, servers, "servers:\n"+entry+"}\n")
+			out := filepath.Join(dir, "catalog")
+			code, stdout, stderr := runCLI("crawl", "--servers", servers, "--out", out, "--timeout", "10s")
+			if code != 0 || !strings.Contains(stdout, test.want) {
+				t.Fatalf("crawl: exit %d, %s%s; want %q", code, stdout, stderr, test.want)
+			}
+			var file struct {
+				Package string `json:"package"`
+			}
+			data, err := os.ReadFile(filepath.Join(out, "records.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(data, &file); err != nil || file.Package != test.pkg {
+				t.Errorf("catalog file's package %q (%v), want %q", file.Package, err, test.pkg)
+			}
+		})
 	}
 }
