@@ -130,3 +130,17 @@ func TestAblateTypoVariant(t *testing.T) {
 		t.Errorf("columns %v, want %v", queries, want)
 	}
 }
+
+// TestEvalLibraryUsage: --library attaches to --tools only, and its
+// SERVER=PACKAGE pairs must each name both.
+func TestEvalLibraryUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"eval", "--catalog", "x", "--queries", "q", "--library", "@azure/mcp"},
+		{"eval", "--tools", "x", "--queries", "q", "--against-library"},
+		{"eval", "--tools", "x", "--queries", "q", "--library", "a=b,=c"},
+	} {
+		if code, _, errOut := runCLI(args...); code != 2 || !strings.Contains(errOut, "library") {
+			t.Errorf("%q: exit %d, %s; want a usage error naming the library", args, code, errOut)
+		}
+	}
+}

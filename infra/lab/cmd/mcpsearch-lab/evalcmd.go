@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,6 +14,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	librarydata "github.com/mcpsearch/mcpsearch/ext/catalog/library/data"
 	"github.com/mcpsearch/mcpsearch/ext/embed"
 	"github.com/mcpsearch/mcpsearch/index"
 
@@ -44,6 +46,8 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	typoLetters := fs.Int("typo-letters", eval.TypoMinLetters, "with --typo-variant: the fewest `LETTERS` a word needs to get a slip (at least 3)")
 	eachDecision := fs.Bool("decisions", false, "print the no-match decision each request reached (id, split, answered or negative, decision), before the tables")
 	ef := cli.NewEmbedFlags(fs)
+	lib := fs.String("library", "", "with --tools: attach the library of public servers' requests as a team's build would, each of the set's servers known by this `PACKAGE` (say @azure/mcp), by the packages of SERVER=PACKAGE pairs (comma-separated; a server not named by its field), or, given serverinfo, by its server field as its serverInfo.name; the line saying what it covered goes to stderr")
+	againstLibrary := fs.Bool("against-library", false, "with --tools and --library: evaluate the tools without the library and with it, side by side with the paired bootstrap's interval of the change")
 	against := fs.String("against", "", "a second tools.jsonl with the same tool ids (say, --tools with requests borrowed): evaluate both on the queries and print each figure side by side with the paired bootstrap's interval of the change")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -72,7 +76,23 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	base := benchmark{tools: *tools, catalog: *catalog, queries: *queries, negatives: *negatives, off: *off, hosted: client, typoSeed: *typoSeed, typoLetters: *typoLetters}
+	base := benchmark{tools: *tools, catalog: *catalog, queries: *queries, negatives: *negatives, off: *off, hosted: client, typoSeed: *typoSeed, typoLetters: *typoLetters, library: *lib, notes: stderr}
+	if *lib != "" && *tools == "" {
+		return fmt.Errorf("%w: --library attaches the library to --tools (a --catalog is built without it)", cli.ErrUsage)
+	}
+	if *lib != "" {
+		if _, err := libraryPackages(*lib); err != nil {
+			return err
+		}
+	}
+	if *againstLibrary {
+		if *lib == "" || *against != "" || *asJSON || *floors != "" || *ceilings != "" {
+			return fmt.Errorf("%w: --against-library compares --tools without and with --library: give --library, and no --against, --json, --min or --max", cli.ErrUsage)
+		}
+		without := base
+		without.library = ""
+		return runCompare(without, base, ks, every, offset, stdout)
+	}
 	if *against != "" {
 		if *tools == "" || *asJSON || *floors != "" || *ceilings != "" {
 			return fmt.Errorf("%w: --against compares two tools files: give --tools, and no --json, --min or --max", cli.ErrUsage)
@@ -140,12 +160,20 @@ type benchmark struct {
 	// hosted, if set, embeds the items at build and each query at search
 	// (index README, "Hosted vectors").
 	hosted *embed.Client
+	// library, if set, attaches the library of public servers' requests
+	// to the tools, each server known by this package, or by its server
+	// field ("serverinfo"); what it covered is written to notes.
+	library string
+	notes   io.Writer
 }
 
 // source names the benchmark's tools: the tools file or the catalog.
 func (b benchmark) source() string {
 	if b.catalog != "" {
 		return b.catalog
+	}
+	if b.library != "" {
+		return b.tools + " with the library (" + b.library + ")"
 	}
 	return b.tools
 }
@@ -163,6 +191,9 @@ func (b benchmark) open() (set *eval.Set, err error) {
 		tools, lerr := eval.LoadTools(b.tools)
 		if lerr != nil {
 			return nil, lerr
+		}
+		if err := b.attachLibrary(tools); err != nil {
+			return nil, err
 		}
 		set, err = eval.BuildWith(tools, opts)
 	}
@@ -476,4 +507,51 @@ func printMisses(w io.Writer, results []eval.Result, n int) {
 		n--
 		fmt.Fprintf(w, "miss %s: %q\n  want %v\n  got  %v\n", r.Query.QID, r.Query.Query, r.Query.RelevantGroups, r.Ranked[:min(3, len(r.Ranked))])
 	}
+}
+
+// attachLibrary gives tools the library's requests when b names a library
+// identity, and says what it covered.
+func (b benchmark) attachLibrary(tools []eval.Tool) error {
+	if b.library == "" {
+		return nil
+	}
+	lib, err := librarydata.Library()
+	if err != nil {
+		return err
+	}
+	packageOf, err := libraryPackages(b.library)
+	if err != nil {
+		return err
+	}
+	c := eval.AttachLibrary(tools, lib, packageOf)
+	if b.notes != nil {
+		fmt.Fprintf(b.notes, "library %s: %d of %d tools given requests (%d matched by description), from %s\n",
+			lib.Version(), c.Covered, c.Tools, c.ByDescription, cmp.Or(strings.Join(c.Identities, ", "), "no server"))
+	}
+	return nil
+}
+
+// libraryByServerInfo is the --library value that knows each server of a
+// set by its server field, as its serverInfo.name.
+const libraryByServerInfo = "serverinfo"
+
+// libraryPackages reads --library: a package every server of the set is
+// known by, serverinfo (none: each by its server field), or SERVER=PACKAGE
+// pairs, comma-separated (the servers not named known by their field).
+func libraryPackages(value string) (func(string) string, error) {
+	switch {
+	case value == libraryByServerInfo:
+		return func(string) string { return "" }, nil
+	case !strings.Contains(value, "="):
+		return func(string) string { return value }, nil
+	}
+	pairs := map[string]string{}
+	for _, pair := range strings.Split(value, ",") {
+		server, pkg, ok := strings.Cut(pair, "=")
+		if server = strings.TrimSpace(server); !ok || server == "" || strings.TrimSpace(pkg) == "" {
+			return nil, fmt.Errorf("%w: --library %q: want PACKAGE, serverinfo, or SERVER=PACKAGE pairs", cli.ErrUsage, pair)
+		}
+		pairs[server] = strings.TrimSpace(pkg)
+	}
+	return func(server string) string { return pairs[server] }, nil
 }
