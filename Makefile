@@ -68,7 +68,7 @@ RACE_PKGS = $(shell $(GO) list ./ext/... ./functions/... ./index/... ./infra/cra
 
 test-race: test-deps
 	$(if $(strip $(RACE_PKGS)),,$(error no packages for the race detector: "$(GO) list" failed))
-	$(GO) test -race -count=1 -timeout 30m -skip '$(RACE_SKIP)' $(RACE_PKGS)
+	$(GO) run ./infra/cmd/testsummary -race -count=1 -timeout 30m -skip '$(RACE_SKIP)' $(RACE_PKGS)
 
 # test-deps runs `npm ci` in each of NPM_DIRS whose node_modules is missing
 # or older than its package-lock.json. Without npm, or when npm fails, the

@@ -78,7 +78,19 @@ type summary struct {
 	passed, failed, skipped int
 	skips                   []skip
 	output                  map[string][]string // package + test -> output lines so far
+	// slow are the top-level tests that took longest, so that a slow
+	// suite names where its time goes.
+	slow []timed
 }
+
+// timed is a top-level test and how long it ran.
+type timed struct {
+	name    string
+	elapsed float64
+}
+
+// slowest is how many of the slowest tests the summary names.
+const slowest = 10
 
 type skip struct{ name, reason string }
 
@@ -149,6 +161,9 @@ func (s *summary) packageEnd(e event, w io.Writer) {
 func (s *summary) testEnd(e event, key string, w io.Writer) {
 	lines := s.output[key]
 	delete(s.output, key)
+	if !strings.Contains(e.Test, "/") {
+		s.slow = append(s.slow, timed{e.Package + " " + e.Test, e.Elapsed})
+	}
 	switch e.Action {
 	case "pass":
 		s.passed++
@@ -200,5 +215,25 @@ func (s *summary) print(w io.Writer) {
 			fmt.Fprintf(w, "  %s\n      %s\n", sk.name, sk.reason)
 		}
 	}
+	s.printSlowest(w)
 	fmt.Fprintf(w, "\ntests: %d passed, %d failed, %d skipped\n", s.passed, s.failed, s.skipped)
+}
+
+// printSlowest names the slowest top-level tests, slowest first (ties by
+// name).
+func (s *summary) printSlowest(w io.Writer) {
+	if len(s.slow) == 0 {
+		return
+	}
+	sort.Slice(s.slow, func(i, j int) bool {
+		if s.slow[i].elapsed != s.slow[j].elapsed {
+			return s.slow[i].elapsed > s.slow[j].elapsed
+		}
+		return s.slow[i].name < s.slow[j].name
+	})
+	n := min(slowest, len(s.slow))
+	fmt.Fprintf(w, "\nslowest %d tests (seconds; parallel tests overlap):\n", n)
+	for _, t := range s.slow[:n] {
+		fmt.Fprintf(w, "  %7.2f  %s\n", t.elapsed, t.name)
+	}
 }

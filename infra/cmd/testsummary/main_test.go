@@ -10,7 +10,7 @@ import (
 const stream = `{"Action":"start","Package":"example/a"}
 {"Action":"run","Package":"example/a","Test":"TestPass"}
 {"Action":"output","Package":"example/a","Test":"TestPass","Output":"=== RUN   TestPass\n"}
-{"Action":"pass","Package":"example/a","Test":"TestPass","Elapsed":0}
+{"Action":"pass","Package":"example/a","Test":"TestPass","Elapsed":3.5}
 {"Action":"run","Package":"example/a","Test":"TestFail"}
 {"Action":"output","Package":"example/a","Test":"TestFail","Output":"    a_test.go:9: got 1, want 2\n"}
 {"Action":"fail","Package":"example/a","Test":"TestFail","Elapsed":0}
@@ -38,6 +38,7 @@ func TestSummaryCountsAndExplainsSkips(t *testing.T) {
 		"FAIL\texample/a\t0.01s",
 		"example/a TestNeedsNode\n      a_test.go:20: node is not installed: run npm ci --prefix infra/testenv/interop",
 		"b.go:3:1: syntax error",
+		"\nslowest 3 tests (seconds; parallel tests overlap):\n     3.50  example/a TestPass\n     0.00  example/a TestFail\n",
 		"\ntests: 1 passed, 1 failed, 1 skipped\n",
 	} {
 		if !strings.Contains(got, want) {
