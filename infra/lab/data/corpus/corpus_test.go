@@ -36,8 +36,8 @@ func TestCorpus(t *testing.T) {
 		}
 	}
 	t.Logf("%d servers, %d items, %d with written requests, %d requests", len(servers), len(c.Catalog.Items), written, requests)
-	if len(servers) < 100 || written < 2500 || requests < 16000 {
-		t.Errorf("got %d servers, %d written items, %d requests; want at least 100, 2,500 and 16,000", len(servers), written, requests)
+	if len(servers) < 100 || written < 3598 || requests < 22000 {
+		t.Errorf("got %d servers, %d written items, %d requests; want at least 100, 3,598 and 22,000", len(servers), written, requests)
 	}
 }
 
