@@ -58,6 +58,12 @@ type Item struct {
 	Kind     string   `json:"kind"`
 	Name     string   `json:"name"`
 	Requests []string `json:"requests"`
+	// Key and Model are set in the build's drafts (DraftCached): the
+	// hash of what the model was told of the item (DraftKey) and the
+	// model that drafted it ("openai:NAME", "bedrock:NAME"). Apply
+	// ignores them.
+	Key   string `json:"key,omitempty"`
+	Model string `json:"model,omitempty"`
 }
 
 // lists maps a kind to the list of a server file that holds it, and to the
