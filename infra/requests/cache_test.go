@@ -2,6 +2,7 @@ package requests
 
 import (
 	"context"
+	"maps"
 	"net"
 	"net/http"
 	"os"
@@ -115,7 +116,7 @@ func TestDraftCachedRebuildAsksNothing(t *testing.T) {
 	if got := asked(); len(got) != 0 || c.Drafted != 0 || c.Applied != 10 || len(c.Files) != 0 {
 		t.Errorf("second build asked %q, drafted %d, applied %d, wrote %q; want nothing asked or written, 10 applied", got, c.Drafted, c.Applied, c.Files)
 	}
-	if again := readAll(t, drafts); !mapsEqual(again, files) {
+	if again := readAll(t, drafts); !maps.Equal(again, files) {
 		t.Error("the second build changed the drafts")
 	}
 	if first.Version(1) != second.Version(1) {
@@ -124,21 +125,9 @@ func TestDraftCachedRebuildAsksNothing(t *testing.T) {
 
 	afresh := filepath.Join(t.TempDir(), "drafts")
 	buildDrafts(t, dir, afresh, &Drafter{Model: &OpenAI{Endpoint: endpoint, Model: "m", Calls: fast}, ID: "openai:m"})
-	if got := readAll(t, afresh); !mapsEqual(got, files) {
+	if got := readAll(t, afresh); !maps.Equal(got, files) {
 		t.Errorf("drafting the same inputs afresh wrote other bytes:\n%v\nwant\n%v", got, files)
 	}
-}
-
-func mapsEqual(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
 }
 
 // setDescription rewrites the description of the tool name of the server

@@ -102,7 +102,7 @@ func writeMissing(w io.Writer, c *requests.Cached, command string) {
 	if c.Stale > 0 {
 		stale = fmt.Sprintf(" (%d with a draft of what they were before)", c.Stale)
 	}
-	fmt.Fprintf(w, "%d items lack requests%s: no model drafts them (--draft-model); to draft them into %s, run: %s --draft-model openai:URL#NAME --draft-api-key-env VARIABLE (or --draft-model bedrock:MODEL_ID); under sam build set DRAFT_MODEL (and DRAFT_API_KEY_ENV or DRAFT_REGION)\n",
+	fmt.Fprintf(w, "%d items lack requests (none of their own, of the library's or drafted)%s; to draft them into %s: %s --draft-model openai:URL#NAME [--draft-api-key-env VARIABLE] (or bedrock:MODEL_ID); under sam build: DRAFT_MODEL=… (infra/README.md, \"Drafting at build\")\n",
 		c.Missing, stale, c.Dir, command)
 }
 
