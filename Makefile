@@ -31,9 +31,9 @@ EMBED_FLAGS ?=
 # itself), drafts requests for the items with none of their own and none of
 # the library's into DRAFTS_DIR (default CATALOG/drafts), one reviewable
 # file a server, drafting again only what changed (infra README, "Drafting
-# at build"). sam build builds in a scratch copy: set DRAFTS_DIR to a
-# directory of the source tree (an absolute path), or build in source, to
-# keep the drafts.
+# at build"). samconfig.toml builds in source, so the drafts stay in the
+# checkout; a SAM CLI that builds in a scratch copy loses them unless
+# DRAFTS_DIR is an absolute path in the checkout.
 DRAFT_MODEL ?=
 DRAFT_API_KEY_ENV ?=
 DRAFT_REGION ?=

@@ -32,6 +32,15 @@
 // operator's machine, never in the Lambda function (infra/e2e's
 // dependency rules). It has been tested only against scripted endpoints
 // on 127.0.0.1: no model is reachable from the development machine.
+//
+// DraftCached is drafting as a build step (mcpsearch build and package):
+// the drafts live in a directory beside the catalog (DraftsDir), one such
+// file a server whose items carry a key (DraftKey: a hash of the item's
+// content, the prompt and the model) and the model; the build gives the
+// items with neither own nor library requests their fresh drafts
+// (RequestsFromDraft), asks a model only for the items without one, and
+// writes nothing when everything is fresh, so that the same inputs give
+// the same files and the same bundle.
 package requests
 
 import (
