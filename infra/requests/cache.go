@@ -55,7 +55,8 @@ type Cached struct {
 	ByServer         map[string]int
 	// Missing counts the items left without requests (none of their own,
 	// none of the library's, no fresh draft); Stale those of them whose
-	// draft was written for other content, or by another model.
+	// build draft (one with a key) was written for other content, or with
+	// another prompt.
 	Missing, Stale int
 	// Files are the draft files written, in catalog order.
 	Files []string
@@ -128,7 +129,7 @@ func (c *Cached) sort(cat *catalog.Catalog, drafts map[string]*File, drafter *Dr
 				jobs, at = append(jobs, job{srv, i}), append(at, idx[i])
 			default:
 				c.Missing++
-				if found {
+				if found && d.Key != "" {
 					c.Stale++
 				}
 			}

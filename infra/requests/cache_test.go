@@ -369,3 +369,19 @@ func closedAddress(t *testing.T) string {
 	l.Close()
 	return addr
 }
+
+// TestDraftCachedIgnoresUnkeyedDrafts: a file requests draft wrote (no
+// keys) in the drafts' directory is not a build's draft: its items are
+// neither applied nor called stale.
+func TestDraftCachedIgnoresUnkeyedDrafts(t *testing.T) {
+	dir := copyCatalog(t)
+	drafts := DraftsDir(dir)
+	endpoint, _ := recordingOpenAI(t)
+	if _, err := Draft(context.Background(), dir, drafts, &OpenAI{Endpoint: endpoint, Model: "m", Calls: fast}, &DraftOptions{Servers: []string{"weather"}}); err != nil {
+		t.Fatal(err)
+	}
+	_, c := buildDrafts(t, dir, drafts, nil)
+	if c.Applied != 0 || c.Missing != 10 || c.Stale != 0 {
+		t.Errorf("applied %d, missing %d, stale %d; want 0, 10, 0", c.Applied, c.Missing, c.Stale)
+	}
+}
