@@ -113,6 +113,12 @@ func TestBuildDrafts(t *testing.T) {
 			t.Errorf("Authorization %q, want the key of MCPSEARCH_TEST_DRAFT_KEY", a)
 		}
 	}
+	if code, out, _ := runCLI("requests", "coverage", "--catalog", cat, "--items"); code != 0 || !strings.Contains(out, "weather\tweather__get_forecast\tdraft\n") {
+		t.Errorf("requests coverage --items: exit %d, %s; want the drafted items said so", code, out)
+	}
+	if code, out, _ := runCLI("requests", "coverage", "--catalog", cat); code != 0 || !strings.Contains(out, ", 10 drafted (unreviewed, in "+drafts+"), 0 none") {
+		t.Errorf("requests coverage: exit %d, %s; want the drafted items counted apart", code, out)
+	}
 	files := dirBytes(t, drafts)
 	if len(files) != 2 {
 		t.Fatalf("drafts %v, want notes.json and weather.json", slices.Collect(maps.Keys(files)))
