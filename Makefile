@@ -25,6 +25,21 @@ VERSION ?=
 # amazon.titan-embed-text-v2:0 --embed-region us-east-1" sam build), embeds
 # every item with a hosted model too (index README, "Hosted vectors").
 EMBED_FLAGS ?=
+# DRAFT_MODEL, if set (DRAFT_MODEL=bedrock:anthropic.claude-3-5-haiku-20241022-v1:0
+# DRAFT_REGION=us-east-1 sam build, or openai:https://HOST/v1#NAME with
+# DRAFT_API_KEY_ENV naming the variable that holds the key: never the key
+# itself), drafts requests for the items with none of their own and none of
+# the library's into DRAFTS_DIR (default CATALOG/drafts), one reviewable
+# file a server, drafting again only what changed (infra README, "Drafting
+# at build"). samconfig.toml builds in source, so the drafts stay in the
+# checkout; a SAM CLI that builds in a scratch copy loses them unless
+# DRAFTS_DIR is an absolute path in the checkout.
+DRAFT_MODEL ?=
+DRAFT_API_KEY_ENV ?=
+DRAFT_REGION ?=
+DRAFTS_DIR ?=
+DRAFT_FLAGS = $(if $(DRAFT_MODEL),--draft-model "$(DRAFT_MODEL)") $(if $(DRAFT_API_KEY_ENV),--draft-api-key-env "$(DRAFT_API_KEY_ENV)") \
+	$(if $(DRAFT_REGION),--draft-region "$(DRAFT_REGION)") $(if $(DRAFTS_DIR),--drafts "$(DRAFTS_DIR)")
 
 # The artifact (static bootstrap, index bundle, world-readable files) is
 # built by `mcpsearch package`, the same code path as a manual package.
@@ -41,7 +56,7 @@ build-%: FORCE
 	$(if $(CATALOG_$*),,$(error no catalog for function "$*": CATALOG_$* is not defined; add "CATALOG_$* := <catalog dir>" to the Makefile (defined: $(or $(FUNCTIONS),none))))
 	$(if $(ARTIFACTS_DIR),,$(error ARTIFACTS_DIR is not set; run "sam build", or "make $@ ARTIFACTS_DIR=<dir>"))
 	@test -d "$(CATALOG_$*)" || { echo "make: catalog directory $(CATALOG_$*) (CATALOG_$*) does not exist" >&2; exit 1; }
-	$(GO) run $(CLI_PKG) package --catalog "$(CATALOG_$*)" --out "$(ARTIFACTS_DIR)" --arch $(ARCH) --zip=false $(if $(VERSION),--version "$(VERSION)") $(EMBED_FLAGS)
+	$(GO) run $(CLI_PKG) package --catalog "$(CATALOG_$*)" --out "$(ARTIFACTS_DIR)" --arch $(ARCH) --zip=false $(if $(VERSION),--version "$(VERSION)") $(EMBED_FLAGS) $(DRAFT_FLAGS)
 
 # The README's test command. It installs the npm packages some tests drive
 # (published MCP servers, other MCP clients, the playground's browser driver)

@@ -59,6 +59,11 @@ type Options struct {
 	// bundle's manifest records its version. The binary carries none of
 	// it: only the requests the index keeps of the items it covers.
 	Library *library.Library
+	// Prepare, if set, is called with the catalog once the library is
+	// attached, before the index is built: `mcpsearch package` gives the
+	// items without requests their drafts there (requests.DraftCached).
+	// Its error stops the build.
+	Prepare func(cat *catalog.Catalog) error
 }
 
 // Result describes what was built.
@@ -122,6 +127,11 @@ func Build(opts Options) (_ *Result, err error) {
 			return err
 		}
 		r.Coverage = library.Attach(cat, opts.Library)
+		if opts.Prepare != nil {
+			if err := opts.Prepare(cat); err != nil {
+				return err
+			}
+		}
 		build := index.BuildOptions{}
 		if opts.Build != nil {
 			build = *opts.Build

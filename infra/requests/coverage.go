@@ -1,10 +1,12 @@
 package requests
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 
 	"github.com/mcpsearch/mcpsearch/ext/catalog"
+	"github.com/mcpsearch/mcpsearch/ext/catalog/library"
 )
 
 // ServerCoverage is what the requests of one server's items cover.
@@ -82,16 +84,43 @@ func Coverage(cat *catalog.Catalog) []ServerCoverage {
 }
 
 // SourceOf says where it's requests come from: "own" (the catalog's),
-// "library" (attached from the library of public servers' requests) or
-// "none".
+// "library" (attached from the library of public servers' requests),
+// "draft" (a model's draft, applied at build: DraftCached) or "none".
 func SourceOf(it *catalog.Item) string {
 	switch {
 	case len(it.Requests) == 0:
 		return "none"
 	case it.RequestsFrom == catalog.RequestsFromLibrary:
 		return "library"
+	case it.RequestsFrom == RequestsFromDraft:
+		return "draft"
 	}
 	return "own"
+}
+
+// CoverageLine is the build's coverage line: cov's (library.Coverage's
+// String) when c applied no drafts; otherwise with the items c gave
+// drafted requests counted apart, no longer among those with none, and
+// the servers without requests those with none of any kind.
+func CoverageLine(cov *library.Coverage, c *Cached) string {
+	if c == nil || c.Applied == 0 {
+		return cov.String()
+	}
+	rest := *cov
+	rest.None -= c.Applied
+	rest.Servers = nil
+	for _, s := range cov.Servers {
+		if d := c.ByServer[s.Server]; d > 0 {
+			s.None -= d
+			s.Own += d // not own, but not without: left out of the servers without
+		}
+		rest.Servers = append(rest.Servers, s)
+	}
+	line, drafted := rest.String(), fmt.Sprintf(", %d drafted (unreviewed, in %s)", c.Applied, c.Dir)
+	if i := strings.Index(line, fmt.Sprintf(", %d none", rest.None)); i >= 0 {
+		return line[:i] + drafted + line[i:]
+	}
+	return line + drafted
 }
 
 var nonWord = regexp.MustCompile(`[^\p{L}\p{N}]+`)

@@ -32,6 +32,15 @@
 // operator's machine, never in the Lambda function (infra/e2e's
 // dependency rules). It has been tested only against scripted endpoints
 // on 127.0.0.1: no model is reachable from the development machine.
+//
+// DraftCached is drafting as a build step (mcpsearch build and package):
+// the drafts live in a directory beside the catalog (DraftsDir), one such
+// file a server whose items carry a key (DraftKey: a hash of the item's
+// content, the prompt and the model) and the model; the build gives the
+// items with neither own nor library requests their fresh drafts
+// (RequestsFromDraft), asks a model only for the items without one, and
+// writes nothing when everything is fresh, so that the same inputs give
+// the same files and the same bundle.
 package requests
 
 import (
@@ -58,6 +67,12 @@ type Item struct {
 	Kind     string   `json:"kind"`
 	Name     string   `json:"name"`
 	Requests []string `json:"requests"`
+	// Key and Model are set in the build's drafts (DraftCached): the
+	// hash of what the model was told of the item (DraftKey) and the
+	// model that drafted it ("openai:NAME", "bedrock:NAME"). Apply
+	// ignores them.
+	Key   string `json:"key,omitempty"`
+	Model string `json:"model,omitempty"`
 }
 
 // lists maps a kind to the list of a server file that holds it, and to the

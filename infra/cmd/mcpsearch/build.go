@@ -12,6 +12,7 @@ import (
 	"github.com/mcpsearch/mcpsearch/ext/catalog"
 	"github.com/mcpsearch/mcpsearch/index"
 	"github.com/mcpsearch/mcpsearch/infra/cli"
+	"github.com/mcpsearch/mcpsearch/infra/requests"
 )
 
 func runBuild(args []string, stdout, stderr io.Writer) error {
@@ -21,6 +22,7 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	sep := fs.String("separator", catalog.DefaultSeparator, "separator between server and item names")
 	lib := libraryFlag(fs)
 	ef := cli.NewEmbedFlags(fs)
+	df := newBuildDraftFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -32,6 +34,10 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	drafter, err := df.drafter(ctx)
+	if err != nil {
+		return err
+	}
 	hosted, err := ef.Hosted(ctx)
 	if err != nil {
 		return err
@@ -42,6 +48,10 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	cov, err := attachLibrary(cat, *lib)
+	if err != nil {
+		return err
+	}
+	drafts, err := df.draft(ctx, cat, *catalogDir, drafter, stdout, stderr)
 	if err != nil {
 		return err
 	}
@@ -56,7 +66,8 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "built %s in %.1fs: %s, %s, %s, %s, %s; %.1f MB; index %s\n",
 		*out, time.Since(start).Seconds(), count(len(cat.Servers), "server"), count(m.Counts[ext.KindTool], "tool"), count(m.Counts[ext.KindPrompt], "prompt"),
 		count(m.Counts[ext.KindResource], "resource"), count(m.Counts[ext.KindResourceTemplate], "template"), float64(size)/1e6, m.IndexVersion)
-	writeCoverage(stdout, "", cov)
+	fmt.Fprintln(stdout, requests.CoverageLine(cov, drafts))
+	writeMissing(stdout, drafts, df.buildCommand("build", *catalogDir, *out))
 	if hosted != nil {
 		fmt.Fprintf(stdout, "hosted vectors: every item embedded by %s\n", hosted.Model)
 	}

@@ -12,9 +12,12 @@ import (
 	"strings"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
+	"github.com/mcpsearch/mcpsearch/ext/catalog/library"
 	"github.com/mcpsearch/mcpsearch/index"
 	"github.com/mcpsearch/mcpsearch/infra/artifact"
 	"github.com/mcpsearch/mcpsearch/infra/cli"
+	"github.com/mcpsearch/mcpsearch/infra/requests"
 )
 
 // sourceDir is the directory this binary was built from, or "" when it
@@ -40,6 +43,7 @@ func runPackage(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&opts.Version, "version", "", "version stamped into the binary (default: git describe, else the VERSION file git archive fills in, else a digest of the source tree)")
 	libFlag := libraryFlag(fs)
 	ef := cli.NewEmbedFlags(fs)
+	df := newBuildDraftFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -63,12 +67,21 @@ func runPackage(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	opts.Module = module
+	if err := draftBeforePackage(ctx, df, opts, stdout, stderr); err != nil {
+		return err
+	}
+	var drafts *requests.Cached
+	opts.Prepare = func(cat *catalog.Catalog) (err error) {
+		drafts, err = df.draft(ctx, cat, opts.Catalog, nil, stdout, stderr)
+		return err
+	}
 	opts.Progress = &prefixed{w: stderr, prefix: "mcpsearch package: "}
 	r, err := artifact.Build(opts)
 	if err != nil {
 		return err
 	}
-	writeCoverage(stdout, "", r.Coverage)
+	fmt.Fprintln(stdout, requests.CoverageLine(r.Coverage, drafts))
+	writeMissing(stdout, drafts, df.buildCommand("package", opts.Catalog, opts.Out))
 	if r.ErrandNote != "" {
 		fmt.Fprintf(stderr, "mcpsearch package: warning: %s\n", r.ErrandNote)
 	}
@@ -82,6 +95,24 @@ func runPackage(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "; %s %.1f MiB%s", r.Zip, artifact.MiB(r.ZipBytes), overLimit(r.ZipBytes, artifact.DirectUploadLimit, "the direct-upload limit: deploy through S3 (sam deploy does) or split the catalog"))
 	}
 	_, err = fmt.Fprintln(stdout)
+	return err
+}
+
+// draftBeforePackage drafts, when --draft-model names a model, the
+// requests of the items of opts.Catalog that lack them (the library of
+// opts attached), before anything is compiled: the build then applies
+// the drafts written.
+func draftBeforePackage(ctx context.Context, df *buildDraftFlags, opts artifact.Options, stdout, stderr io.Writer) error {
+	drafter, err := df.drafter(ctx)
+	if err != nil || drafter == nil {
+		return err
+	}
+	cat, err := catalog.LoadDir(opts.Catalog, nil)
+	if err != nil {
+		return err
+	}
+	library.Attach(cat, opts.Library)
+	_, err = df.draft(ctx, cat, opts.Catalog, drafter, stdout, stderr)
 	return err
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -86,8 +87,9 @@ func runRequestsCoverage(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("requests coverage", stdout, stderr)
 	dir := fs.String("catalog", "", "catalog `DIR`")
 	asJSON := fs.Bool("json", false, "print the report as JSON, every item listed")
-	perItem := fs.Bool("items", false, "print one line an item: server, item, where its requests come from (own, library, none), tab-separated")
+	perItem := fs.Bool("items", false, "print one line an item: server, item, where its requests come from (own, library, draft, none), tab-separated")
 	lib := libraryFlag(fs)
+	drafts := fs.String("drafts", "", "the build's drafts' `DIR`, whose fresh drafts the items without requests are given as a build gives them (default: CATALOG/drafts)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -102,6 +104,14 @@ func runRequestsCoverage(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	cov, err := attachLibrary(cat, *lib)
+	if err != nil {
+		return err
+	}
+	draftsDir := *drafts
+	if draftsDir == "" {
+		draftsDir = requests.DraftsDir(*dir)
+	}
+	drafted, err := requests.DraftCached(context.Background(), cat, *dir, draftsDir, nil)
 	if err != nil {
 		return err
 	}
@@ -131,6 +141,6 @@ func runRequestsCoverage(args []string, stdout, stderr io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	writeCoverage(stdout, "", cov)
-	return nil
+	_, err = fmt.Fprintln(stdout, requests.CoverageLine(cov, drafted))
+	return err
 }

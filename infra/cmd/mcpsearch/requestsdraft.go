@@ -42,7 +42,7 @@ func newDraftFlags(fs *cli.FlagSet) *draftFlags {
 		limit:       fs.Int("limit", 0, "draft at most `N` items (0: all selected)"),
 		count:       fs.Int("count", requests.DefaultCount, "ask the model for `N` requests an item (at most 32)"),
 		concurrency: fs.Int("concurrency", requests.DefaultConcurrency, "ask for `N` items at once"),
-		try:         fs.Int("retries", 3, "try a call answered 429 or 5xx again up to `N` times, waiting longer each time"),
+		try:         fs.Int("retries", defaultRetries, "try a call answered 429 or 5xx again up to `N` times, waiting longer each time"),
 		timeout:     fs.Duration("timeout", requests.DefaultTimeout, "give up a try of a call to the model after `DURATION`"),
 	}
 }
@@ -99,10 +99,21 @@ func (f *draftFlags) check(fs *cli.FlagSet) error {
 	case *f.limit < 0 || *f.try < 0 || *f.try > cli.MaxRetries || *f.timeout <= 0:
 		return fmt.Errorf("%w: --timeout must be positive, --limit not negative, --retries 0 to %d", cli.ErrUsage, cli.MaxRetries)
 	}
-	if *f.endpoint != "" {
-		if u, err := url.Parse(*f.endpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fmt.Errorf("%w: --endpoint %q: want an http:// or https:// URL", cli.ErrUsage, *f.endpoint)
-		}
+	return checkEndpoint("--endpoint", *f.endpoint)
+}
+
+// defaultRetries is how many times a call answered 429 or 5xx is tried
+// again unless --retries says otherwise.
+const defaultRetries = 3
+
+// checkEndpoint refuses an endpoint (given by flag) that is not an
+// http:// or https:// URL; none is fine.
+func checkEndpoint(flag, endpoint string) error {
+	if endpoint == "" {
+		return nil
+	}
+	if u, err := url.Parse(endpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("%w: %s %q: want an http:// or https:// URL", cli.ErrUsage, flag, endpoint)
 	}
 	return nil
 }
