@@ -16,8 +16,9 @@ import (
 )
 
 // LibrarySources are the catalogs the library is generated from, relative
-// to the repository's root: the default catalog, then the lab's corpus.
-var LibrarySources = []string{"functions/search/catalog", "infra/lab/data/corpus/catalog"}
+// to the repository's root: the default catalog, the lab's corpus, then
+// the public servers crawled for the library (infra/lab/data/public).
+var LibrarySources = []string{"functions/search/catalog", "infra/lab/data/corpus/catalog", "infra/lab/data/public/catalog"}
 
 // LibraryDir is where the library's data files live, relative to the
 // repository's root (embedded by ext/catalog/library/data).
