@@ -351,12 +351,12 @@ func (x *Index) ItemsWithRequests(k ext.Kind) int { return x.fullView(k).asked }
 func (x *Index) ItemsWithOwnText(k ext.Kind) int { return x.fullView(k).own }
 
 // fullView is the view of kind k of a caller who sees every item, made
-// once.
+// once (wholeView).
 func (x *Index) fullView(k ext.Kind) *View {
 	x.fullOnce.Do(func() {
 		x.full = make([]*View, len(ext.Kinds))
 		for i, kind := range ext.Kinds {
-			x.full[i] = x.View(kind, nil)
+			x.full[i] = x.wholeView(kind)
 		}
 	})
 	return x.full[kindIndex(k)]
