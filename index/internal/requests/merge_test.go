@@ -153,4 +153,3 @@ func TestWholeViewIsView(t *testing.T) {
 		}
 	}
 }
-

@@ -217,19 +217,27 @@ func TestOfAndText(t *testing.T) {
 // and the file's bytes.
 func writtenFile(t *testing.T, its []catalog.Item) (string, []byte) {
 	t.Helper()
-	dir := t.TempDir()
-	docs := make([]uint32, len(its))
-	for i := range docs {
-		docs[i] = uint32(i)
-	}
-	if err := Write(dir, its, docs); err != nil {
-		t.Fatal(err)
-	}
+	dir := writeFile(t, its)
 	data, err := os.ReadFile(filepath.Join(dir, File))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return dir, data
+}
+
+// writeFile writes the requests file of its (document numbers in catalog
+// order) into a temporary directory, and returns the directory.
+func writeFile(tb testing.TB, its []catalog.Item) string {
+	tb.Helper()
+	dir := tb.TempDir()
+	docs := make([]uint32, len(its))
+	for pos := range docs {
+		docs[pos] = uint32(pos)
+	}
+	if err := Write(dir, its, docs); err != nil {
+		tb.Fatal(err)
+	}
+	return dir
 }
 
 // TestDamagedFile: a file of another catalog, truncated, overlong or not a
