@@ -98,8 +98,9 @@ func (x *Index) merge(ctx context.Context, cs []*cursor, avgLen float64, emit fu
 // catalog order: the first of the highest score.
 func (x *Index) bestOfItems(ctx context.Context, cs []*cursor, avgLen float64, first int, full float64) ([]Match, error) {
 	var out []Match
+	pos := first
 	err := x.merge(ctx, cs, avgLen, func(req uint32, score float64) {
-		pos := x.Item(req)
+		pos = x.itemFrom(pos, req)
 		if n := len(out); n > 0 && out[n-1].Pos == pos {
 			if m := &out[n-1]; score > m.Score {
 				m.Request, m.Score = req, score

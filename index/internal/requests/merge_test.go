@@ -13,17 +13,24 @@ import (
 	"github.com/mcpsearch/mcpsearch/ext/catalog"
 )
 
-// randomItems are n tools, then n/10 prompts, of random requests over a
-// small vocabulary (seeded): some items carry none, some several, and the
-// words repeat within a request.
+// randomItems are n tools and n/10 resources, of random requests over a
+// small vocabulary (seeded): some items carry none (and get their own
+// text), some several, and the words repeat within a request; between
+// them n/10 prompts, none of which carries requests (nor gets its own
+// text: OwnTextKinds).
 func randomItems(n int) []catalog.Item {
 	words := []string{"page", "screenshot", "take", "issue", "create", "list", "file", "read", "send", "mail", "query", "table"}
 	rng := rand.New(rand.NewPCG(34, 1))
 	var its []catalog.Item
-	for i := range n + n/10 {
+	for i := range n + n/5 {
 		it := catalog.Item{Kind: ext.KindTool, Name: fmt.Sprintf("s%d__t%d", i/7, i), Description: "does " + words[i%len(words)]}
-		if i >= n {
+		switch {
+		case i >= n+n/10:
+			it.Kind = ext.KindResource
+		case i >= n:
 			it.Kind = ext.KindPrompt
+			its = append(its, it)
+			continue
 		}
 		for range rng.IntN(5) {
 			r := ""
@@ -87,7 +94,7 @@ func TestBestIsTheAccumulatedBest(t *testing.T) {
 	views := map[string]func(int) bool{"all": nil, "odd servers": func(ord int) bool { return ord/7%2 == 1 }, "first half": func(ord int) bool { return ord < 300 }}
 	queries := [][]string{{"take screenshot page"}, {"page"}, {"list issue create file read send mail query table"}, {"nothing", "page"}, {"mail mail"}}
 	for name, sees := range views {
-		for _, k := range []ext.Kind{ext.KindTool, ext.KindPrompt} {
+		for _, k := range []ext.Kind{ext.KindTool, ext.KindResource} {
 			var v *View
 			if sees != nil {
 				v = x.View(k, sees)
@@ -151,5 +158,28 @@ func TestWholeViewIsView(t *testing.T) {
 				t.Errorf("%s, %s: %+v, want %+v", name, k, got, want)
 			}
 		}
+	}
+}
+
+// TestItemFrom: the item of each request, found from any item at or
+// before it, is the item whose requests hold it, past items without
+// requests.
+func TestItemFrom(t *testing.T) {
+	its := randomItems(200)
+	x := build(t, its)
+	for pos := range its {
+		for req := u32At(x.itemFirst, pos); req < u32At(x.itemFirst, pos+1); req++ {
+			for _, from := range []int{0, pos / 2, max(0, pos-1), pos} {
+				if got := x.itemFrom(from, req); got != pos {
+					t.Fatalf("request %d from item %d: item %d, want %d", req, from, got, pos)
+				}
+			}
+		}
+	}
+	if x.Count(ext.KindPrompt) != 0 {
+		t.Fatalf("%d requests of prompts, want none", x.Count(ext.KindPrompt))
+	}
+	if got := x.Item(uint32(x.Count(ext.KindTool) + x.Count(ext.KindResource))); got != len(its) {
+		t.Errorf("a request past the file's: item %d, want %d", got, len(its))
 	}
 }

@@ -272,9 +272,8 @@ func TestDamagedFile(t *testing.T) {
 // refuses the file, naming it, or the first read of the damaged part
 // panics with a *checksum.Damage naming it (package index recovers it
 // into the search's error), or every read answers as the sound file's
-// does (the byte is one no answer depends on: an item's number of a
-// request, which Item checks against the items' requests). No flip
-// changes an answer.
+// does (the byte is one no answer depends on). No flip changes an
+// answer.
 func TestDamagedRequests(t *testing.T) {
 	its := items()
 	dir, data := writtenFile(t, its)
@@ -339,7 +338,7 @@ func readEverything(t *testing.T, x *Index, its []catalog.Item) string {
 		for _, r := range it.Requests {
 			words = append(words, strings.Fields(r)...)
 		}
-		fmt.Fprintln(&b, pos, x.Of(pos), x.ServerName(x.ServerOf(pos)), x.DocOf(pos))
+		fmt.Fprintln(&b, pos, x.Of(pos), x.Own(pos))
 	}
 	for _, k := range ext.Kinds {
 		first, end := x.Items(k)
