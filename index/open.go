@@ -171,6 +171,4 @@ func (x *Index) CursorKey() []byte {
 }
 
 // reader opens a reader of the index's postings; the caller closes it.
-func (x *Index) reader() (*segmentfile.Reader, error) {
-	return x.bleve.Reader(), nil
-}
+func (x *Index) reader() *segmentfile.Reader { return x.bleve.Reader() }

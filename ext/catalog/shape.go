@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mcpsearch/mcpsearch/ext/internal/jsonlex"
 )
 
 // The shape of a server file's JSON, checked in one pass over its text
@@ -229,7 +231,7 @@ func (s *shapeScanner) member() error {
 	if err != nil {
 		return err
 	}
-	name := unquote(raw)
+	name := jsonlex.Unquote(raw)
 	s.names = append(s.names, span{int32(start), int32(s.i)})
 	s.space()
 	if s.i >= len(s.b) || s.b[s.i] != ':' {
@@ -277,16 +279,11 @@ func (s *shapeScanner) array() error {
 // str scans the string at s.i and returns it as written, quotes included.
 func (s *shapeScanner) str() ([]byte, error) {
 	start := s.i
-	for s.i++; s.i < len(s.b); s.i++ {
-		switch s.b[s.i] {
-		case '\\':
-			s.i++
-		case '"':
-			s.i++
-			return s.b[start:s.i], nil
-		}
+	end, bad := jsonlex.String(s.b, s.i)
+	if s.i = end; bad != "" {
+		return nil, errNotJSON
 	}
-	return nil, errNotJSON
+	return s.b[start:s.i], nil
 }
 
 // scalar scans a number or a literal: the bytes up to the next delimiter.
@@ -310,23 +307,7 @@ func endsScalar(c byte) bool {
 	return false
 }
 
-func (s *shapeScanner) space() {
-	for s.i < len(s.b) && (s.b[s.i] == ' ' || s.b[s.i] == '\t' || s.b[s.i] == '\r' || s.b[s.i] == '\n') {
-		s.i++
-	}
-}
-
-// unquote returns the name a quoted JSON string decodes to, as
-// encoding/json decodes it; a name without escapes is its own bytes.
-func unquote(quoted []byte) []byte {
-	inner := quoted[1 : len(quoted)-1]
-	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
-		return inner
-	}
-	var name string
-	json.Unmarshal(quoted, &name)
-	return []byte(name)
-}
+func (s *shapeScanner) space() { s.i = jsonlex.Space(s.b, s.i) }
 
 // uniqueNames refuses an object whose member names, as decoded, repeat;
 // it returns the name.
@@ -343,7 +324,7 @@ func (s *shapeScanner) uniqueNames(names []span) (string, error) {
 }
 
 // decoded is the name at sp as it decodes.
-func (s *shapeScanner) decoded(sp span) []byte { return unquote(s.b[sp.start:sp.end]) }
+func (s *shapeScanner) decoded(sp span) []byte { return jsonlex.Unquote(s.b[sp.start:sp.end]) }
 
 // fewNames is how many names repeated compares pairwise, without sorting.
 const fewNames = 8
@@ -369,7 +350,7 @@ func (s *shapeScanner) repeated(names []span) (span, span, bool) {
 			if o.escaped == nil {
 				o.escaped = map[int32][]byte{}
 			}
-			o.escaped[int32(i)] = unquote(raw)
+			o.escaped[int32(i)] = jsonlex.Unquote(raw)
 		}
 		o.order = append(o.order, int32(i))
 	}

@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"unicode/utf8"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/ext/internal/jsonlex"
 )
 
 // scanMessage checks a request body in one pass, before anything decodes
@@ -74,13 +74,13 @@ func (s *jsonScanner) value() error {
 		_, err := s.str()
 		return err
 	case c == '-' || (c >= '0' && c <= '9'):
-		return s.number()
+		return s.scan(jsonlex.Number(s.b, s.i))
 	case c == 't':
-		return s.literal("true")
+		return s.scan(jsonlex.Literal(s.b, s.i, "true"))
 	case c == 'f':
-		return s.literal("false")
+		return s.scan(jsonlex.Literal(s.b, s.i, "false"))
 	case c == 'n':
-		return s.literal("null")
+		return s.scan(jsonlex.Literal(s.b, s.i, "null"))
 	}
 	return s.syntax(fmt.Sprintf("unexpected character %q", s.b[s.i]))
 }
@@ -133,7 +133,7 @@ func (s *jsonScanner) objectMember() error {
 	if err != nil {
 		return err
 	}
-	name := unquote(raw)
+	name := jsonlex.Unquote(raw)
 	s.names = append(s.names, name)
 	s.space()
 	if s.i >= len(s.b) || s.b[s.i] != ':' {
@@ -208,118 +208,19 @@ func (s *jsonScanner) array() error {
 // str scans the string at s.i and returns it as written, quotes included.
 func (s *jsonScanner) str() ([]byte, error) {
 	start := s.i
-	s.i++
-	for s.i < len(s.b) {
-		switch c := s.b[s.i]; {
-		case c == '"':
-			s.i++
-			return s.b[start:s.i], nil
-		case c < 0x20:
-			return nil, s.syntax("control character in a string")
-		case c == '\\':
-			if err := s.escape(); err != nil {
-				return nil, err
-			}
-		default:
-			s.i++
-		}
+	end, bad := jsonlex.String(s.b, s.i)
+	if s.i = end; bad != "" {
+		return nil, s.syntax(string(bad))
 	}
-	return nil, s.syntax("unterminated string")
+	return s.b[start:s.i], nil
 }
 
-func (s *jsonScanner) escape() error {
-	if s.i+1 >= len(s.b) {
-		return s.syntax("unterminated string")
-	}
-	switch s.b[s.i+1] {
-	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-		s.i += 2
-		return nil
-	case 'u':
-		if s.i+6 > len(s.b) || !isHex4(s.b[s.i+2:s.i+6]) {
-			return s.syntax("bad \\u escape")
-		}
-		s.i += 6
-		return nil
-	}
-	return s.syntax("bad escape")
-}
-
-func isHex4(b []byte) bool {
-	for _, c := range b {
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
-			return false
-		}
-	}
-	return true
-}
-
-// number scans a number as JSON spells it: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
-func (s *jsonScanner) number() error {
-	if s.b[s.i] == '-' {
-		s.i++
-	}
-	switch {
-	case s.i < len(s.b) && s.b[s.i] == '0':
-		s.i++
-	case !s.digits():
-		return s.syntax("bad number")
-	}
-	if s.i < len(s.b) && s.b[s.i] == '.' {
-		s.i++
-		if !s.digits() {
-			return s.syntax("bad number")
-		}
-	}
-	if s.i < len(s.b) && (s.b[s.i] == 'e' || s.b[s.i] == 'E') {
-		s.i++
-		if s.i < len(s.b) && (s.b[s.i] == '+' || s.b[s.i] == '-') {
-			s.i++
-		}
-		if !s.digits() {
-			return s.syntax("bad number")
-		}
+// scan advances past the token scanned by one of jsonlex's functions.
+func (s *jsonScanner) scan(end int, bad jsonlex.Err) error {
+	if s.i = end; bad != "" {
+		return s.syntax(string(bad))
 	}
 	return nil
 }
 
-// digits scans one or more digits.
-func (s *jsonScanner) digits() bool {
-	start := s.i
-	for s.i < len(s.b) && s.b[s.i] >= '0' && s.b[s.i] <= '9' {
-		s.i++
-	}
-	return s.i > start
-}
-
-func (s *jsonScanner) literal(word string) error {
-	if !bytes.HasPrefix(s.b[s.i:], []byte(word)) {
-		return s.syntax("bad literal")
-	}
-	s.i += len(word)
-	return nil
-}
-
-func (s *jsonScanner) space() {
-	for s.i < len(s.b) {
-		switch s.b[s.i] {
-		case ' ', '\t', '\r', '\n':
-			s.i++
-		default:
-			return
-		}
-	}
-}
-
-// unquote returns the name a quoted JSON string decodes to, as
-// encoding/json decodes it (so that "a" and "\u0061" are one name); a
-// name without escapes is its own bytes.
-func unquote(quoted []byte) []byte {
-	inner := quoted[1 : len(quoted)-1]
-	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
-		return inner
-	}
-	var name string
-	json.Unmarshal(quoted, &name)
-	return []byte(name)
-}
+func (s *jsonScanner) space() { s.i = jsonlex.Space(s.b, s.i) }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+
+	"github.com/mcpsearch/mcpsearch/ext/internal/jsonlex"
 )
 
 // Reading only what a method uses. The body was checked once by
@@ -18,25 +20,25 @@ import (
 // obj must have passed scanMessage (as part of a body); anything else is
 // walked as far as it looks like an object.
 func eachMember(obj []byte, fn func(name, value []byte) bool) {
-	i := skipSpace(obj, 0)
+	i := jsonlex.Space(obj, 0)
 	if i >= len(obj) || obj[i] != '{' {
 		return
 	}
 	i++
 	for {
-		i = skipSpace(obj, i)
+		i = jsonlex.Space(obj, i)
 		if i >= len(obj) || obj[i] != '"' {
 			return
 		}
 		end := skipValue(obj, i)
-		name := unquote(obj[i:end])
-		i = skipSpace(obj, end) + 1 // the colon
-		i = skipSpace(obj, i)
+		name := jsonlex.Unquote(obj[i:end])
+		i = jsonlex.Space(obj, end) + 1 // the colon
+		i = jsonlex.Space(obj, i)
 		end = skipValue(obj, i)
 		if !fn(name, obj[i:end]) {
 			return
 		}
-		i = skipSpace(obj, end) + 1 // the comma or the closing brace
+		i = jsonlex.Space(obj, end) + 1 // the comma or the closing brace
 	}
 }
 
@@ -114,13 +116,6 @@ func memberNames(obj []byte) []string {
 		return true
 	})
 	return names
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
-		i++
-	}
-	return i
 }
 
 // skipValue returns the end of the valid JSON value that starts at i.

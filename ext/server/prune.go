@@ -9,6 +9,8 @@ import (
 	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpsearch/mcpsearch/ext/internal/jsonlex"
 )
 
 // Decoding into mcp-go's request types without decoding what they ignore.
@@ -108,9 +110,9 @@ func appendPrunedMembers(dst []byte, obj []byte, fieldOf func(name string) (refl
 func appendPrunedElements(dst []byte, elem reflect.Type, arr []byte) []byte {
 	dst = append(dst, '[')
 	first := len(dst)
-	for i := skipSpace(arr, 1); i < len(arr) && arr[i] != ']'; i = skipSpace(arr, i) {
+	for i := jsonlex.Space(arr, 1); i < len(arr) && arr[i] != ']'; i = jsonlex.Space(arr, i) {
 		if arr[i] == ',' {
-			i = skipSpace(arr, i+1)
+			i = jsonlex.Space(arr, i+1)
 		}
 		end := skipValue(arr, i)
 		if len(dst) > first {

@@ -114,15 +114,18 @@ func TestDependencyDirection(t *testing.T) {
 		module + "/ext/redact/redacttest":     {"github.com/", "golang.org/", module + "/"},
 		module + "/ext/redirect":              {"github.com/", "golang.org/", module + "/"},
 		module + "/ext/redirect/redirecttest": {"github.com/", "golang.org/", module + "/"},
+		module + "/ext/internal/jsonlex":      {"github.com/", "golang.org/", module + "/"},
 	}
 	// allowed are the leaves of the module a package may depend on although
 	// its rule bans the module: the standard-library-only packages above,
-	// ext, and the catalog domain (itself ext and the standard library).
+	// ext, the catalog domain (itself ext and the standard library) and
+	// the JSON lexer it shares with ext/server (the standard library only).
+	const jsonlex = module + "/ext/internal/jsonlex"
 	allowed := map[string][]string{
-		module + "/index":                     {module + "/ext/catalog"},
-		module + "/ext/catalog":               {module + "/ext"},
-		module + "/ext/catalog/library":       {module + "/ext", module + "/ext/catalog"},
-		module + "/ext/catalog/library/data":  {module + "/ext", module + "/ext/catalog", module + "/ext/catalog/library"},
+		module + "/index":                     {module + "/ext/catalog", jsonlex},
+		module + "/ext/catalog":               {module + "/ext", jsonlex},
+		module + "/ext/catalog/library":       {module + "/ext", module + "/ext/catalog", jsonlex},
+		module + "/ext/catalog/library/data":  {module + "/ext", module + "/ext/catalog", module + "/ext/catalog/library", jsonlex},
 		module + "/ext/embed":                 {module + "/ext/redact", module + "/ext/redirect"},
 		module + "/ext/upstream/upstreamtest": {module + "/ext/redact/redacttest"},
 	}

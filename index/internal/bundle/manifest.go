@@ -64,7 +64,12 @@ import (
 //	18: requests.bin 3: an item without written requests has its own text
 //	   as requests (name words, title, first sentence), marked in itemOwn
 //	   (package requests, own-text).
-const FormatVersion = 18
+//	19: requests.bin 4: no table of the items' servers (nothing read it)
+//	   nor of each request's item (found by the items' first requests);
+//	   each kind's head counts its items with written requests and with
+//	   their own text, so that a search of every item reads no request's
+//	   length to begin.
+const FormatVersion = 19
 
 // BleveVersion is the bleve release that writes and reads bundles; go.mod
 // pins it (a test checks), and manifests record it.

@@ -18,7 +18,7 @@
 //
 // The file (File) is written at build time (Write) and mapped into memory
 // (Open). Its head — everything a search reads wherever its words lead:
-// the counts, the items' requests, documents and servers, the requests'
+// the counts, the items' requests and documents, the requests'
 // lengths, the terms and the offsets of their postings, and the checksums
 // of the rest — is checked at open by its CRC-32C (package checksum), and
 // the offsets of its items and terms are checked to ascend. The rest is
@@ -26,8 +26,7 @@
 // opening does not pass over the file (at 100,000 tools the head is about
 // 3 of 67 MB): a term's postings when the term is looked up (every reader
 // of them looks it up first), a chunk of 256 requests' texts when one of
-// them is read (Text). An item's number of each request is trusted only
-// when that item's requests hold it (Item), so it needs no checksum.
+// them is read (Text).
 //
 // A part found damaged where it is read panics with a *checksum.Damage
 // naming the file and the part: the readers return no errors (score.go
@@ -35,24 +34,23 @@
 // the error of the search, so that a damaged file is an error of the
 // answer that reads the damage, never a changed answer.
 //
-//	magic "MCPSRQ3\n"
-//	u32 items, requests, terms, postings, servers
-//	per kind of ext.Kinds: u32 first item, items, requests, total length
+//	magic "MCPSRQ4\n"
+//	u32 items, requests, terms, postings
+//	per kind of ext.Kinds: u32 first item, items, requests, total length,
+//	                             items with written requests, items with
+//	                             their own text as requests
 //	itemFirst  (items+1) × u32   first request of each item, in catalog order
 //	itemDoc    items × u32       the item's document number in the postings
-//	itemServer items × u32       the item's server, an index into the servers
 //	itemOwn    ⌈items/8⌉ bytes   a bit an item (item i: byte i/8, bit i%8): its
 //	                             requests are its own text (OwnRequests)
-//	serverOff  (servers+1) × u32 each server's name in the server blob
 //	reqLen     requests × u16    terms in each request
 //	termOff    (terms+1) × u32   each term in the term blob, terms sorted
 //	postOff    (terms+1) × u32   each term's first posting
 //	termSum    terms × u32       the CRC-32C of each term's postReq and postTF
 //	textSum    ⌈requests/256⌉ × u32  the CRC-32C of each chunk of 256 requests'
 //	                             textOff entries (and the next) and texts
-//	term blob, server blob
+//	term blob
 //	u32                          the CRC-32C of the head: all the above
-//	reqItem    requests × u32    the catalog position of each request's item
 //	textOff    (requests+1) × u32  each request's text in the text blob
 //	postReq    postings × u32    the request of each posting, ascending per term
 //	postTF     postings × u8     the term's count in that request

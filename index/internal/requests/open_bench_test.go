@@ -22,14 +22,7 @@ func BenchmarkOpen(b *testing.B) {
 	}
 	for _, tools := range []int{10_000, 100_000} {
 		its := scaledItems(cat.Items, tools)
-		dir := b.TempDir()
-		docs := make([]uint32, len(its))
-		for pos := range docs {
-			docs[pos] = uint32(pos)
-		}
-		if err := Write(dir, its, docs); err != nil {
-			b.Fatal(err)
-		}
+		dir := writeFile(b, its)
 		b.Run(fmt.Sprintf("tools=%d", tools), func(b *testing.B) {
 			for b.Loop() {
 				x, err := Open(dir, len(its))

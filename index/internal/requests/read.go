@@ -23,12 +23,11 @@ type Index struct {
 	f        *os.File
 	data     mmap.MMap
 	items    int
-	nServers int
 	fullOnce sync.Once
 	full     []*View // by kind of ext.Kinds: every item's requests, made on first use
 	kinds    []kindHead
 	// sections of data, as the package documentation lays them out
-	itemFirst, itemDoc, itemServer, itemOwn, serverOff, reqItem, reqLen, textOff, termOff, postOff, postReq, postTF, terms, texts, servers []byte
+	itemFirst, itemDoc, itemOwn, reqLen, textOff, termOff, postOff, postReq, postTF, terms, texts []byte
 
 	// the checksums of each term's postings and of each chunk of texts, and
 	// which of them were found sound
@@ -82,29 +81,26 @@ func (x *Index) layOut(items int) error {
 	if string(r.bytes(len(magic))) != magic {
 		return errors.New("not a requests file")
 	}
-	nItems, nReqs, nTerms, nPost, nServers := int(r.u32()), int(r.u32()), int(r.u32()), int(r.u32()), int(r.u32())
+	nItems, nReqs, nTerms, nPost := int(r.u32()), int(r.u32()), int(r.u32()), int(r.u32())
 	if nItems != items {
 		return fmt.Errorf("the requests of %d items, want %d", nItems, items)
 	}
 	x.items = nItems
 	x.kinds = make([]kindHead, len(ext.Kinds))
 	for i := range x.kinds {
-		x.kinds[i] = kindHead{first: r.u32(), items: r.u32(), requests: r.u32(), length: r.u32()}
+		x.kinds[i] = kindHead{first: r.u32(), items: r.u32(), requests: r.u32(), length: r.u32(), asked: r.u32(), own: r.u32()}
 	}
-	x.itemFirst, x.itemDoc = r.bytes(4*(nItems+1)), r.bytes(4*nItems)
-	x.itemServer, x.itemOwn, x.serverOff = r.bytes(4*nItems), r.bytes((nItems+7)/8), r.bytes(4*(nServers+1))
+	x.itemFirst, x.itemDoc, x.itemOwn = r.bytes(4*(nItems+1)), r.bytes(4*nItems), r.bytes((nItems+7)/8)
 	x.reqLen, x.termOff, x.postOff = r.bytes(2*nReqs), r.bytes(4*(nTerms+1)), r.bytes(4*(nTerms+1))
 	x.termSums, x.textSums = r.bytes(4*nTerms), r.bytes(4*((nReqs+textChunk-1)/textChunk))
 	if r.err != nil {
 		return r.err
 	}
-	x.nServers = nServers
 	x.terms = r.bytes(int(u32At(x.termOff, nTerms)))
-	x.servers = r.bytes(int(u32At(x.serverOff, nServers)))
 	if err := x.checkHead(r); err != nil {
 		return err
 	}
-	x.reqItem, x.textOff = r.bytes(4*nReqs), r.bytes(4*(nReqs+1))
+	x.textOff = r.bytes(4 * (nReqs + 1))
 	x.postReq, x.postTF = r.bytes(4*nPost), r.bytes(nPost)
 	if r.err != nil {
 		return r.err
@@ -122,14 +118,14 @@ func (x *Index) layOut(items int) error {
 func (x *Index) checkHead(r *reader) error {
 	head := x.data[:r.at]
 	if crc := r.u32(); r.err != nil || checksum.Of(head) != crc {
-		return &checksum.Damage{File: File, Part: "the head (counts, items, servers, request lengths, terms, offsets and checksums)"}
+		return &checksum.Damage{File: File, Part: "the head (counts, items, request lengths, terms, offsets and checksums)"}
 	}
 	return nil
 }
 
 // check checks what reading trusts, in a pass over the items and the
 // terms: their offset lists ascend to the end of what they index, and
-// every document and server number of an item is one the file holds, so
+// every document number of an item is one the file holds, so
 // that a file whose checksums were rewritten with it still makes no
 // search read past it. What is written once a request, or once a posting
 // (about 7.5 a request), is checked where it is read instead (Text, Item,
@@ -142,25 +138,19 @@ func (x *Index) check(nReqs int) error {
 		end     int
 	}{
 		{"item requests", x.itemFirst, nReqs},
-		{"terms", x.termOff, len(x.terms)}, {"postings", x.postOff, len(x.postTF)}, {"servers", x.serverOff, len(x.servers)},
+		{"terms", x.termOff, len(x.terms)}, {"postings", x.postOff, len(x.postTF)},
 	} {
 		if !ascendsTo(o.offsets, o.end) {
 			return fmt.Errorf("inconsistent offsets of %s", o.name)
 		}
 	}
-	for _, list := range []struct {
-		name   string
-		values []byte
-		below  int
-	}{{"documents", x.itemDoc, x.items}, {"item servers", x.itemServer, x.nServers}} {
-		for i := 0; i < len(list.values); i += 4 {
-			if int(binary.LittleEndian.Uint32(list.values[i:])) >= list.below {
-				return fmt.Errorf("%s: %d out of range", list.name, binary.LittleEndian.Uint32(list.values[i:]))
-			}
+	for i := 0; i < len(x.itemDoc); i += 4 {
+		if doc := binary.LittleEndian.Uint32(x.itemDoc[i:]); int(doc) >= x.items {
+			return fmt.Errorf("documents: %d out of range", doc)
 		}
 	}
 	for k, h := range x.kinds {
-		if int(h.first)+int(h.items) > x.items || u32At(x.itemFirst, int(h.first+h.items))-u32At(x.itemFirst, int(h.first)) != h.requests {
+		if int(h.first)+int(h.items) > x.items || u32At(x.itemFirst, int(h.first+h.items))-u32At(x.itemFirst, int(h.first)) != h.requests || h.asked+h.own > h.items {
 			return fmt.Errorf("the head of %s does not match its items", ext.Kinds[k])
 		}
 	}
@@ -227,16 +217,23 @@ func (x *Index) Text(req uint32) string {
 }
 
 // Item is the catalog position of the item request req (one the file
-// holds) is written for. The file's number for it is taken when that
-// item's requests hold req, as they do in a sound file (Open does not
-// check every request's); else the item is found in itemFirst, which Open
-// checks.
-func (x *Index) Item(req uint32) int {
-	pos := int(u32At(x.reqItem, int(req)))
-	if pos < x.items && u32At(x.itemFirst, pos) <= req && req < u32At(x.itemFirst, pos+1) {
-		return pos
+// holds) is written for: a binary search of the items' first requests,
+// which Open checks.
+func (x *Index) Item(req uint32) int { return x.itemFrom(0, req) }
+
+// itemFrom is Item(req) for a request of the item at position from or
+// after: a search forward from it, in steps that double, then a binary
+// search (a walk of ascending requests finds each item in about the log
+// of the items it passes).
+func (x *Index) itemFrom(from int, req uint32) int {
+	end := func(pos int) uint32 { return u32At(x.itemFirst, pos+1) }
+	lo, step := from, 1 // lo: an item whose end may still be ≤ req
+	for lo+step < x.items && end(lo+step-1) <= req {
+		lo += step
+		step *= 2
 	}
-	return sort.Search(x.items, func(p int) bool { return u32At(x.itemFirst, p+1) > req })
+	hi := min(lo+step, x.items)
+	return lo + sort.Search(hi-lo, func(i int) bool { return end(lo+i) > req })
 }
 
 // Of returns the requests of the item at catalog position pos, as written.
@@ -317,24 +314,12 @@ func (x *Index) termAt(i int) []byte {
 // caller passes: the search checks kinds first).
 func kindIndex(k ext.Kind) int { return max(slices.Index(ext.Kinds, k), 0) }
 
-// ServerOf is the server of the item at catalog position pos, an index
-// into the bundle's servers (ServerName).
-func (x *Index) ServerOf(pos int) int { return int(u32At(x.itemServer, pos)) }
-
-// ServerName is the name of the i-th server.
-func (x *Index) ServerName(i int) string {
-	return string(x.servers[u32At(x.serverOff, i):u32At(x.serverOff, i+1)])
-}
-
 // Items returns the catalog positions of the first and past the last item
 // of kind k.
 func (x *Index) Items(k ext.Kind) (first, end int) {
 	h := x.kinds[kindIndex(k)]
 	return int(h.first), int(h.first + h.items)
 }
-
-// DocOf is the document number of the item at catalog position pos.
-func (x *Index) DocOf(pos int) uint32 { return u32At(x.itemDoc, pos) }
 
 // Own reports whether the requests of the item at catalog position pos
 // are its own text (OwnRequests), not written for it.
@@ -351,12 +336,12 @@ func (x *Index) ItemsWithRequests(k ext.Kind) int { return x.fullView(k).asked }
 func (x *Index) ItemsWithOwnText(k ext.Kind) int { return x.fullView(k).own }
 
 // fullView is the view of kind k of a caller who sees every item, made
-// once.
+// once (wholeView).
 func (x *Index) fullView(k ext.Kind) *View {
 	x.fullOnce.Do(func() {
 		x.full = make([]*View, len(ext.Kinds))
 		for i, kind := range ext.Kinds {
-			x.full[i] = x.View(kind, nil)
+			x.full[i] = x.wholeView(kind)
 		}
 	})
 	return x.full[kindIndex(k)]

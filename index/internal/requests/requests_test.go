@@ -217,19 +217,27 @@ func TestOfAndText(t *testing.T) {
 // and the file's bytes.
 func writtenFile(t *testing.T, its []catalog.Item) (string, []byte) {
 	t.Helper()
-	dir := t.TempDir()
-	docs := make([]uint32, len(its))
-	for i := range docs {
-		docs[i] = uint32(i)
-	}
-	if err := Write(dir, its, docs); err != nil {
-		t.Fatal(err)
-	}
+	dir := writeFile(t, its)
 	data, err := os.ReadFile(filepath.Join(dir, File))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return dir, data
+}
+
+// writeFile writes the requests file of its (document numbers in catalog
+// order) into a temporary directory, and returns the directory.
+func writeFile(tb testing.TB, its []catalog.Item) string {
+	tb.Helper()
+	dir := tb.TempDir()
+	docs := make([]uint32, len(its))
+	for pos := range docs {
+		docs[pos] = uint32(pos)
+	}
+	if err := Write(dir, its, docs); err != nil {
+		tb.Fatal(err)
+	}
+	return dir
 }
 
 // TestDamagedFile: a file of another catalog, truncated, overlong or not a
@@ -264,9 +272,8 @@ func TestDamagedFile(t *testing.T) {
 // refuses the file, naming it, or the first read of the damaged part
 // panics with a *checksum.Damage naming it (package index recovers it
 // into the search's error), or every read answers as the sound file's
-// does (the byte is one no answer depends on: an item's number of a
-// request, which Item checks against the items' requests). No flip
-// changes an answer.
+// does (the byte is one no answer depends on). No flip changes an
+// answer.
 func TestDamagedRequests(t *testing.T) {
 	its := items()
 	dir, data := writtenFile(t, its)
@@ -331,7 +338,7 @@ func readEverything(t *testing.T, x *Index, its []catalog.Item) string {
 		for _, r := range it.Requests {
 			words = append(words, strings.Fields(r)...)
 		}
-		fmt.Fprintln(&b, pos, x.Of(pos), x.ServerName(x.ServerOf(pos)), x.DocOf(pos))
+		fmt.Fprintln(&b, pos, x.Of(pos), x.Own(pos))
 	}
 	for _, k := range ext.Kinds {
 		first, end := x.Items(k)

@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"math"
 	"slices"
-	"sync"
 
 	"github.com/blevesearch/bleve/v2/search"
 
@@ -98,12 +97,7 @@ func (s *Search) Best(ctx context.Context, terms []Term) ([]Match, error) {
 	}
 	postings, full := s.lookUp(terms)
 	postings = bounded(postings, s.maxPostings)
-	acc := getScratch(int(s.reqHi - s.reqLo))
-	defer putScratch(acc)
-	if err := s.x.accumulate(ctx, acc, postings, s.reqLo, s.avgLen, s.view); err != nil {
-		return nil, err
-	}
-	return s.x.bestOfItems(acc, s.reqLo, int(s.head.first), full), nil
+	return s.x.bestOfItems(ctx, s.x.cursorsOf(postings, s.view), s.avgLen, int(s.head.first), full)
 }
 
 // TermScore is the part of a request's score one query term gave.
@@ -316,80 +310,4 @@ func bounded(ps []termPostings, maxPostings int) []termPostings {
 		total -= p.df
 	}
 	return slices.DeleteFunc(ps, func(p termPostings) bool { return left[p.Text] })
-}
-
-// accumulate adds the BM25 score of each posting in the view to its
-// request's.
-func (x *Index) accumulate(ctx context.Context, acc *scratch, ps []termPostings, reqLo uint32, avgLen float64, view *View) error {
-	walked := 0
-	for _, tp := range ps {
-		var err error
-		x.eachSpan(view, tp, func(from, to int) {
-			for p := from; p < to && err == nil; p++ {
-				if walked++; walked%ctxCheckEvery == 0 && ctx.Err() != nil {
-					err = ctx.Err()
-					return
-				}
-				req := u32At(x.postReq, p)
-				if req < tp.lo || req >= tp.hi {
-					continue // a damaged file's posting (Open checks not every one)
-				}
-				at := req - reqLo
-				if acc.sum[at] == 0 {
-					acc.touched = append(acc.touched, at)
-				}
-				acc.sum[at] += x.score(tp, req, p, avgLen)
-			}
-		})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// bestOfItems keeps each item's best request, in catalog order.
-func (x *Index) bestOfItems(acc *scratch, reqLo uint32, first int, full float64) []Match {
-	slices.Sort(acc.touched)
-	var out []Match
-	for _, at := range acc.touched {
-		req := reqLo + at
-		pos := x.Item(req)
-		score := acc.sum[at]
-		if len(out) > 0 && out[len(out)-1].Pos == pos {
-			if m := &out[len(out)-1]; score > m.Score {
-				m.Request, m.Score = req, score
-			}
-			continue
-		}
-		out = append(out, Match{Pos: pos, Ord: pos - first, Doc: u32At(x.itemDoc, pos), Request: req, Score: score})
-	}
-	for i := range out {
-		out[i].Share = out[i].Score / full
-	}
-	return out
-}
-
-// scratch holds one search's accumulators, one a request of the kind.
-type scratch struct {
-	sum     []float64
-	touched []uint32
-}
-
-var scratchPool sync.Pool
-
-func getScratch(n int) *scratch {
-	if s, ok := scratchPool.Get().(*scratch); ok && len(s.sum) >= n {
-		return s
-	}
-	return &scratch{sum: make([]float64, n)}
-}
-
-// putScratch zeroes what a search left and pools the accumulators.
-func putScratch(s *scratch) {
-	for _, at := range s.touched {
-		s.sum[at] = 0
-	}
-	s.touched = s.touched[:0]
-	scratchPool.Put(s)
 }

@@ -18,7 +18,7 @@ import (
 const (
 	// File is the requests index of a bundle.
 	File  = "requests.bin"
-	magic = "MCPSRQ3\n"
+	magic = "MCPSRQ4\n"
 )
 
 // textChunk is how many requests' texts one checksum covers (checked once,
@@ -31,9 +31,6 @@ const maxTF = math.MaxUint8
 // builder gathers the requests of a catalog, in catalog order.
 type builder struct {
 	itemFirst []uint32
-	servers   []string
-	serverOf  map[string]uint32
-	itemSrv   []uint32
 	// itemOwn marks the items whose requests are their own text
 	// (OwnRequests), a bit an item.
 	itemOwn []byte
@@ -45,7 +42,7 @@ type builder struct {
 	// lifts a server's items by walking its run).
 	run      serverRun
 	ended    map[serverRun]bool
-	reqItem  []uint32
+	requests uint32 // written so far
 	reqLen   []uint16
 	texts    []string
 	postings map[string][]posting
@@ -62,10 +59,11 @@ type posting struct {
 	tf  uint8
 }
 
-// kindHead is what the file says of one kind: its items' positions and
-// its requests' count and total length.
+// kindHead is what the file says of one kind: its items' positions, its
+// requests' count and total length, and how many of its items carry
+// written requests (asked) and their own text as requests (own).
 type kindHead struct {
-	first, items, requests, length uint32
+	first, items, requests, length, asked, own uint32
 }
 
 // Write writes File into dir for items, in catalog order (the items of a
@@ -77,14 +75,14 @@ func Write(dir string, items []catalog.Item, docOf []uint32) error {
 	if len(docOf) != len(items) {
 		return fmt.Errorf("%s: %d document numbers for %d items", File, len(docOf), len(items))
 	}
-	b := &builder{postings: map[string][]posting{}, kinds: make([]kindHead, len(ext.Kinds)), serverOf: map[string]uint32{}, ended: map[serverRun]bool{},
+	b := &builder{postings: map[string][]posting{}, kinds: make([]kindHead, len(ext.Kinds)), ended: map[serverRun]bool{},
 		ownText: OwnTextKinds(items)}
 	for pos := range items {
 		if err := b.add(uint32(pos), &items[pos]); err != nil {
 			return fmt.Errorf("%s: %w", File, err)
 		}
 	}
-	b.itemFirst = append(b.itemFirst, uint32(len(b.reqItem)))
+	b.itemFirst = append(b.itemFirst, b.requests)
 	return os.WriteFile(filepath.Join(dir, File), b.encode(docOf), 0o644)
 }
 
@@ -101,7 +99,7 @@ func (b *builder) add(pos uint32, it *catalog.Item) error {
 		return fmt.Errorf("%s %q: the items of a kind are not together", it.Kind, it.Name)
 	}
 	head.items++
-	b.itemFirst = append(b.itemFirst, uint32(len(b.reqItem)))
+	b.itemFirst = append(b.itemFirst, b.requests)
 	run := serverRun{it.Kind, it.Server}
 	if run != b.run {
 		if b.ended[run] {
@@ -109,22 +107,20 @@ func (b *builder) add(pos uint32, it *catalog.Item) error {
 		}
 		b.ended[b.run], b.run = true, run
 	}
-	srv, ok := b.serverOf[it.Server]
-	if !ok {
-		srv = uint32(len(b.servers))
-		b.serverOf[it.Server] = srv
-		b.servers = append(b.servers, it.Server)
-	}
-	b.itemSrv = append(b.itemSrv, srv)
-	written := it.Requests
+	written, own := it.Requests, false
 	if len(written) == 0 && b.ownText[it.Kind] {
 		written = OwnRequests(it)
-		b.markOwn(len(b.itemSrv)-1, len(written) > 0)
-	} else {
-		b.markOwn(len(b.itemSrv)-1, false)
+		own = len(written) > 0
+	}
+	b.markOwn(int(pos), own)
+	switch {
+	case own:
+		head.own++
+	case len(written) > 0:
+		head.asked++
 	}
 	for _, r := range written {
-		req := uint32(len(b.reqItem))
+		req := b.requests
 		counts := map[string]int{}
 		var order []string
 		n := 0
@@ -139,7 +135,7 @@ func (b *builder) add(pos uint32, it *catalog.Item) error {
 		for _, t := range order {
 			b.postings[t] = append(b.postings[t], posting{req: req, tf: uint8(min(counts[t], maxTF))})
 		}
-		b.reqItem = append(b.reqItem, pos)
+		b.requests++
 		b.reqLen = append(b.reqLen, uint16(min(n, math.MaxUint16)))
 		b.texts = append(b.texts, r)
 		head.requests++
@@ -169,17 +165,15 @@ func (b *builder) encode(docOf []uint32) []byte {
 	slices.Sort(terms)
 	w := &encoder{}
 	w.out = append(w.out, magic...)
-	for _, v := range []int{len(docOf), len(b.reqItem), len(terms), total, len(b.servers)} {
+	for _, v := range []int{len(docOf), int(b.requests), len(terms), total} {
 		w.u32(uint32(v))
 	}
 	for _, h := range b.kinds {
-		w.u32s(h.first, h.items, h.requests, h.length)
+		w.u32s(h.first, h.items, h.requests, h.length, h.asked, h.own)
 	}
 	w.u32s(b.itemFirst...)
 	w.u32s(docOf...)
-	w.u32s(b.itemSrv...)
 	w.out = append(w.out, b.itemOwn...)
-	w.offsets(len(b.servers), func(i int) int { return len(b.servers[i]) })
 	for _, v := range b.reqLen {
 		w.out = binary.LittleEndian.AppendUint16(w.out, v)
 	}
@@ -193,11 +187,7 @@ func (b *builder) encode(docOf []uint32) []byte {
 	for _, t := range terms {
 		w.out = append(w.out, t...)
 	}
-	for _, s := range b.servers {
-		w.out = append(w.out, s...)
-	}
 	w.out = checksum.Append(w.out, checksum.Of(w.out))
-	w.u32s(b.reqItem...)
 	w.out = append(w.out, textOff...)
 	w.out = append(append(w.out, postReq...), postTF...)
 	return append(w.out, texts...)

@@ -80,10 +80,7 @@ func CandidatesOf(r *segmentfile.Reader, top []bm25.Doc) ([]rank.Candidate, erro
 // readerOfDocs opens a reader of the index's postings, as reader does, and
 // returns the number of documents it holds.
 func (x searcher) readerOfDocs() (*segmentfile.Reader, int, error) {
-	r, err := x.Reader()
-	if err != nil {
-		return nil, 0, err
-	}
+	r := x.Reader()
 	docs, err := r.DocCount()
 	if err != nil {
 		r.Close()

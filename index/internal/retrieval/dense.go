@@ -143,10 +143,7 @@ func (x searcher) passFilter(kind ext.Kind, allowed *bm25.Set, hits []vectors.Hi
 	if allowed == nil || len(hits) == 0 {
 		return hits, nil
 	}
-	r, err := x.Reader()
-	if err != nil {
-		return nil, err
-	}
+	r := x.Reader()
 	defer r.Close()
 	pass := map[int]bool{}
 	for _, h := range hits {

@@ -123,10 +123,7 @@ func Explain(ctx context.Context, src Source, kind ext.Kind, res *Result, cands 
 // explanation), so its cost is bounded by the page size and the query's
 // terms.
 func FieldScores(ctx context.Context, src Bundle, kind ext.Kind, q bm25.Query, ids []string) ([][]FieldMatch, error) {
-	r, err := src.Reader()
-	if err != nil {
-		return nil, err
-	}
+	r := src.Reader()
 	defer r.Close()
 	contributions, err := bm25.Contributions(ctx, r, src.Stats(kind), q, ids)
 	if err != nil {

@@ -26,10 +26,7 @@ func defaultSearcher(tb testing.TB) searcher {
 // when the test ends.
 func mustTermDicts(tb testing.TB, x searcher) *termDicts {
 	tb.Helper()
-	r, err := x.Reader()
-	if err != nil {
-		tb.Fatal(err)
-	}
+	r := x.Reader()
 	tb.Cleanup(func() { r.Close() })
 	d, err := newTermDicts(r, ext.KindTool, nil, x.Count(ext.KindTool))
 	if err != nil {
@@ -41,10 +38,7 @@ func mustTermDicts(tb testing.TB, x searcher) *termDicts {
 // vocabulary returns the terms of a field of kind, with their counts.
 func vocabulary(tb testing.TB, x searcher, kind ext.Kind, field string) map[string]int {
 	tb.Helper()
-	r, err := x.Reader()
-	if err != nil {
-		tb.Fatal(err)
-	}
+	r := x.Reader()
 	defer r.Close()
 	return typotest.Vocabulary(tb, r, schema.KindField(kind, field))
 }

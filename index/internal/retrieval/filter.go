@@ -69,10 +69,7 @@ func (n *FilterNames) read(src Source) (err error) {
 			err = fmt.Errorf("%s: filter names: %w", src.Name(), err)
 		}
 	}()
-	r, err := src.Reader()
-	if err != nil {
-		return err
-	}
+	r := src.Reader()
 	defer r.Close()
 	order := src.DocOrder()
 	n.servers, n.annotations = map[ext.Kind]map[string][]int32{}, map[string][]int32{}

@@ -26,9 +26,9 @@ type Source interface {
 type Bundle interface {
 	// Name names the bundle in errors ("index DIR").
 	Name() string
-	// Reader opens a reader of the postings (a scorch snapshot); the
-	// caller closes it.
-	Reader() (*segmentfile.Reader, error)
+	// Reader opens a reader of the postings (of the bundle's segment);
+	// the caller closes it. Opening one cannot fail.
+	Reader() *segmentfile.Reader
 	// Stats are BM25's statistics of kind k for the caller: the items of
 	// k it sees and the true total length of each field over their
 	// documents.

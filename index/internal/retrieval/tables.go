@@ -26,7 +26,7 @@ type Tables struct {
 func (t Tables) Name() string { return t.Bundle }
 
 // Reader opens a reader of the postings; the caller closes it.
-func (t Tables) Reader() (*segmentfile.Reader, error) { return t.Index.Reader(), nil }
+func (t Tables) Reader() *segmentfile.Reader { return t.Index.Reader() }
 
 // DocOrder is the catalog position of each document, BM25's tie-break.
 func (t Tables) DocOrder() store.DocOrder { return t.Order }

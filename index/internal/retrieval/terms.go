@@ -31,10 +31,7 @@ func (x searcher) resolveTerms(kind ext.Kind, terms []string, words *queryWords,
 
 // resolveTermsCost is resolveTerms, and what its typo corrections cost.
 func (x searcher) resolveTermsCost(kind ext.Kind, terms []string, words *queryWords, off rules.Set) (out []Term, cost TypoCost, err error) {
-	r, err := x.Reader()
-	if err != nil {
-		return nil, cost, err
-	}
+	r := x.Reader()
 	defer r.Close()
 	visible, err := x.Visible()
 	if err != nil {
@@ -267,10 +264,7 @@ func (x searcher) heldTerms(kind ext.Kind, id string, terms []Term) (held map[st
 			err = fmt.Errorf("%s: terms of %s: %w", x.Name(), id, err)
 		}
 	}()
-	r, err := x.Reader()
-	if err != nil {
-		return nil, err
-	}
+	r := x.Reader()
 	defer r.Close()
 	doc, err := r.InternalID(id)
 	if err != nil || doc == nil {

@@ -5,6 +5,6 @@ package versions
 // Build identifies the build-time tables, constants and writers of this
 // binary; Query its query-time tables, constants and models (package doc).
 const (
-	Build = "61561c3ffe4a9e9b"
+	Build = "c06de673bad6b691"
 	Query = "d6c1ec7d5d4d1dfc"
 )

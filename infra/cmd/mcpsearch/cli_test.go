@@ -2,17 +2,20 @@ package main
 
 import (
 	"context"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	librarydata "github.com/mcpsearch/mcpsearch/ext/catalog/library/data"
 	"github.com/mcpsearch/mcpsearch/index"
+	"github.com/mcpsearch/mcpsearch/infra/cli/clitest"
 )
 
 // repoRoot is the root of the repository; tests run in infra/cmd/mcpsearch.
@@ -25,46 +28,20 @@ const testCatalog = "../../../index/testdata/catalog"
 // output and the exit code is 0. No command, or an unknown one, is a
 // mistake: the usage goes to standard error and the exit code is 2.
 func TestHelp(t *testing.T) {
-	for _, test := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"--help"}, "usage: mcpsearch <command>"},
-		{[]string{"-h"}, "usage: mcpsearch <command>"},
-		{[]string{"help"}, "usage: mcpsearch <command>"},
-		{[]string{"search", "--help"}, "QUERY"},
-		{[]string{"build", "-h"}, "-catalog"},
-		{[]string{"requests", "--help"}, "coverage"},
-	} {
-		code, out, errOut := runCLI(test.args...)
-		if code != 0 || !strings.Contains(out, test.want) || errOut != "" {
-			t.Errorf("%v: got exit %d, stdout %q, stderr %q; want 0, stdout containing %q, nothing on stderr", test.args, code, out, errOut, test.want)
-		}
-	}
-	for _, args := range [][]string{nil, {"frobnicate"}, {"build", "--frobnicate"}} {
-		code, out, errOut := runCLI(args...)
-		if code != 2 || out != "" || !strings.Contains(errOut, "usage: mcpsearch") {
-			t.Errorf("%v: got exit %d, stdout %q, stderr %q; want 2 and the usage on stderr", args, code, out, errOut)
-		}
-	}
+	clitest.CheckHelp(t, run, program, []clitest.Help{
+		{Args: []string{"--help"}, Want: "usage: mcpsearch <command>"},
+		{Args: []string{"-h"}, Want: "usage: mcpsearch <command>"},
+		{Args: []string{"help"}, Want: "usage: mcpsearch <command>"},
+		{Args: []string{"search", "--help"}, Want: "QUERY"},
+		{Args: []string{"build", "-h"}, Want: "-catalog"},
+		{Args: []string{"requests", "--help"}, Want: "coverage"},
+	}, [][]string{nil, {"frobnicate"}, {"build", "--frobnicate"}})
 }
 
 // TestUsageListsEveryCommand: the command list and the package doc name
 // every command, and none of the lab's.
 func TestUsageListsEveryCommand(t *testing.T) {
-	_, usage, _ := runCLI("--help")
-	src, err := os.ReadFile("main.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for name := range commands {
-		if !regexp.MustCompile(`(?m)^  ` + name + ` +\S`).MatchString(usage) {
-			t.Errorf("usage lacks a line for %s:\n%s", name, usage)
-		}
-		if !strings.Contains(string(src), "//\tmcpsearch "+name+" ") {
-			t.Errorf("the package doc in main.go lacks mcpsearch %s", name)
-		}
-	}
+	clitest.CheckUsageNames(t, run, program, slices.Sorted(maps.Keys(commands)))
 	for _, lab := range []string{"eval", "bench", "errandmodel", "fitmodel", "wordnet", "wordvec", "cedict", "holdout"} {
 		if _, ok := commands[lab]; ok {
 			t.Errorf("the operator's CLI has the lab's command %s (infra/lab/cmd/mcpsearch-lab)", lab)

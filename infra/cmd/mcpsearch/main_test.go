@@ -1,20 +1,20 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mcpsearch/mcpsearch/infra/artifact"
+	"github.com/mcpsearch/mcpsearch/infra/cli/clitest"
 )
 
-func runCLI(args ...string) (code int, stdout, stderr string) {
-	var out, errOut bytes.Buffer
-	code = run(args, &out, &errOut)
-	return code, out.String(), errOut.String()
-}
+// runCLI runs the command line args in process (clitest.Call).
+func runCLI(args ...string) (code int, stdout, stderr string) { return clitest.Call(run, args...) }
+
+// writeFile writes a file for a test (clitest.WriteFile).
+var writeFile = clitest.WriteFile
 
 func TestBuildVerifySearch(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "bundle")
@@ -70,13 +70,6 @@ func TestCLIErrors(t *testing.T) {
 		if code != test.code || !strings.Contains(errOut, test.want) {
 			t.Errorf("%v: got exit %d %q, want %d containing %q", test.args, code, errOut, test.code, test.want)
 		}
-	}
-}
-
-func writeFile(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
 

@@ -2,9 +2,10 @@ package main
 
 import (
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/mcpsearch/mcpsearch/infra/cli/clitest"
 )
 
 // TestFlagArgumentNamesAreWords: every command's help names each flag's
@@ -21,19 +22,7 @@ func TestFlagArgumentNamesAreWords(t *testing.T) {
 	for _, sub := range []string{"coverage", "draft", "apply"} {
 		helps["requests "+sub] = []string{"requests", sub, "--help"}
 	}
-	flagLine := regexp.MustCompile(`(?m)^  (-\S+) (.+)$`)
-	for name, args := range helps {
-		code, out, errOut := runCLI(args...)
-		if code != 0 || !strings.Contains(out, "flags:") {
-			t.Errorf("%s --help: exit %d, %s%s", name, code, out, errOut)
-			continue
-		}
-		for _, m := range flagLine.FindAllStringSubmatch(out, -1) {
-			if strings.ContainsAny(m[2], " `") {
-				t.Errorf("%s --help: flag %s takes %q, want one word", name, m[1], m[2])
-			}
-		}
-	}
+	clitest.CheckFlagArgumentNames(t, run, helps)
 }
 
 // TestSearchFlagsAfterTheQuery: a flag after the query's words is a flag,

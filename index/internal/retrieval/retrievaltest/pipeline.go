@@ -50,10 +50,7 @@ func Ranked(tb testing.TB, src retrieval.Source, q ext.Query, a ext.Access, off 
 // first, ties in catalog order (bm25.Top), as candidates, with the
 // statistics of src's caller (every item, for a caller who sees all).
 func BM25Top(ctx context.Context, src retrieval.Source, kind ext.Kind, bq bm25.Query, n int) ([]rank.Candidate, error) {
-	r, err := src.Reader()
-	if err != nil {
-		return nil, err
-	}
+	r := src.Reader()
 	defer r.Close()
 	docs, err := r.DocCount()
 	if err != nil {
