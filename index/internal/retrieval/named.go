@@ -1,0 +1,90 @@
+package retrieval
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/bm25"
+	"github.com/mcpsearch/mcpsearch/index/internal/rank"
+	"github.com/mcpsearch/mcpsearch/index/internal/rules"
+	"github.com/mcpsearch/mcpsearch/index/internal/schema"
+	"github.com/mcpsearch/mcpsearch/index/internal/text"
+)
+
+// A named server is heard (rules.NamedServerItems, issue 36): when a
+// word the query searched is a word of the name of a server the caller
+// sees, that server's best NamedServerItems items for the query join the
+// re-ranking window, however many items of other servers score above
+// them — "tell the team on slack the deploy is done" had no Slack tool
+// among its first 1,000, a Lark tool's written request repeating its
+// words. The server's items are found by BM25 restricted to the items
+// whose server words hold the word (the schema.ServerWords field), with
+// the search's own filters, so a server the caller does not see holds
+// nothing the restriction lets through and is never weighed.
+
+// namedServerLeaves are the clauses restricting a search of kind to the
+// items of the servers terms name: one leaf a term that may name a
+// server (rank.ServerWords' rule: not generic, not a word every server's
+// name carries); nil when none may.
+func namedServerLeaves(kind ext.Kind, terms []string) []bm25.Leaf {
+	var leaves []bm25.Leaf
+	for _, t := range terms {
+		if text.IsGeneric(t) || !rank.NamesASystem(t) {
+			continue
+		}
+		leaves = append(leaves, bm25.Leaf{Field: schema.KindField(kind, schema.ServerWords), Term: t})
+	}
+	return leaves
+}
+
+// addNamedServers returns cands with the best NamedServerItems items of
+// the servers the query of r names (namedServerLeaves) joined to the
+// window of its first window candidates, and the window's new length.
+func (x searcher) addNamedServers(ctx context.Context, kind ext.Kind, r *Request, bq bm25.Query, cands []rank.Candidate, window int) ([]rank.Candidate, int, error) {
+	if !r.Off.On(rules.NamedServerItems) || len(cands) == 0 {
+		return cands, window, nil
+	}
+	leaves := namedServerLeaves(kind, r.TermStrings())
+	if len(leaves) == 0 {
+		return cands, window, nil
+	}
+	nq := bq
+	nq.Filters = append(append([][]bm25.Leaf(nil), bq.Filters...), leaves)
+	nq.Allowed = nil
+	named, err := x.bm25Top(ctx, kind, nq, NamedServerItems)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: named servers: %w", x.Name(), err)
+	}
+	return x.joinNamed(cands, window, named)
+}
+
+// joinNamed appends to the window of cands the candidates of named that
+// are not in it, moving those found past it.
+func (x searcher) joinNamed(cands []rank.Candidate, window int, named []rank.Candidate) ([]rank.Candidate, int, error) {
+	in := map[string]bool{}
+	for _, c := range cands[:window] {
+		in[c.ID] = true
+	}
+	var join []rank.Candidate
+	for _, c := range named {
+		if !in[c.ID] {
+			join = append(join, c)
+			in[c.ID] = true
+		}
+	}
+	if len(join) == 0 {
+		return cands, window, nil
+	}
+	if err := x.nameCandidates(join); err != nil {
+		return nil, 0, err
+	}
+	out := make([]rank.Candidate, 0, len(cands)+len(join))
+	out = append(append(out, cands[:window]...), join...)
+	for _, c := range cands[window:] {
+		if !in[c.ID] {
+			out = append(out, c)
+		}
+	}
+	return out, window + len(join), nil
+}
