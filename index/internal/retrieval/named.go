@@ -24,18 +24,54 @@ import (
 // nothing the restriction lets through and is never weighed.
 
 // namedServerLeaves are the clauses restricting a search of kind to the
-// items of the servers terms name: one leaf a term that may name a
-// server (rank.ServerWords' rule: not generic, not a word every server's
-// name carries); nil when none may.
-func namedServerLeaves(kind ext.Kind, terms []string) []bm25.Leaf {
+// items of the servers terms name: one leaf a term that names a server
+// (namesAServer); nil when none does.
+func (x searcher) namedServerLeaves(kind ext.Kind, terms []string) ([]bm25.Leaf, error) {
+	r, err := x.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	visible, err := x.Visible()
+	if err != nil {
+		return nil, err
+	}
+	d, err := newTermDicts(r, kind, visible, x.Count(kind))
+	if err != nil {
+		return nil, err
+	}
 	var leaves []bm25.Leaf
 	for _, t := range terms {
 		if text.IsGeneric(t) || !rank.NamesASystem(t) {
 			continue
 		}
-		leaves = append(leaves, bm25.Leaf{Field: schema.KindField(kind, schema.ServerWords), Term: t})
+		ok, err := namesAServer(d, t)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			leaves = append(leaves, bm25.Leaf{Field: schema.KindField(kind, schema.ServerWords), Term: t})
+		}
 	}
-	return leaves
+	return leaves, nil
+}
+
+// namesAServer reports whether a term names a server among the items the
+// caller sees: some hold it in their server's name, and at least as many
+// as hold it in their own — "slack" names Slack, while "search", which
+// brave-search's name holds and hundreds of tools' names do, asks to
+// search, and "calendar" is a word of more tools' names than Google
+// Calendar's.
+func namesAServer(d *termDicts, t string) (bool, error) {
+	server, err := d.fieldFreq(schema.ServerWords, t)
+	if err != nil || server == 0 {
+		return false, err
+	}
+	name, err := d.fieldFreq(schema.Name, t)
+	if err != nil {
+		return false, err
+	}
+	return server >= name, nil
 }
 
 // addNamedServers returns cands with the best NamedServerItems items of
@@ -45,9 +81,9 @@ func (x searcher) addNamedServers(ctx context.Context, kind ext.Kind, r *Request
 	if !r.Off.On(rules.NamedServerItems) || len(cands) == 0 {
 		return cands, window, nil
 	}
-	leaves := namedServerLeaves(kind, r.TermStrings())
-	if len(leaves) == 0 {
-		return cands, window, nil
+	leaves, err := x.namedServerLeaves(kind, r.TermStrings())
+	if err != nil || len(leaves) == 0 {
+		return cands, window, err
 	}
 	nq := bq
 	nq.Filters = append(append([][]bm25.Leaf(nil), bq.Filters...), leaves)
