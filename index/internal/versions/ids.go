@@ -6,5 +6,5 @@ package versions
 // binary; Query its query-time tables, constants and models (package doc).
 const (
 	Build = "61561c3ffe4a9e9b"
-	Query = "711564e121587ad5"
+	Query = "162794c04f6c6fab"
 )
