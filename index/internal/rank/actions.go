@@ -32,9 +32,10 @@ var actionsOf = map[string][]Action{
 // queryActionsOf maps analysed words that name an action when a caller
 // asks, though not in a tool's name (a tool named pipeline_schedule or
 // get_booking does not create): to schedule, book or arrange a meeting is
-// to create an event.
+// to create an event, and to put a reminder in a calendar is to create
+// one (issue 36).
 var queryActionsOf = map[string][]Action{
-	"schedul": {actCreate}, "book": {actCreate}, "arrang": {actCreate},
+	"schedul": {actCreate}, "book": {actCreate}, "arrang": {actCreate}, "put": {actCreate},
 }
 
 // actionSignal rewards an item whose name names an action the query asks

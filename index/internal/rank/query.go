@@ -15,6 +15,9 @@ type Query struct {
 	Actions map[Action]bool // the actions it asks for
 	Exact   string          // its text as a name (text.NormalizeName)
 	Off     rules.Set       // the rules switched off (package rules)
+	// Destroy is set when it asks for something destructive (destroy.go):
+	// only then may a tool that destroys be first.
+	Destroy bool
 }
 
 // Reading is what re-ranking reads of the caller's text, read once
@@ -54,6 +57,7 @@ func NewQuery(read Reading, terms []string, off rules.Set) Query {
 			}
 		}
 	}
+	q.Destroy = asksToDestroy(read.Letters, terms)
 	if short && off.On(rules.PluralsList) && !q.Actions[actCreate] && !q.Actions[actDelete] && !q.Actions[actUpdate] && asksForMany(read.Letters) {
 		// "show me my clusters", "get the tables": a plural object asks for a list
 		q.Actions = map[Action]bool{actList: true}

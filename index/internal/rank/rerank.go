@@ -91,6 +91,9 @@ func Rerank(q Query, cands []Candidate, window int) {
 		}
 		return cmp.Compare(a.ID, b.ID)
 	})
+	if q.Off.On(rules.DestroyAsked) && !q.Destroy {
+		keepDestroyersBack(top)
+	}
 }
 
 func nameWords(cands []Candidate) int {

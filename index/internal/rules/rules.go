@@ -50,6 +50,7 @@ const (
 	ExactName
 	Similarity
 	ServerNamed
+	DestroyAsked
 	// no-match and hints
 	NoMatch
 	ErrandModel
@@ -91,11 +92,12 @@ var registry = [count]info{
 	NameAllWords:       {"name-all-words", "rerank", "a bonus when the query holds every word of the name"},
 	PluralObject:       {"plural-object", "rerank", "a name holding the plural object of a short command is lifted"},
 	Actions:            {"actions", "rerank", "the name's verb against the query's action: match lifts, clash lowers"},
-	QueryActions:       {"query-actions", "rerank", "schedule, book and arrange ask to create"},
+	QueryActions:       {"query-actions", "rerank", "schedule, book, arrange and put ask to create"},
 	PluralsList:        {"plurals-list", "rerank", "a short command with a plural object asks for a list"},
 	ExactName:          {"exact-name", "rerank", "an item whose name is the whole query goes first"},
 	Similarity:         {"similarity", "rerank", "the cosine of the query's and the item's word vectors"},
 	ServerNamed:        {"server-named", "rerank", "the items of a server the query names are lifted"},
+	DestroyAsked:       {"destroy-asked", "rerank", "a tool whose name destroys (delete, kill, purge, revoke…) is never first for a request that asks nothing destructive"},
 	NoMatch:            {"no-match", "no-match", "a short query whose best items hold little of its weight gets no items"},
 	ErrandModel:        {"errand-model", "no-match", "a request the errand model reads as an everyday errand gets no items, where items carry written requests"},
 	FitModel:           {"fit-model", "no-match", "where items carry written requests, a model weighing four signals of the search (errand score, coverage, request share, concepts) decides whether any item fits"},

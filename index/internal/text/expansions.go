@@ -9,6 +9,8 @@ import "strings"
 var queryExpansions = map[string]string{
 	"meet":     "event",         // a meeting is an event of a calendar
 	"appoint":  "event",         // so is an appointment
+	"remind":   "event",         // a reminder in a calendar is an event of it (issue 36)
+	"http":     "fetch scrape",  // a page given by its URL is fetched or scraped (issue 36)
 	"deploi":   "install apply", // to deploy is to install or apply
 	"kubernet": "kubectl",       // Kubernetes' command line
 	"kubectl":  "kubernetes",

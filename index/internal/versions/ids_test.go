@@ -71,6 +71,7 @@ var queryInputs = []string{
 	"internal/nomatch/constants.go",
 	"internal/rank/actions.go",
 	"internal/rank/constants.go",
+	"internal/rank/destroy.go",
 	"internal/rank/query.go",
 	"internal/rank/rerank.go",
 	"internal/rank/server.go",

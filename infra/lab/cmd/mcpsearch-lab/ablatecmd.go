@@ -254,11 +254,12 @@ func meanFigures(c ablationColumn, fs []eval.Figures) map[string]float64 {
 // data and the DIR of its sets, a catalog in place of the sets' own, the
 // rules and sets to measure (all when empty), the bootstrap's resamples,
 // and the seed of the typo variant (none when 0) and the fewest letters of
-// a word it gives a slip.
+// a word it gives a slip, and the seed of the wrapped variant (none when
+// 0; eval.WrapVariant), its sets named with "+wrapped".
 type ablateOptions struct {
 	data, dir, catalog, only, sets string
 	rounds, typoLetters            int
-	typoSeed                       uint64
+	typoSeed, wrapSeed             uint64
 }
 
 // runAblate is mcpsearch-lab eval --ablate. With a typo seed, every set
@@ -285,6 +286,12 @@ func runAblate(o ablateOptions, asJSON, markdown bool, stdout, stderr io.Writer)
 		for i := range chosen {
 			chosen[i].name += "+typos"
 			chosen[i].bench.typoSeed, chosen[i].bench.typoLetters = o.typoSeed, o.typoLetters
+		}
+	}
+	if o.wrapSeed > 0 {
+		for i := range chosen {
+			chosen[i].name += "+wrapped"
+			chosen[i].bench.wrapSeed = o.wrapSeed
 		}
 	}
 	var sets []*loadedSet

@@ -44,6 +44,8 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	rounds := fs.Int("rounds", 2000, "with --ablate: resamples of the paired bootstrap")
 	typoSeed := fs.Uint64("typo-variant", 0, "with a `SEED` above 0: search the typo variant of every query and negative instead (eval.TypoVariant: a slip or none in each long word, drawn by code from the seed and the query's id; a query with no long word left out)")
 	typoLetters := fs.Int("typo-letters", eval.TypoMinLetters, "with --typo-variant: the fewest `LETTERS` a word needs to get a slip (at least 3)")
+	wrapSeed := fs.Uint64("wrap-variant", 0, "with a `SEED` above 0: search the wrapped variant of every query and negative instead (eval.WrapVariant: each put inside a wrapper of its language — find …, can you …?, I need to …, bitte … — drawn by code from the seed and the query's id)")
+	wrapName := fs.String("wrap", "", "search every query and negative of the `WRAPPER`'s language put inside it (eval.Wrappers, named as \"can you …?\" or \"de: bitte …\"), the others as written")
 	eachDecision := fs.Bool("decisions", false, "print the no-match decision each request reached (id, split, answered or negative, decision), before the tables")
 	ef := cli.NewEmbedFlags(fs)
 	lib := fs.String("library", "", "with --tools: attach the library of public servers' requests as a team's build would, each of the set's servers known by this `PACKAGE` (say @azure/mcp), by the packages of SERVER=PACKAGE pairs (comma-separated; a server not named by its field), or, given serverinfo, by its server field as its serverInfo.name; the line saying what it covered goes to stderr")
@@ -60,7 +62,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 		if *tools != "" || *queries != "" || *negatives != "" || *rounds < 100 || client != nil {
 			return fmt.Errorf("%w: --ablate measures the gate's sets (--dir, --catalog): --tools, --queries, --negatives and --embed-… do not apply; --rounds must be at least 100", cli.ErrUsage)
 		}
-		return runAblate(ablateOptions{data: *data, dir: *dir, catalog: *catalog, only: *only, sets: *setNames, rounds: *rounds, typoSeed: *typoSeed, typoLetters: *typoLetters}, *asJSON, *markdown, stdout, stderr)
+		return runAblate(ablateOptions{data: *data, dir: *dir, catalog: *catalog, only: *only, sets: *setNames, rounds: *rounds, typoSeed: *typoSeed, typoLetters: *typoLetters, wrapSeed: *wrapSeed}, *asJSON, *markdown, stdout, stderr)
 	}
 	if err := fs.Require("queries"); err != nil {
 		return err
@@ -76,7 +78,14 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	base := benchmark{tools: *tools, catalog: *catalog, queries: *queries, negatives: *negatives, off: *off, hosted: client, typoSeed: *typoSeed, typoLetters: *typoLetters, library: *lib, notes: stderr}
+	base := benchmark{tools: *tools, catalog: *catalog, queries: *queries, negatives: *negatives, off: *off, hosted: client, typoSeed: *typoSeed, typoLetters: *typoLetters, wrapSeed: *wrapSeed, library: *lib, notes: stderr}
+	if *wrapName != "" {
+		w, err := eval.WrapperNamed(*wrapName)
+		if err != nil {
+			return fmt.Errorf("%w: --wrap: %v", cli.ErrUsage, err)
+		}
+		base.wrap = &w
+	}
 	if *lib != "" && *tools == "" {
 		return fmt.Errorf("%w: --library attaches the library to --tools (a --catalog is built without it)", cli.ErrUsage)
 	}
@@ -157,6 +166,11 @@ type benchmark struct {
 	// letters or more.
 	typoSeed    uint64
 	typoLetters int
+	// wrapSeed, when above 0, puts every query and negative inside a
+	// wrapper drawn by code (eval.WrapVariant); wrap, when set, puts those
+	// of its language inside it (eval.WrapAll). After the typos, if any.
+	wrapSeed uint64
+	wrap     *eval.Wrapper
 	// hosted, if set, embeds the items at build and each query at search
 	// (index README, "Hosted vectors").
 	hosted *embed.Client
@@ -239,10 +253,19 @@ type negativeSet struct {
 // variant.
 func (b benchmark) load(path string, every, offset int) ([]eval.Query, error) {
 	qs, err := eval.LoadQueries(path, every, offset)
-	if err != nil || b.typoSeed == 0 {
-		return qs, err
+	if err != nil {
+		return nil, err
 	}
-	return eval.TypoVariant(qs, b.typoSeed, b.typoLetters), nil
+	if b.typoSeed > 0 {
+		qs = eval.TypoVariant(qs, b.typoSeed, b.typoLetters)
+	}
+	if b.wrapSeed > 0 {
+		qs = eval.WrapVariant(qs, b.wrapSeed)
+	}
+	if b.wrap != nil {
+		qs = eval.WrapAll(qs, *b.wrap)
+	}
+	return qs, nil
 }
 
 func evaluate(b benchmark, ks []int, every, offset int) (*report, error) {
