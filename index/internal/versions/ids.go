@@ -6,5 +6,5 @@ package versions
 // binary; Query its query-time tables, constants and models (package doc).
 const (
 	Build = "c06de673bad6b691"
-	Query = "162794c04f6c6fab"
+	Query = "ade8bc8f0dfcf319"
 )
