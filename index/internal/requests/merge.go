@@ -97,7 +97,7 @@ func (x *Index) merge(ctx context.Context, cs []*cursor, avgLen float64, emit fu
 // bestOfItems keeps each item's best request among those merge emits, in
 // catalog order: the first of the highest score.
 func (x *Index) bestOfItems(ctx context.Context, cs []*cursor, avgLen float64, first int, full float64) ([]Match, error) {
-	var out []Match
+	out := make([]Match, 0, matchesAtMost(cs, len(x.itemDoc)/4))
 	pos := first
 	err := x.merge(ctx, cs, avgLen, func(req uint32, score float64) {
 		pos = x.itemFrom(pos, req)
@@ -116,6 +116,25 @@ func (x *Index) bestOfItems(ctx context.Context, cs []*cursor, avgLen float64, f
 		out[i].Share = out[i].Score / full
 	}
 	return out, nil
+}
+
+// matchesAtMost is the capacity of bestOfItems' answer: the items the
+// cursors' postings can match (one an item, at most the postings of every
+// term together), but no more than twice the postings of the term with
+// the most, so that a query of many words that share their requests
+// allocates little more than it keeps; past that the answer grows as
+// appending grows it. Appending from nothing, at 100,000 tools a search of
+// 11,721 matches allocated 2.4 MB, which a cold start pages in.
+func matchesAtMost(cs []*cursor, items int) int {
+	sum, most := 0, 0
+	for _, c := range cs {
+		n := 0
+		for _, s := range c.spans {
+			n += s.to - s.from
+		}
+		sum, most = sum+n, max(most, n)
+	}
+	return min(sum, 2*most, items)
 }
 
 // cursorHeap is a min-heap of cursors by request, then term.

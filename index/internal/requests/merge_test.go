@@ -183,3 +183,31 @@ func TestItemFrom(t *testing.T) {
 		t.Errorf("a request past the file's: item %d, want %d", got, len(its))
 	}
 }
+
+// TestMatchesAtMost checks the capacity bestOfItems starts from: the
+// postings of every term, at most twice the most of one, at most the
+// items.
+func TestMatchesAtMost(t *testing.T) {
+	walk := func(lens ...int) *cursor {
+		c, from := &cursor{}, 0
+		for _, n := range lens {
+			c.spans = append(c.spans, span{from, from + n})
+			from += n + 3
+		}
+		return c
+	}
+	for _, tc := range []struct {
+		cs          []*cursor
+		items, want int
+	}{
+		{nil, 100, 0},
+		{[]*cursor{walk(4, 6)}, 100, 10},
+		{[]*cursor{walk(10), walk(3)}, 100, 13},
+		{[]*cursor{walk(10), walk(8), walk(9)}, 100, 20},
+		{[]*cursor{walk(10), walk(8)}, 12, 12},
+	} {
+		if got := matchesAtMost(tc.cs, tc.items); got != tc.want {
+			t.Errorf("matchesAtMost(%d cursors, %d items) = %d, want %d", len(tc.cs), tc.items, got, tc.want)
+		}
+	}
+}

@@ -1,11 +1,11 @@
 package store
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/mcpsearch/mcpsearch/index/internal/checksum"
 )
@@ -49,7 +49,7 @@ func ReadDocOrder(dir string, count int) (DocOrder, error) {
 		return nil, err
 	}
 	body, crc, _ := checksum.Split(data)
-	if !strings.HasPrefix(string(body), docOrderMagic) || len(body) != len(docOrderMagic)+4*count {
+	if !bytes.HasPrefix(body, []byte(docOrderMagic)) || len(body) != len(docOrderMagic)+4*count {
 		return nil, fmt.Errorf("%s: not the document order of %d items", DocOrderFile, count)
 	}
 	if err := checksum.Check(DocOrderFile, "the document order", crc, body); err != nil {

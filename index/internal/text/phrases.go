@@ -74,8 +74,9 @@ var phrases = sync.OnceValue(func() map[string][]phrase { return loadPhrases(phr
 // loadPhrases reads the phrases of table that have a source and are not
 // quarantined.
 func loadPhrases(table string) map[string][]phrase {
-	out := map[string][]phrase{}
-	for _, l := range readTable(table) {
+	lines := readTable(table)
+	out := make(map[string][]phrase, 8*len(lines)) // a first slot has about seven forms (inflected): the map never grows
+	for _, l := range lines {
 		left, words, ok := strings.Cut(l.text, "=>")
 		if !ok || l.source == "" || l.quarantined {
 			continue
