@@ -161,8 +161,8 @@ func TestRequestsLibraryList(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	if len(lines) != 241 {
-		t.Errorf("%d lines, want the 241 servers with written requests of the default catalog, the corpus and the public servers crawled for the library", len(lines))
+	if len(lines) != 342 {
+		t.Errorf("%d lines, want the 342 servers with written requests of the default catalog, the corpus and the public servers crawled for the library", len(lines))
 	}
 	found := false
 	for _, l := range lines {

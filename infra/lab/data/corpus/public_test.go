@@ -63,7 +63,7 @@ func TestPublic(t *testing.T) {
 		}
 	}
 	t.Logf("%d servers, %d items, %d with written requests, %d requests", len(c.Sources), len(c.Catalog.Items), written, requests)
-	if len(c.Sources) < 73 || written < 2032 || requests < 12618 {
-		t.Errorf("got %d servers, %d written items, %d requests; want at least 73, 2,032 and 12,618 (infra/lab/data/public/README.md)", len(c.Sources), written, requests)
+	if len(c.Sources) < 174 || written < 4287 || requests < 26148 {
+		t.Errorf("got %d servers, %d written items, %d requests; want at least 174, 4,287 and 26,148 (infra/lab/data/public/README.md)", len(c.Sources), written, requests)
 	}
 }
