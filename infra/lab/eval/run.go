@@ -220,6 +220,12 @@ type Metrics struct {
 	// of queries no tool answers, the emptied rate of queries some tool
 	// does.
 	Empty float64
+	// RightFirst are the queries whose first item is relevant, and
+	// HintedRightFirst the share of them whose page carries a hint
+	// (issue 36: a hint belongs where something is missing, not on a
+	// page whose first item is the one asked for); 0 when none is.
+	RightFirst       int
+	HintedRightFirst float64
 }
 
 // Score computes the metrics of results at the cut-offs ks.
@@ -237,6 +243,15 @@ func Score(results []Result, ks []int) Metrics {
 		if len(r.Ranked) == 0 {
 			m.Empty++
 		}
+		if len(r.Ranked) > 0 && Relevant(r.Query, r.Ranked[0]) {
+			m.RightFirst++
+			if r.Hint != "" {
+				m.HintedRightFirst++
+			}
+		}
+	}
+	if m.RightFirst > 0 {
+		m.HintedRightFirst /= float64(m.RightFirst)
 	}
 	n := float64(len(results))
 	for _, k := range ks {

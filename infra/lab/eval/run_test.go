@@ -41,6 +41,23 @@ func TestScoreEmpty(t *testing.T) {
 	}
 }
 
+// TestScoreHintedRightFirst: the share of the pages whose first item is
+// relevant that carry a hint; a hint on a wrong or empty page counts
+// nowhere.
+func TestScoreHintedRightFirst(t *testing.T) {
+	q := Query{QID: "q", Relevant: []string{"a"}}
+	m := Score([]Result{
+		{Query: q, Ranked: []string{"a"}, Hint: "the best match lacks x"},
+		{Query: q, Ranked: []string{"a", "b"}},
+		{Query: q, Ranked: []string{"a"}},
+		{Query: q, Ranked: []string{"b", "a"}, Hint: "lacks y"},
+		{Query: q, Hint: "no item fits"},
+	}, []int{1})
+	if m.RightFirst != 3 || !near(m.HintedRightFirst, 1.0/3) {
+		t.Errorf("RightFirst %d, HintedRightFirst %v; want 3 and 1/3", m.RightFirst, m.HintedRightFirst)
+	}
+}
+
 func TestBuildAndSearch(t *testing.T) {
 	server := "My Server"
 	tools := []Tool{

@@ -440,7 +440,8 @@ func (r *report) figures(ks []int, round func(float64) float64) map[string]any {
 
 // answeredFigures are the JSON figures of queries some tool answers.
 func answeredFigures(m eval.Metrics, ks []int, round func(float64) float64) map[string]any {
-	obj := map[string]any{"queries": m.Queries, "ndcg@10": round(m.NDCG10), "mrr": round(m.MRR), "emptied_rate": round(m.Empty)}
+	obj := map[string]any{"queries": m.Queries, "ndcg@10": round(m.NDCG10), "mrr": round(m.MRR), "emptied_rate": round(m.Empty),
+		"hinted_right_first_rate": round(m.HintedRightFirst)}
 	for _, k := range ks {
 		obj[fmt.Sprintf("recall@%d", k)] = round(m.Recall[k])
 	}
