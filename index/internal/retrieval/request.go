@@ -65,10 +65,14 @@ func ReadText(s string) string {
 }
 
 // Read reads q (whose text ReadText has read) for the caller of src, with
-// the rules off switched off: the query passes, analysis and typo
-// correction.
+// the rules off switched off: the task without the frames it is wrapped
+// in (request-frames; the Request's Query holds the task), the query
+// passes, analysis and typo correction.
 func Read(src Source, q ext.Query, off rules.Set) (*Request, error) {
 	x := searcher{src}
+	if off.On(rules.RequestFrames) {
+		q.Text = text.WithoutFrames(q.Text)
+	}
 	r := &Request{Query: q, Off: off, Grammar: rank.Read(q.Text)}
 	r.Names = exactNames(q.Text, src.Separator())
 	r.Searched, r.Words = readWords(q.Text, off)

@@ -21,7 +21,8 @@ type Rule uint8
 // The rules, in the order of the pipeline's steps.
 const (
 	// query passes
-	FileWords Rule = iota
+	RequestFrames Rule = iota
+	FileWords
 	ForeignGlosses
 	ChineseGlosses
 	Phrases
@@ -71,6 +72,7 @@ type info struct {
 }
 
 var registry = [count]info{
+	RequestFrames:      {"request-frames", "query", "the words a task is wrapped in (can you …, please, I need to …, find …, bitte …) are not read: only the task is"},
 	FileWords:          {"file-words", "query", "a file path's name is read as words (report.pdf: report, pdf)"},
 	ForeignGlosses:     {"foreign-glosses", "query", "words of other languages in the hand-written table are followed by their English"},
 	ChineseGlosses:     {"chinese-glosses", "query", "Chinese words are followed by their English glosses (CC-CEDICT)"},

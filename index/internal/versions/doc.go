@@ -10,7 +10,7 @@
 //     written). A bundle records it; index.Open refuses a bundle built with
 //     another, and the index version of a catalog (index.VersionOf, the
 //     local server's cache key) changes with it.
-//   - [Query] is the query-time knowledge: the phrase table, the query
+//   - [Query] is the query-time knowledge: the request frames, the phrase table, the query
 //     expansions, the foreign words, the generic, time and stop word lists,
 //     the ranking constants read only at query time, and the errand and fit
 //     models. The server reports and logs it; it refuses nothing.
@@ -20,7 +20,7 @@
 // knowledge packages in neither list fails the test), each by name and
 // content. A Go file is hashed by its tokens, its comments left out (but
 // //go:embed lines), so that a comment edit changes neither identity; a
-// data file by its bytes (phrases.txt and synonyms.txt without their "#" comment lines). Run `go generate ./index/internal/versions` (or
+// data file by its bytes (frames.txt, phrases.txt and synonyms.txt without their "#" comment lines). Run `go generate ./index/internal/versions` (or
 // `go test ./index/internal/versions -run TestIDs -update`) after a change:
 // TestIDs fails until then.
 package versions

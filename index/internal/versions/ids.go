@@ -6,5 +6,5 @@ package versions
 // binary; Query its query-time tables, constants and models (package doc).
 const (
 	Build = "c06de673bad6b691"
-	Query = "ce941b6f3e06d628"
+	Query = "d174b521b04d584d"
 )

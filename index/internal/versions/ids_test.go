@@ -81,6 +81,8 @@ var queryInputs = []string{
 	"internal/text/firstwords.go",
 	"internal/text/foreign.go",
 	"internal/text/foreign.txt",
+	"internal/text/frames.go",
+	"internal/text/frames.txt",
 	"internal/text/generic.go",
 	"internal/text/japanese.go",
 	"internal/text/paths.go",
@@ -263,7 +265,7 @@ func digest(root string, names []string) (string, error) {
 // commentedTables are the data files whose loader skips the lines that
 // start with "#" (after spaces): those lines are comments, as a Go
 // file's.
-var commentedTables = []string{"internal/text/phrases.txt", "internal/text/synonyms.txt"}
+var commentedTables = []string{"internal/text/frames.txt", "internal/text/phrases.txt", "internal/text/synonyms.txt"}
 
 // semanticContent is what of a file counts: a Go file's tokens, each with
 // its literal, without its comments but //go:embed lines (which say what
