@@ -23,7 +23,9 @@
 // by hand) and those languages' grammatical words (stopforeign.go, from
 // bleve's Snowball lists). Queries are read only to their first words
 // ([FirstWords]: identifiers' parts and Chinese or Japanese characters
-// count one each), and rewritten before analysis: file
+// count one each), read without the request frames they are wrapped in
+// ([WithoutFrames], frames.go and frames.txt: "can you …", "… please",
+// "find …", "bitte …"), and rewritten before analysis: file
 // paths read as their base name and extension ([WithFileWords]), words of
 // other languages as their English words, everyday phrases and idioms
 // followed by the words tools use ([WithPhraseExpansions], phrases.go),
@@ -45,7 +47,8 @@
 // analyser and the writers read at build time (synonyms.go, names.go,
 // normalize.go, gloss.go, wordnet.go, wordvec.go and their data) are part
 // of the build identity bundles record and Open checks; those read at
-// query time only (phrases.go and phrases.txt, expansions.go, foreign.go,
+// query time only (frames.go and frames.txt, phrases.go and phrases.txt,
+// expansions.go, foreign.go,
 // generic.go, timewords.go, …) are part of the query identity the server
 // reports, and a change to them refuses no bundle. Each phrase of
 // phrases.txt says where it came from, and one under a "quarantined:"

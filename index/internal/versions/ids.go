@@ -6,5 +6,5 @@ package versions
 // binary; Query its query-time tables, constants and models (package doc).
 const (
 	Build = "c06de673bad6b691"
-	Query = "d174b521b04d584d"
+	Query = "dc78f1a725007602"
 )
