@@ -35,6 +35,7 @@ type frame struct {
 // you please" is stripped whole before "can you".
 type frameSet struct {
 	leading, trailing []frame
+	all               []frame // both sides, for isFrame
 }
 
 var frames = sync.OnceValue(func() frameSet { return loadFrames(frameTable) })
@@ -60,6 +61,7 @@ func loadFrames(table string) frameSet {
 	}
 	slices.SortStableFunc(out.leading, longestFirst)
 	slices.SortStableFunc(out.trailing, longestFirst)
+	out.all = append(slices.Clip(out.leading), out.trailing...)
 	return out
 }
 
@@ -133,31 +135,77 @@ func isWordRuneAt(s string, i int) bool {
 func WithoutFrames(s string) string { return frames().without(s) }
 
 func (fs frameSet) without(s string) string {
-	start, end, trailing := 0, len(s), false
+	t := task{s: s, words: frameWords(s), end: len(s)}
+	t.hi = len(t.words)
+	trailing := false
 	for {
-		lead, okLead := fs.strip(s, start, end, fs.leading, true)
-		if okLead {
-			start = lead
-		}
-		trail, okTrail := fs.strip(s, start, end, fs.trailing, false)
-		if okTrail {
-			end, trailing = trail, true
-		}
-		if !okLead && !okTrail {
+		lead := t.strip(fs.leading, true)
+		trail := t.strip(fs.trailing, false)
+		trailing = trailing || trail
+		if !lead && !trail {
 			break
 		}
 	}
-	if start == 0 && !trailing {
+	if t.start == 0 && !trailing {
 		return s
 	}
-	task := strings.TrimLeftFunc(s[start:end], notWord)
+	out := strings.TrimLeftFunc(s[t.start:t.end], notWord)
 	if trailing {
-		task = strings.TrimRightFunc(task, notWord)
+		out = strings.TrimRightFunc(out, notWord)
 	}
-	if fs.isFrame(task) {
+	if fs.isFrame(out) {
 		return s // all frames: "can you please"
 	}
-	return task
+	return out
+}
+
+// task is what is left of a text as frames are stripped: its bytes
+// [start, end) and its words [lo, hi), the text's words read once.
+type task struct {
+	s          string
+	words      []frameWord
+	start, end int
+	lo, hi     int
+}
+
+// strip strips the longest frame of side at the task's start (leading)
+// or end, where a word of the task is left beside it; false when none is.
+func (t *task) strip(side []frame, leading bool) bool {
+	text, words := t.s[t.start:t.end], t.words[t.lo:t.hi]
+	for _, f := range side {
+		cut := -1 // in text
+		switch {
+		case f.text != "" && leading:
+			if rest := strings.TrimLeftFunc(text, notWord); strings.HasPrefix(rest, f.text) {
+				cut = len(text) - len(rest) + len(f.text)
+			}
+		case f.text != "":
+			if rest := strings.TrimRightFunc(text, notWord); strings.HasSuffix(rest, f.text) {
+				cut = len(rest) - len(f.text)
+			}
+		case len(f.words) > len(words):
+		case leading && sameWords(words[:len(f.words)], f.words):
+			cut = words[len(f.words)-1].end - t.start
+		case !leading && sameWords(words[len(words)-len(f.words):], f.words):
+			cut = words[len(words)-len(f.words)].start - t.start
+		}
+		switch {
+		case cut < 0:
+		case leading && holdsWord(text[cut:]):
+			t.start += cut
+			for t.lo < t.hi && t.words[t.lo].start < t.start {
+				t.lo++
+			}
+			return true
+		case !leading && holdsWord(text[:cut]):
+			t.end = t.start + cut
+			for t.hi > t.lo && t.words[t.hi-1].end > t.end {
+				t.hi--
+			}
+			return true
+		}
+	}
+	return false
 }
 
 // isFrame reports whether text is one frame of the table and nothing else.
@@ -167,48 +215,12 @@ func (fs frameSet) isFrame(text string) bool {
 		words = append(words, w.text)
 	}
 	t := strings.TrimFunc(text, notWord)
-	for _, f := range append(fs.leading[:len(fs.leading):len(fs.leading)], fs.trailing...) {
+	for _, f := range fs.all {
 		if f.text != "" && t == f.text || f.text == "" && slices.Equal(words, f.words) {
 			return true
 		}
 	}
 	return false
-}
-
-// strip matches the longest frame of side at the start (leading) or the
-// end of s[start:end] and returns where the task then starts (or ends);
-// false when none matches with a word of the task left beside it.
-func (frameSet) strip(s string, start, end int, side []frame, leading bool) (int, bool) {
-	text := s[start:end]
-	words := frameWords(text)
-	for _, f := range side {
-		cut := -1
-		switch {
-		case f.text != "" && leading:
-			if t := strings.TrimLeftFunc(text, notWord); strings.HasPrefix(t, f.text) {
-				cut = len(text) - len(t) + len(f.text)
-			}
-		case f.text != "":
-			if t := strings.TrimRightFunc(text, notWord); strings.HasSuffix(t, f.text) {
-				cut = len(t) - len(f.text)
-			}
-		case len(f.words) > len(words):
-		case leading && sameWords(words[:len(f.words)], f.words):
-			cut = words[len(f.words)-1].end
-		case !leading && sameWords(words[len(words)-len(f.words):], f.words):
-			cut = words[len(words)-len(f.words)].start
-		}
-		if cut < 0 {
-			continue
-		}
-		if leading && holdsWord(text[cut:]) {
-			return start + cut, true
-		}
-		if !leading && holdsWord(text[:cut]) {
-			return start + cut, true
-		}
-	}
-	return 0, false
 }
 
 // holdsWord reports whether s holds a word: a letter, digit or mark, or a

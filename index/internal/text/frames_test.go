@@ -95,3 +95,23 @@ func TestOneCharacterFrames(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkWithoutFramesWorst strips the most frames a query can hold: its
+// 128 words (ReadText's bound) all frames but the last, each stripped in
+// its own pass; and 128 Chinese and Japanese characters ending in frames.
+func BenchmarkWithoutFramesWorst(b *testing.B) {
+	for name, in := range map[string]string{
+		"words": strings.Repeat("please can you ", 42) + "invoices",
+		"cjk":   "请帮我" + strings.Repeat("请求书", 40) + strings.Repeat("してください", 1),
+	} {
+		b.Run(name, func(b *testing.B) {
+			if got := WithoutFrames(in); len(got) >= len(in) {
+				b.Fatalf("nothing stripped of %q", in[:40])
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				WithoutFrames(in)
+			}
+		})
+	}
+}
