@@ -97,3 +97,28 @@ func TestOwnTextNeedsWrittenRequestsSeen(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnWindowIsMeasured: the fit model reads a search whose first items
+// mostly compete by their own text against its own threshold; the
+// signal says so where most of the first items carry no written
+// requests, and not where they do.
+func TestOwnWindowIsMeasured(t *testing.T) {
+	t.Parallel()
+	mixed := mustBuild(t, writeCatalog(t, map[string]string{"expenses.json": expenses}))
+	s, asked, err := mixed.FitSignalsOfSearch(context.Background(), "approve an expense")
+	if err != nil || !asked {
+		t.Fatalf("mixed: asked %v, %v", asked, err)
+	}
+	if !s.OwnWindow {
+		t.Errorf("mixed, two of three tools without written requests: OwnWindow unset (%+v)", s)
+	}
+	written := strings.NewReplacer(`"inputSchema":{"type":"object"}}`, `"inputSchema":{"type":"object"},"_meta":{"io.github.mcpsearch/requests":["look at the expenses"]}}`).Replace(expenses)
+	all := mustBuild(t, writeCatalog(t, map[string]string{"expenses.json": written}))
+	s, asked, err = all.FitSignalsOfSearch(context.Background(), "approve an expense")
+	if err != nil || !asked {
+		t.Fatalf("all written: asked %v, %v", asked, err)
+	}
+	if s.OwnWindow {
+		t.Errorf("every tool with written requests: OwnWindow set (%+v)", s)
+	}
+}

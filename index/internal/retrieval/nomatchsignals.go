@@ -10,6 +10,7 @@ import (
 	"github.com/mcpsearch/mcpsearch/index/internal/rank"
 	"github.com/mcpsearch/mcpsearch/index/internal/requests"
 	"github.com/mcpsearch/mcpsearch/index/internal/rules"
+	"github.com/mcpsearch/mcpsearch/index/internal/schema"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
 
@@ -125,9 +126,29 @@ func (x searcher) measureModels(r *Request, s *nomatch.Signals, cands []rank.Can
 	for _, m := range asked.list {
 		fs.Share = max(fs.Share, m.Share)
 	}
+	fs.OwnWindow = x.ownWindow(r.Query.Kind, cands)
 	s.Fit, s.Fits = &fs, m.Fits(fs)
 	measured("fit")
 	return nil
+}
+
+// ownWindow reports whether most of the first fitmodel.OwnWindowItems of
+// cands compete by their own text (own-text), not by requests written
+// for them.
+func (x searcher) ownWindow(k ext.Kind, cands []rank.Candidate) bool {
+	idx := x.Requests()
+	if idx == nil {
+		return false
+	}
+	first, _ := idx.Items(k)
+	window := cands[:min(len(cands), fitmodel.OwnWindowItems)]
+	own := 0
+	for _, c := range window {
+		if _, ord, ok := schema.ParseDocID(c.ID); ok && idx.Own(first+ord) {
+			own++
+		}
+	}
+	return 2*own > len(window)
 }
 
 // namesServer reports whether one of the first nomatch.FitWindow of cands

@@ -20,6 +20,16 @@ const FitModelFile = "index/internal/fit/model.json"
 // query, a bundle whose items carry no requests) are left out. It returns
 // the model file and how many of each were used.
 func Fit(ctx context.Context, x *index.Index, fits, misfits []string) ([]byte, int, int, error) {
+	return FitOver(ctx, x, nil, fits, misfits)
+}
+
+// FitOver trains the fit model as Fit does on x, the catalog as shipped,
+// and sets its threshold for searches whose first items mostly compete by
+// their own text (OwnThreshold) on the fits of those searches over x and
+// over mixed, the same catalog with the requests of some of its servers
+// removed: EmptiedShare of them fall below it, as of the others below
+// Threshold. Without such searches it is Threshold.
+func FitOver(ctx context.Context, x *index.Index, mixed []*index.Index, fits, misfits []string) ([]byte, int, int, error) {
 	fs, err := fitSignals(ctx, x, fits)
 	if err != nil {
 		return nil, 0, 0, err
@@ -31,7 +41,38 @@ func Fit(ctx context.Context, x *index.Index, fits, misfits []string) ([]byte, i
 	if len(fs) == 0 || len(ms) == 0 {
 		return nil, 0, 0, fmt.Errorf("the fit model is asked about %d of the fitting and %d of the other requests; want some of each (do the items carry written requests?)", len(fs), len(ms))
 	}
-	return fitModel(fs, ms).Encode(), len(fs), len(ms), nil
+	own := ownWindowFits(fs)
+	for _, y := range mixed {
+		more, err := fitSignals(ctx, y, fits)
+		if err != nil {
+			return nil, 0, 0, err
+		}
+		own = append(own, ownWindowFits(more)...)
+	}
+	return withOwnThreshold(fitModel(fs, ms), own).Encode(), len(fs), len(ms), nil
+}
+
+// withOwnThreshold returns m with its OwnThreshold where EmptiedShare of
+// own, the signals of fits whose first items mostly compete by their own
+// text, fall below it; without any, the model's Threshold.
+func withOwnThreshold(m index.FitModel, own []index.FitSignals) index.FitModel {
+	m.OwnThreshold = m.Threshold
+	if len(own) > 0 && !math.IsInf(m.Threshold, -1) {
+		m.OwnThreshold = threshold(m, own)
+	}
+	return m
+}
+
+// ownWindowFits are the signals of fits whose searches' first items
+// mostly compete by their own text.
+func ownWindowFits(fits []index.FitSignals) []index.FitSignals {
+	var out []index.FitSignals
+	for _, s := range fits {
+		if s.OwnWindow {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // fitSignals are the fit model's signals of the tool searches of texts
@@ -76,7 +117,7 @@ const EmptiedShare = 0.010
 // threshold the score below which EmptiedShare of fits fall. Either list
 // empty gives the zero model with a threshold of -Inf: everything fits.
 func fitModel(fits, misfits []index.FitSignals) index.FitModel {
-	m := index.FitModel{Threshold: math.Inf(-1)}
+	m := index.FitModel{Threshold: math.Inf(-1), OwnThreshold: math.Inf(-1)}
 	for i := range m.Scale {
 		m.Scale[i] = 1
 	}
@@ -119,6 +160,7 @@ func fitModel(fits, misfits []index.FitSignals) index.FitModel {
 		m.Bias -= fitLearningRate * gradBias
 	}
 	m.Threshold = threshold(m, fits)
+	m.OwnThreshold = m.Threshold
 	return m
 }
 

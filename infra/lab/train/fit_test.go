@@ -65,3 +65,36 @@ func TestFitIsDeterministic(t *testing.T) {
 		t.Fatal("two trainings on the same signals wrote different files")
 	}
 }
+
+// TestOwnThresholdEmptiesTheShare: fits whose first items compete by
+// their own text, scoring lower than the others, get a threshold of
+// their own that empties EmptiedShare of them, no more, where the
+// model's one threshold would empty far more; without such fits it is
+// the model's threshold.
+func TestOwnThresholdEmptiesTheShare(t *testing.T) {
+	fits, misfits := signals(200, 1), signals(60, 0)
+	m := fitModel(fits, misfits)
+	if got := withOwnThreshold(m, nil); got.OwnThreshold != m.Threshold {
+		t.Errorf("without own-text fits: OwnThreshold %v, want the threshold %v", got.OwnThreshold, m.Threshold)
+	}
+	own := signals(200, 0.4)
+	for i := range own {
+		own[i].OwnWindow = true
+	}
+	emptied := func(m index.FitModel) int {
+		n := 0
+		for _, s := range own {
+			if !m.Fits(s) {
+				n++
+			}
+		}
+		return n
+	}
+	want := int(EmptiedShare * float64(len(own)))
+	if n := emptied(m); n <= want {
+		t.Fatalf("the model's one threshold empties %d of %d own-text fits: the test shows nothing", n, len(own))
+	}
+	if n := emptied(withOwnThreshold(m, own)); n > want {
+		t.Errorf("with OwnThreshold: %d of %d own-text fits emptied, want at most %d", n, len(own), want)
+	}
+}

@@ -5,7 +5,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
+
+	"github.com/mcpsearch/mcpsearch/ext/catalog"
+	"github.com/mcpsearch/mcpsearch/index"
 
 	"github.com/mcpsearch/mcpsearch/infra/cli"
 	"github.com/mcpsearch/mcpsearch/infra/lab/eval"
@@ -25,6 +29,7 @@ func runFitModel(args []string, stdout, stderr io.Writer) error {
 	fits := fs.String("fits", "infra/lab/eval/testdata/everyday/queries.jsonl,infra/lab/eval/testdata/fresh/queries.jsonl", "query `FILES` (comma-separated) some item fits: their dev lines are trained on")
 	misfits := fs.String("misfits", "infra/lab/eval/testdata/offcatalog/queries.jsonl", "query `FILES` (comma-separated) no item fits: their dev lines are trained on")
 	out := fs.String("out", train.FitModelFile, "model `FILE` to write")
+	mixed := fs.String("mixed", defaultFitMixed, "mixed catalogs also trained on, comma-separated `SHARE:SEED` pairs: the requests of SHARE of the catalog's servers with requests removed, chosen by SEED (mcpsearch-lab mixed); none: the catalog as shipped only")
 	off := fs.String("off", "", "retrieval `RULES` switched off while the signals are measured, comma-separated (see eval --ablate): the model a rule's retirement would train")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -37,17 +42,27 @@ func runFitModel(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	set, err := eval.BuildCatalog(*catalogDir)
+	conditions, err := parseMixed(*mixed)
 	if err != nil {
 		return err
 	}
-	defer set.Close()
-	if *off != "" {
-		if err := set.Index().SetRulesOff(strings.Split(*off, ",")...); err != nil {
-			return fmt.Errorf("%w: --off: %w", cli.ErrUsage, err)
-		}
+	sets, err := fitCatalogs(*catalogDir, conditions)
+	for _, set := range sets {
+		defer set.Close()
 	}
-	model, nf, nm, err := train.Fit(context.Background(), set.Index(), fitTexts, misfitTexts)
+	if err != nil {
+		return err
+	}
+	var indexes []*index.Index
+	for _, set := range sets {
+		if *off != "" {
+			if err := set.Index().SetRulesOff(strings.Split(*off, ",")...); err != nil {
+				return fmt.Errorf("%w: --off: %w", cli.ErrUsage, err)
+			}
+		}
+		indexes = append(indexes, set.Index())
+	}
+	model, nf, nm, err := train.FitOver(context.Background(), indexes[0], indexes[1:], fitTexts, misfitTexts)
 	if err != nil {
 		return err
 	}
@@ -56,6 +71,60 @@ func runFitModel(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "%s: trained on the signals of %d of %d fitting and %d of %d other requests\n", *out, nf, len(fitTexts), nm, len(misfitTexts))
 	return nil
+}
+
+// defaultFitMixed are the mixed catalogs the fit model is trained on
+// beside the catalog as shipped: half and nine in ten of its servers
+// stripped of their requests, by seeds the mixed measure (seeds 1–3)
+// does not use.
+const defaultFitMixed = "0.5:101,0.9:102"
+
+// mixedCondition is one mixed catalog: the share of servers stripped of
+// their requests and the seed choosing them.
+type mixedCondition struct {
+	share float64
+	seed  uint64
+}
+
+// parseMixed reads --mixed's SHARE:SEED pairs ("none": no pair).
+func parseMixed(s string) ([]mixedCondition, error) {
+	if s == "none" || s == "" {
+		return nil, nil
+	}
+	var out []mixedCondition
+	for part := range strings.SplitSeq(s, ",") {
+		share, seed, ok := strings.Cut(strings.TrimSpace(part), ":")
+		f, err1 := strconv.ParseFloat(share, 64)
+		n, err2 := strconv.ParseUint(seed, 10, 64)
+		if !ok || err1 != nil || err2 != nil || f <= 0 || f >= 1 {
+			return nil, fmt.Errorf("%w: --mixed: %q is not SHARE:SEED (a share between 0 and 1, a whole number)", cli.ErrUsage, part)
+		}
+		out = append(out, mixedCondition{f, n})
+	}
+	return out, nil
+}
+
+// fitCatalogs builds the catalog of dir as shipped and each mixed
+// catalog of conditions; the sets built so far are returned with an
+// error, for the caller to close.
+func fitCatalogs(dir string, conditions []mixedCondition) ([]*eval.Set, error) {
+	cat, err := catalog.LoadDir(dir, nil)
+	if err != nil {
+		return nil, err
+	}
+	var sets []*eval.Set
+	for i := -1; i < len(conditions); i++ {
+		c := cat
+		if i >= 0 {
+			c = eval.WithoutRequests(cat, eval.StripShare(cat, conditions[i].share, conditions[i].seed))
+		}
+		set, err := eval.BuildLoaded(c)
+		if err != nil {
+			return sets, err
+		}
+		sets = append(sets, set)
+	}
+	return sets, nil
 }
 
 // devTexts reads the queries of the dev half of each file of a
