@@ -92,13 +92,38 @@ func checkExplanation(t *testing.T, i int, e *Explanation, score float64) {
 		t.Errorf("hit %d: fields add up to %.2f, want the BM25 score %.2f (%s)", i, sum, e.BM25, e.Summary)
 	}
 	if r := e.Rerank; r != nil {
-		got := r.BM25Share + r.Name + r.ActionScore + r.ExactNameScore + r.SimilarityScore + r.ClauseScore
+		got := r.BM25Share + r.Name + r.ActionScore + r.ExactNameScore + r.SimilarityScore + r.ClauseScore + r.ServerScore
 		if math.Abs(got-score) > 0.05 {
 			t.Errorf("hit %d: signals add up to %.2f, want the score %.2f (%s)", i, got, score, e.Summary)
 		}
 	}
 	if math.Abs(e.Score-score) > 0.01 || e.Summary == "" {
 		t.Errorf("hit %d: explanation score %.2f summary %q, want %.2f and a summary", i, e.Score, e.Summary, score)
+	}
+}
+
+// TestExplainServerNamed: a request naming a server explains what naming
+// it added, and the signals still add up to the score.
+func TestExplainServerNamed(t *testing.T) {
+	t.Parallel()
+	x := defaultIndex(t)
+	page, err := x.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: "tell the team on slack the deploy is done", Limit: 5, Explain: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := 0
+	for i, h := range page.Items {
+		e := h.Explain.(*Explanation)
+		checkExplanation(t, i, e, h.Score)
+		if e.Rerank != nil && e.Rerank.ServerScore > 0 {
+			named++
+			if !strings.Contains(e.Summary, "its server named (+") {
+				t.Errorf("hit %d: server score %v, summary %q lacks it", i, e.Rerank.ServerScore, e.Summary)
+			}
+		}
+	}
+	if named == 0 {
+		t.Errorf("no hit of %d explains a server named", len(page.Items))
 	}
 }
 

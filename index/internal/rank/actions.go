@@ -33,9 +33,11 @@ var actionsOf = map[string][]Action{
 // asks, though not in a tool's name (a tool named pipeline_schedule or
 // get_booking does not create): to schedule, book or arrange a meeting is
 // to create an event, and to put a reminder in a calendar is to create
-// one (issue 36).
+// one (issue 36); to tell, notify, ping or announce is to send a
+// message ("tell the team on slack the deploy is done").
 var queryActionsOf = map[string][]Action{
 	"schedul": {actCreate}, "book": {actCreate}, "arrang": {actCreate}, "put": {actCreate},
+	"tell": {actSend}, "notifi": {actSend}, "ping": {actSend}, "announc": {actSend},
 }
 
 // actionSignal rewards an item whose name names an action the query asks

@@ -4,6 +4,9 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/mcpsearch/mcpsearch/index/internal/rules"
+	"github.com/mcpsearch/mcpsearch/index/internal/text"
 )
 
 // TestRerankSignals: re-ranking orders by the sum of each candidate's
@@ -61,6 +64,32 @@ func TestSeeAndCheckAskToRead(t *testing.T) {
 	} {
 		if q := NewQuery(Read(test.query), test.terms, 0); !q.Actions[test.want] {
 			t.Errorf("NewQuery(%q).Actions: got %v, want %v among them", test.query, q.Actions, test.want)
+		}
+	}
+}
+
+// TestTellingAsksToSend: to tell, notify, ping or announce is to send a
+// message, so a tool named for posting or sending matches the request
+// (query-actions), and with the rule off it names no action.
+func TestTellingAsksToSend(t *testing.T) {
+	for _, test := range []struct {
+		query string
+		terms []string
+	}{
+		{"tell the team on slack the deploy is done", text.Analyze("tell the team on slack the deploy is done")},
+		{"notify the on-call engineer", text.Analyze("notify the on-call engineer")},
+		{"ping bob about the review", text.Analyze("ping bob about the review")},
+		{"announce the release", text.Analyze("announce the release")},
+	} {
+		q := NewQuery(Read(test.query), test.terms, 0)
+		if !q.Actions[actSend] {
+			t.Errorf("NewQuery(%q) over %v: actions %v, want send among them", test.query, test.terms, q.Actions)
+		}
+		if got := actionSignal(q.Actions, text.Analyze("slack post message")); got != weightActionMatch {
+			t.Errorf("%q: slack_post_message's action signal %v, want the match's %v", test.query, got, weightActionMatch)
+		}
+		if off := NewQuery(Read(test.query), test.terms, rules.Set(0).Without(rules.QueryActions)); off.Actions[actSend] {
+			t.Errorf("NewQuery(%q) with query-actions off: actions %v, want no send", test.query, off.Actions)
 		}
 	}
 }

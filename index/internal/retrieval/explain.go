@@ -58,7 +58,7 @@ type TermMatch struct {
 
 // RerankSignals are the terms of a re-ranked score (rank.Signals): the
 // BM25 score divided by the best of the window, plus the name, action,
-// exact-name, similarity and clause signals.
+// exact-name, similarity, clause and server-named signals.
 type RerankSignals struct {
 	BM25Share float64 `json:"bm25Share"`
 	// NameWords and NameWordsMatched: the item's own name words (analysed),
@@ -84,6 +84,8 @@ type RerankSignals struct {
 	// ClauseScore is what being the nearest item to clauses of a long
 	// query added (see dense.go).
 	ClauseScore float64 `json:"clauseScore,omitempty"`
+	// ServerScore is what naming the item's server added (server-named).
+	ServerScore float64 `json:"serverScore,omitempty"`
 }
 
 // Explain explains the ranking of cands, candidates of res: their BM25
@@ -153,6 +155,7 @@ func rerankSignals(s *rank.Signals) *RerankSignals {
 		BM25Share: round3(s.BM25Share), NameWords: s.NameWords, NameWordsMatched: s.NameWordsMatched, Name: round3(s.Name),
 		Action: s.Action, ActionScore: round3(s.ActionScore), ExactName: s.ExactName, ExactNameScore: s.ExactNameScore,
 		Similarity: round3(s.Similarity), SimilarityScore: round3(s.SimilarityScore), ClauseScore: round3(s.ClauseScore),
+		ServerScore: round3(s.ServerScore),
 	}
 }
 
@@ -262,6 +265,12 @@ func (r *RerankSignals) summary(hosted bool) string {
 			what = "hosted-model"
 		}
 		s += fmt.Sprintf(", %s similarity %.3f (%+.3f)", what, r.Similarity, r.SimilarityScore)
+	}
+	if r.ClauseScore != 0 {
+		s += fmt.Sprintf(", nearest to a clause (%+.3f)", r.ClauseScore)
+	}
+	if r.ServerScore != 0 {
+		s += fmt.Sprintf(", its server named (%+.3f)", r.ServerScore)
 	}
 	return s
 }

@@ -6,5 +6,5 @@ package versions
 // binary; Query its query-time tables, constants and models (package doc).
 const (
 	Build = "c06de673bad6b691"
-	Query = "9a81b5870c1c9b2b"
+	Query = "d7085ee5506be214"
 )
