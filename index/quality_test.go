@@ -115,13 +115,15 @@ func TestNothingFits(t *testing.T) {
 	// synonyms fitted to the fresh set's dev misses were quarantined and
 	// the fit model retrained without them (issue 34): Gmail's written
 	// request about the receipts of a flight to Lisbon now keeps it a
-	// near miss. Its hint must still name what the best match lacks.
+	// near miss. Its hint must still name what the best match lacks, the
+	// flight no tool is named for, and not the city, an argument value
+	// (missing-hints, issue 36).
 	page, err := x.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: "book a flight to Lisbon", Limit: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(page.Items) > 0 && !strings.Contains(page.Hint, "flight, Lisbon, book") {
-		t.Errorf("book a flight to Lisbon: %d items and hint %q, want none or a hint naming flight, Lisbon, book", len(page.Items), page.Hint)
+	if len(page.Items) > 0 && (!strings.Contains(page.Hint, "flight") || strings.Contains(page.Hint, "Lisbon")) {
+		t.Errorf("book a flight to Lisbon: %d items and hint %q, want none or a hint naming flight, not Lisbon", len(page.Items), page.Hint)
 	}
 	// A query in another language or script is searched, not refused.
 	for _, q := range []string{"ウェブページのスクリーンショット", "créer une merge request", "截图"} {

@@ -25,8 +25,8 @@ const (
 	indexedHereTools = "Find tools for a task among the many this server indexes: they are not listed, search them first."
 	callWithCallTool = "Then call the one that fits with call_tool."
 	resultsAreFor    = "It does not run them: the results say which tools exist and what they take."
-	lacksWhatItNeeds = "do not call a tool that lacks what the task needs."
-	lacksForYou      = "a tool that lacks what the task needs will not do it."
+	lacksWhatItNeeds = "do not call a tool for that part of the task."
+	lacksForYou      = "no tool here does that part of the task."
 )
 
 // searchToolsFor is search_tools as the caller in ctx sees it: its
@@ -51,6 +51,6 @@ func searchToolsFor(ctx context.Context, h *Handler, proxy bool) (json.RawMessag
 	return json.Marshal(def)
 }
 
-const searchToolsDef = `{"_meta":{"anthropic/alwaysLoad":true},"name":"search_tools","description":"Find tools for a task among the many this server offers: they are not listed, search them first. Describe what you want to do in plain words (\"open a merge request\", \"list failing pipelines\"), not a guessed tool name. Returns the best matching tools, best first, with their exact names, descriptions and input schemas. Then call the one that fits with call_tool. A hint in the result says what the best match lacks, or why nothing fits: do not call a tool that lacks what the task needs. Search again with other words if none fits. To load tools whose exact names you know, query select:name1,name2.","inputSchema":{"type":"object","properties":{"query":{"type":"string","description":"What you want to do, in plain words."},"limit":{"type":"integer","minimum":1,"maximum":50,"description":"How many tools to return (default 10)."}},"required":["query"]},"annotations":{"title":"Search tools","readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}}`
+const searchToolsDef = `{"_meta":{"anthropic/alwaysLoad":true},"name":"search_tools","description":"Find tools for a task among the many this server offers: they are not listed, search them first. Describe what you want to do in plain words (\"open a merge request\", \"list failing pipelines\"), not a guessed tool name. Returns the best matching tools, best first, with their exact names, descriptions and input schemas. Then call the one that fits with call_tool. A hint names what the task asks that no tool here holds, or why nothing fits: do not call a tool for that part of the task. Search again with other words if none fits. To load tools whose exact names you know, query select:name1,name2.","inputSchema":{"type":"object","properties":{"query":{"type":"string","description":"What you want to do, in plain words."},"limit":{"type":"integer","minimum":1,"maximum":50,"description":"How many tools to return (default 10)."}},"required":["query"]},"annotations":{"title":"Search tools","readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}}`
 
 const callToolDef = `{"_meta":{"anthropic/alwaysLoad":true},"name":"call_tool","description":"Call a tool that search_tools returned: name is its exact name from the results (such as \"gitlab__create_merge_request\"), arguments an object that matches its inputSchema. Returns that tool's result.","inputSchema":{"type":"object","properties":{"name":{"type":"string","description":"The exact name of a tool that search_tools returned."},"arguments":{"type":"object","description":"The tool's arguments, matching its inputSchema."}},"required":["name"]},"annotations":{"title":"Call a tool"}}`

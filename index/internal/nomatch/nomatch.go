@@ -95,10 +95,15 @@ type Signals struct {
 	// Lacking are the labels of the weighty concepts the first item lacks,
 	// heaviest first, in the caller's words.
 	Lacking []string
+	// Missing are the Lacking a kept page's hint may name: with
+	// missing-hints on, those no item the caller sees holds, or that name
+	// a product; all of them with it off.
+	Missing []string
 	// NearMiss are the labels a near-miss hint names (near-miss-hint on;
 	// unknown-words-hint adds the words no item holds): the concepts the
 	// first item lacks that weigh at least rank.LackWeightRatio times the
-	// heaviest it holds, in the caller's words.
+	// heaviest it holds, in the caller's words; with missing-hints on, only
+	// those of them that are Missing.
 	NearMiss []string
 }
 
@@ -211,14 +216,14 @@ var List = []Line{
 	{
 		Name: rules.FitModel.Name(), rule: rules.FitModel, fit: true,
 		Condition: "items mostly asked; the fit model reads a fit",
-		Hint:      "the near-miss hint, or what the best item lacks below the coverage bar",
+		Hint:      "the near-miss hint, or what the best item lacks below the coverage bar (with missing-hints, only what no item holds, or a product)",
 		holds:     func(s Signals) bool { return s.Fit != nil && s.Fits },
 		hint:      keptHint,
 	},
 	{
 		Name: rules.NamedServerFits.Name(), rule: rules.NamedServerFits, fit: true,
 		Condition: fmt.Sprintf("items mostly asked; at most %d concepts; the errand model reads software; a server the query names among the first %d", MaxWindowConcepts, FitWindow),
-		Hint:      "the near-miss hint, or what the best item lacks below the coverage bar",
+		Hint:      "the near-miss hint, or what the best item lacks below the coverage bar (with missing-hints, only what no item holds, or a product)",
 		holds:     namedServerFits,
 		hint:      keptHint,
 	},
@@ -260,7 +265,7 @@ var List = []Line{
 	{
 		Name: rules.NearMissHint.Name(), rule: rules.NearMissHint,
 		Condition: "the best item lacks a heavy word of the query, or one no item holds",
-		Hint:      "the best match lacks …",
+		Hint:      "the best match lacks … (with missing-hints, only what no item holds, or a product)",
 		holds:     func(s Signals) bool { return len(s.NearMiss) > 0 },
 		hint:      nearMissHint,
 	},
@@ -320,8 +325,8 @@ func keptHint(s Signals) string {
 	if h := nearMissHint(s); h != "" {
 		return h
 	}
-	if s.Coverage < MinCoverage && len(s.Lacking) > 0 {
-		return lacksPrefix + strings.Join(s.Lacking, ", ")
+	if s.Coverage < MinCoverage && len(s.Missing) > 0 {
+		return lacksPrefix + strings.Join(s.Missing, ", ")
 	}
 	return ""
 }

@@ -14,7 +14,7 @@ import (
 var searches = map[string]Signals{
 	"no-candidates":           {},
 	"unread-cjk empty":        {Candidates: true, UnreadCJK: true, Concepts: 2, Coverage: 1},
-	"named-server-fits keep":  {Candidates: true, Asked: true, Concepts: 6, Errand: 1, ErrandRead: true, NamedServer: true, Coverage: 0.2, Fit: &fit.Signals{}, Lacking: []string{"geld"}},
+	"named-server-fits keep":  {Candidates: true, Asked: true, Concepts: 6, Errand: 1, ErrandRead: true, NamedServer: true, Coverage: 0.2, Fit: &fit.Signals{}, Lacking: []string{"geld", "monthly"}, Missing: []string{"geld"}},
 	"fit-model keep":          {Candidates: true, Asked: true, Concepts: 3, Errand: 2, ErrandRead: true, Coverage: 0.9, Fit: &fit.Signals{}, Fits: true},
 	"fit-model empty":         {Candidates: true, Asked: true, Concepts: 3, Errand: -2, ErrandRead: true, Coverage: 0.2, Fit: &fit.Signals{}, Lacking: []string{"pizza"}},
 	"fit-window keep":         {Candidates: true, Concepts: 3, Coverage: 0.2, Window: 0.5, WindowRead: true},

@@ -2,6 +2,7 @@ package retrieval
 
 import (
 	"cmp"
+	"slices"
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/errand"
@@ -77,6 +78,14 @@ func (x searcher) noMatchSignals(r *Request, cands []rank.Candidate, asked Reque
 	if off.On(rules.NearMissHint) {
 		s.NearMiss = writtenOnly(lackedSubjects(concepts, held, docs, written), written)
 		measured("near-miss")
+	}
+	s.Missing = s.Lacking
+	if off.On(rules.MissingHints) {
+		unnamed, err := x.unnamedObjects(kind, concepts, append(slices.Clip(s.Lacking), s.NearMiss...))
+		if err != nil {
+			return s, err
+		}
+		s.Missing, s.NearMiss = missingOnly(s.Lacking, concepts, unnamed), missingOnly(s.NearMiss, concepts, unnamed)
 	}
 	s.NamedServer = namesServer(cands)
 	s.Asked = x.mostlyAsked(kind, r.Off)
@@ -207,4 +216,78 @@ type window struct {
 	docs         int
 	alternatives []Term
 	rterms       []requests.Term
+}
+
+// missingOnly keeps, with missing-hints on, the labels of the concepts a
+// kept page's hint may say the best item lacks: those whose word, as the
+// caller wrote it, no item the caller sees holds (a word that was
+// corrected was held by none); those that name a product public servers
+// are named for (text.IsProductTerm) or a product code (s3, ec2); and
+// those that name an object public servers' tools are named for that no
+// item the caller sees is named for (unnamed: a flight). That is what a
+// request is about even where some item's text mentions it. A word some
+// item holds that the right item need not (an argument value, a modifier:
+// revenue, monthly) is not what the catalog lacks (issue 36).
+func missingOnly(labels []string, concepts []Concept, unnamed map[string]bool) []string {
+	var out []string
+	for _, l := range labels {
+		if slices.ContainsFunc(concepts, func(c Concept) bool { return c.Label == l && c.missing(unnamed) }) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// missing reports whether c's word, as the caller wrote it, is held by no
+// item the caller sees, or names a product, or an object of unnamed.
+func (c Concept) missing(unnamed map[string]bool) bool {
+	for _, t := range c.Alternatives {
+		if t.Corrected != "" || t.Origin == Typed && t.DocFreq == 0 || text.IsProductTerm(t.Term) || isProductCode(t.Term) || unnamed[t.Term] {
+			return true
+		}
+	}
+	return false
+}
+
+// unnamedObjects are the terms of the concepts labelled labels that name
+// an object or action public servers' tools are named for
+// (text.IsObjectTerm) that no item the caller sees is named for: a flight
+// where no tool's name says flight. Only the labels a hint might name are
+// looked up, so a long query costs a few dictionary reads, not one a word.
+func (x searcher) unnamedObjects(kind ext.Kind, concepts []Concept, labels []string) (map[string]bool, error) {
+	var terms []string
+	for _, c := range concepts {
+		if !slices.Contains(labels, c.Label) {
+			continue
+		}
+		for _, t := range c.Alternatives {
+			if t.DocFreq > 0 && text.IsObjectTerm(t.Term) {
+				terms = append(terms, t.Term)
+			}
+		}
+	}
+	if len(terms) == 0 {
+		return nil, nil
+	}
+	r := x.Reader()
+	defer r.Close()
+	visible, err := x.Visible()
+	if err != nil {
+		return nil, err
+	}
+	d, err := newTermDicts(r, kind, visible, x.Count(kind))
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]bool{}
+	for _, t := range terms {
+		n, err := d.fieldFreq(schema.Name, t)
+		if err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			out[t] = true
+		}
+	}
+	return out, nil
 }

@@ -61,6 +61,7 @@ const (
 	RequestFit
 	NearMissHint
 	UnknownWordsHint
+	MissingHints
 	UnreadCJK
 	TimeWords
 	count
@@ -108,6 +109,7 @@ var registry = [count]info{
 	RequestFit:         {"request-fit", "no-match", "an item whose best written request and a short query hold most of each other's weight fits it"},
 	NearMissHint:       {"near-miss-hint", "no-match", "a hint names the heavy words the best item lacks"},
 	UnknownWordsHint:   {"unknown-words-hint", "no-match", "a word no item the caller sees holds, nor its requests, is named in the hint"},
+	MissingHints:       {"missing-hints", "no-match", "a kept page's hint names only what the catalog lacks: a word no item the caller sees holds, a product public servers are named for, an object no visible tool is named for; not an argument value or modifier the right item need not hold"},
 	UnreadCJK:          {"unread-cjk", "no-match", "a Chinese or Japanese query of no known word gets no items"},
 	TimeWords:          {"time-words", "no-match", "a day or a time of day weighs nothing in the no-match test"},
 }

@@ -10,7 +10,7 @@
 //     written). A bundle records it; index.Open refuses a bundle built with
 //     another, and the index version of a catalog (index.VersionOf, the
 //     local server's cache key) changes with it.
-//   - [Query] is the query-time knowledge: the request frames, the phrase table, the query
+//   - [Query] is the query-time knowledge: the request frames, the phrase table, the tool vocabulary a hint names from, the query
 //     expansions, the foreign words, the generic, time and stop word lists,
 //     the ranking constants read only at query time, and the errand and fit
 //     models. The server reports and logs it; it refuses nothing.

@@ -88,6 +88,8 @@ var queryInputs = []string{
 	"internal/text/paths.go",
 	"internal/text/phrases.go",
 	"internal/text/phrases.txt",
+	"internal/text/toolvocab.go",
+	"internal/text/toolvocab.txt",
 	"internal/text/stopforeign.go",
 	"internal/text/timewords.go",
 }

@@ -61,28 +61,12 @@ func TestErrandModelErrors(t *testing.T) {
 // change to the pipeline that moves the signals fails here until the model
 // is trained again.
 func TestFitModelIsTheTrainedOne(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "model.json")
 	sets := filepath.Join(repoRoot, "infra/lab/eval/testdata")
-	var stdout, stderr bytes.Buffer
-	args := []string{"fitmodel", "--catalog", filepath.Join(repoRoot, "functions/search/catalog"),
-		"--fits", filepath.Join(sets, "everyday/queries.jsonl") + "," + filepath.Join(sets, "fresh/queries.jsonl"),
-		"--misfits", filepath.Join(sets, "offcatalog/queries.jsonl"), "--out", out}
-	if code := run(args, &stdout, &stderr); code != 0 {
-		t.Fatalf("fitmodel: exit %d: %s", code, stderr.String())
-	}
-	trained, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	embedded, err := os.ReadFile(filepath.Join(repoRoot, train.FitModelFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(trained, embedded) {
-		t.Errorf("%s is not what fitmodel trains today: run go run ./infra/lab/cmd/mcpsearch-lab fitmodel", train.FitModelFile)
-	}
-	if !strings.Contains(stdout.String(), "trained on the signals of 214 of 214 fitting and 62 of 64 other requests") {
-		t.Errorf("output %q", stdout.String())
+	stdout := checkRegenerates(t, train.FitModelFile, "fitmodel", "--catalog", filepath.Join(repoRoot, "functions/search/catalog"),
+		"--fits", filepath.Join(sets, "everyday/queries.jsonl")+","+filepath.Join(sets, "fresh/queries.jsonl"),
+		"--misfits", filepath.Join(sets, "offcatalog/queries.jsonl"))
+	if !strings.Contains(stdout, "trained on the signals of 214 of 214 fitting and 62 of 64 other requests") {
+		t.Errorf("output %q", stdout)
 	}
 }
 

@@ -28,6 +28,8 @@
 //	                                           train the no-match test's errand model (index/internal/errand/model.bin)
 //	mcpsearch-lab fitmodel [--catalog DIR] [--fits FILES] [--misfits FILES] [--out FILE]
 //	                                           train the no-match test's fit model (index/internal/fit/model.json)
+//	mcpsearch-lab toolvocab [--foreign-use N] [--min-servers N]
+//	                                           distil the library's server and tool names into index/internal/text/toolvocab.txt
 //	mcpsearch-lab trace [--root DIR] [--request BODY] [--warmup BODY] [--json]
 //	                                           the packages and files one search enters, handler to page
 //	mcpsearch-lab wordnet [--wordnet DIR]      distil WordNet into index/internal/text/wordnet.txt
@@ -61,6 +63,7 @@ var commands = map[string]cli.Command{
 	"errandmodel": {Summary: "train the no-match test's errand model (" + train.ErrandModelFile + ")", Run: runErrandModel},
 	"fitmodel":    {Summary: "train the no-match test's fit model (" + train.FitModelFile + ")", Run: runFitModel},
 	"mixed":       {Summary: "fairness where only some items carry written requests: each side of a mixed catalog against its baseline", Run: runMixed},
+	"toolvocab":   {Summary: "distil the public servers' names into the products and objects a hint may name (" + toolVocabFile + ")", Run: runToolVocab},
 	"trace":       {Summary: "the packages and files one search enters, from the function's handler to the page", Run: runTrace},
 }
 
