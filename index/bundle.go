@@ -67,6 +67,12 @@ func BuildDir(catalogDir, dir string, opts *BuildOptions) (*Manifest, error) {
 // get, urls). The WordNet distiller reads the catalogs' vocabulary with it.
 func SplitName(s string) []string { return text.SplitName(s) }
 
+// Terms returns the distinct terms the index's text analyzer makes of s
+// (lower-cased, stemmed: "Invoices" → invoic), in order. The distillers of
+// query-time tables write terms with it, so that the search reads a table
+// without analysing it.
+func Terms(s string) []string { return text.Analyze(s) }
+
 // wrapf prefixes a non-nil *errp with the formatted context.
 func wrapf(errp *error, format string, args ...any) {
 	if *errp != nil {

@@ -18,7 +18,9 @@ import (
 // about, where an argument value (a place, a month) is not. It is data,
 // toolvocab.txt, distilled from the library's names by go run
 // ./infra/lab/cmd/mcpsearch-lab toolvocab; no description, request or
-// query is read.
+// query is read. Its lines are terms of the text analyzer (invoic, not
+// invoice), so that reading it costs a search nothing but the map: the
+// distiller analyses the words.
 //
 //go:embed toolvocab.txt
 var toolVocabTable string
@@ -37,10 +39,9 @@ const (
 	ObjectsSource  = "objects"
 )
 
-// loadToolVocab reads the words of table's lines under a "source:" line,
-// none quarantined, into the terms the analyzer makes of them: those under
-// a source that begins ProductsSource as products, ObjectsSource as
-// objects and actions, others not at all.
+// loadToolVocab reads the terms of table's lines under a "source:" line,
+// none quarantined: those under a source that begins ProductsSource as
+// products, ObjectsSource as objects and actions, others not at all.
 func loadToolVocab(table string) toolVocab {
 	lines := readTable(table)
 	v := toolVocab{map[string]bool{}, make(map[string]bool, len(lines))}
@@ -53,11 +54,8 @@ func loadToolVocab(table string) toolVocab {
 		case strings.HasPrefix(l.source, ObjectsSource):
 			into = v.objects
 		}
-		if into == nil {
-			continue
-		}
-		for _, t := range Analyze(l.text) {
-			into[t] = true
+		if into != nil {
+			into[l.text] = true
 		}
 	}
 	return v
