@@ -13,7 +13,8 @@ import (
 // words of a task its right first item need not hold. The Slack request's
 // first item posts to Slack: no hint; with the rule off its hint names
 // "done, deploy, team, tell". A product the catalog lacks (Trello) and a
-// product code (s3) are still named.
+// product code (s3) are still named; an argument value (a host, a
+// secret's name, an order code) is not.
 func TestHintsNameWhatIsMissing(t *testing.T) {
 	t.Parallel()
 	x := defaultIndex(t)
@@ -21,17 +22,7 @@ func TestHintsNameWhatIsMissing(t *testing.T) {
 	if err := off.SetRulesOff("missing-hints"); err != nil {
 		t.Fatal(err)
 	}
-	page := func(x *Index, q string) *ext.Page {
-		t.Helper()
-		p, err := x.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: q, Limit: 5})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(p.Items) == 0 {
-			t.Fatalf("%q: no items (hint %q), want some", q, p.Hint)
-		}
-		return p
-	}
+	page := func(x *Index, q string) *ext.Page { return keptPage(t, x, q) }
 	const slack = "tell the team on slack the deploy is done"
 	if p := page(x, slack); p.Hint != "" || !strings.Contains(string(p.Items[0].Object), "slack_post_message") {
 		t.Errorf("%q: first %s, hint %q; want slack_post_message and no hint", slack, p.Items[0].Object, p.Hint)
@@ -47,4 +38,70 @@ func TestHintsNameWhatIsMissing(t *testing.T) {
 			t.Errorf("%q: hint %q, want it to name %s", q, p.Hint, product)
 		}
 	}
+	// An argument value no item holds is what a tool is called with, not
+	// what the catalog lacks (isValueShaped); the product beside it is
+	// still named.
+	for q, value := range map[string]string{
+		"summarise this web page https://example.com": "example.com",
+		"add STRIPE_KEY to the vercel project env":    "STRIPE_KEY",
+		"send the invoice to ana@kasa.io":             "kasa.io",
+		"look up order B0936FGLQS on amazon":          "B0936FGLQS",
+	} {
+		if p := page(x, q); strings.Contains(p.Hint, value) {
+			t.Errorf("%q: hint %q names the value %s", q, p.Hint, value)
+		}
+		if p := page(off, q); !strings.Contains(p.Hint, value) {
+			t.Errorf("%q with missing-hints off: hint %q, want it to name %s (the test shows nothing of the rule)", q, p.Hint, value)
+		}
+	}
+	if p := page(x, "add STRIPE_KEY to the vercel project env"); !strings.Contains(p.Hint, "vercel") {
+		t.Errorf("hint %q, want it to name vercel, a product the catalog lacks", p.Hint)
+	}
+}
+
+// TestHintsLeaveWordsSaidInPassing: a kept page's hint does not name a
+// word the word-kind model reads as said in passing (passing-words: an
+// occasion, a manner, a person written in lower case), and, with the
+// rule off, does; a product beside it is still named.
+func TestHintsLeaveWordsSaidInPassing(t *testing.T) {
+	t.Parallel()
+	x := defaultIndex(t)
+	off := defaultIndex(t)
+	if err := off.SetRulesOff("passing-words"); err != nil {
+		t.Fatal(err)
+	}
+	hint := func(x *Index, q string) string { return keptPage(t, x, q).Hint }
+	for q, words := range map[string][]string{
+		"post a fancy message on slack to celebrate the launch":               {"fancy", "celebrate"},
+		"create a jira ticket, the customer panicked about the cabin booking": {"panicked", "cabin"},
+		"find hanna berg in the hubspot contacts":                             {"hanna", "berg"},
+		"add the eggs to my todoist shopping list":                            {"eggs"},
+	} {
+		on, without := hint(x, q), hint(off, q)
+		for _, w := range words {
+			if strings.Contains(on, w) {
+				t.Errorf("%q: hint %q names %s, said in passing", q, on, w)
+			}
+			if !strings.Contains(without, w) {
+				t.Errorf("%q with passing-words off: hint %q, want it to name %s (the test shows nothing of the rule)", q, without, w)
+			}
+		}
+	}
+	if h := hint(x, "add the eggs to my todoist shopping list"); !strings.Contains(h, "todoist") {
+		t.Errorf("hint %q, want it to name todoist, a product the catalog lacks", h)
+	}
+}
+
+// keptPage is the first five tools of a search for q, which must keep
+// some.
+func keptPage(t *testing.T, x *Index, q string) *ext.Page {
+	t.Helper()
+	p, err := x.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: q, Limit: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Items) == 0 {
+		t.Fatalf("%q: no items (hint %q), want some", q, p.Hint)
+	}
+	return p
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/mcpsearch/mcpsearch/index/internal/errand"
 	"github.com/mcpsearch/mcpsearch/index/internal/fit"
 	"github.com/mcpsearch/mcpsearch/index/internal/retrieval"
+	"github.com/mcpsearch/mcpsearch/index/internal/wordkind"
 )
 
 // What the no-match test's two models read and how their files are
@@ -63,4 +64,19 @@ func (x *Index) FitSignalsOfSearch(ctx context.Context, text string) (FitSignals
 		return FitSignals{}, false, err
 	}
 	return *res.Signals, true, nil
+}
+
+// WordKindModel is the model that tells a word naming what tools deal
+// with (Score > 0) from one requests say in passing; Encode writes its
+// file.
+type WordKindModel = wordkind.Model
+
+// WordKindFeatureCount is the number of features the word-kind model
+// weighs.
+const WordKindFeatureCount = wordkind.NumFeatures
+
+// WordKindFeatures returns the features the word-kind model reads of
+// word, and false where the word vectors do not hold it.
+func WordKindFeatures(word string) ([WordKindFeatureCount]float64, bool) {
+	return wordkind.Features(word)
 }

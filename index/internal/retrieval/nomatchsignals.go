@@ -3,6 +3,9 @@ package retrieval
 import (
 	"cmp"
 	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/mcpsearch/mcpsearch/ext"
 	"github.com/mcpsearch/mcpsearch/index/internal/errand"
@@ -13,6 +16,7 @@ import (
 	"github.com/mcpsearch/mcpsearch/index/internal/rules"
 	"github.com/mcpsearch/mcpsearch/index/internal/schema"
 	"github.com/mcpsearch/mcpsearch/index/internal/text"
+	"github.com/mcpsearch/mcpsearch/index/internal/wordkind"
 )
 
 // The no-match test: noMatchSignals measures what package nomatch weighs
@@ -85,7 +89,12 @@ func (x searcher) noMatchSignals(r *Request, cands []rank.Candidate, asked Reque
 		if err != nil {
 			return s, err
 		}
-		s.Missing, s.NearMiss = missingOnly(s.Lacking, concepts, unnamed), missingOnly(s.NearMiss, concepts, unnamed)
+		passing, err := passingWords(off)
+		if err != nil {
+			return s, err
+		}
+		judge := hintJudge{unnamed: unnamed, passing: passing, written: written}
+		s.Missing, s.NearMiss = judge.missingOnly(s.Lacking, concepts), judge.missingOnly(s.NearMiss, concepts)
 	}
 	s.NamedServer = namesServer(cands)
 	s.Asked = x.mostlyAsked(kind, r.Off)
@@ -227,26 +236,62 @@ type window struct {
 // item the caller sees is named for (unnamed: a flight). That is what a
 // request is about even where some item's text mentions it. A word some
 // item holds that the right item need not (an argument value, a modifier:
-// revenue, monthly) is not what the catalog lacks (issue 36).
-func missingOnly(labels []string, concepts []Concept, unnamed map[string]bool) []string {
+// revenue, monthly) is not what the catalog lacks (issue 36), nor is a
+// word shaped like a value (isValueShaped), nor, with passing-words, a word
+// that is not a product and that requests say in passing (passing: a
+// person, a place, an occasion).
+func (j hintJudge) missingOnly(labels []string, concepts []Concept) []string {
 	var out []string
 	for _, l := range labels {
-		if slices.ContainsFunc(concepts, func(c Concept) bool { return c.Label == l && c.missing(unnamed) }) {
+		if slices.ContainsFunc(concepts, func(c Concept) bool { return c.Label == l && j.missing(c) }) {
 			out = append(out, l)
 		}
 	}
 	return out
 }
 
-// missing reports whether c's word, as the caller wrote it, is held by no
-// item the caller sees, or names a product, or an object of unnamed.
-func (c Concept) missing(unnamed map[string]bool) bool {
-	for _, t := range c.Alternatives {
-		if t.Corrected != "" || t.Origin == Typed && t.DocFreq == 0 || text.IsProductTerm(t.Term) || isProductCode(t.Term) || unnamed[t.Term] {
-			return true
-		}
+// missing reports whether c's word, as the caller wrote it, names a
+// product, or, unless j.passing reads it as said in passing, is held by no
+// item the caller sees or names an object of j.unnamed; a value-shaped
+// word is never missing.
+func (j hintJudge) missing(c Concept) bool {
+	if isValueShaped(c.Label, j.written) {
+		return false
 	}
-	return false
+	if slices.ContainsFunc(c.Alternatives, func(t Term) bool { return text.IsProductTerm(t.Term) || isProductCode(t.Term) }) {
+		return true
+	}
+	return !j.passing(c) && slices.ContainsFunc(c.Alternatives, func(t Term) bool {
+		return t.Corrected != "" || t.Origin == Typed && t.DocFreq == 0 || j.unnamed[t.Term]
+	})
+}
+
+// hintJudge is what missingOnly reads: the objects no visible tool is
+// named for (unnamedObjects), what reads a word as said in passing
+// (passingWords), and the text as the caller wrote it.
+type hintJudge struct {
+	unnamed map[string]bool
+	passing func(Concept) bool
+	written string
+}
+
+// passingWords returns what reports whether a concept is a word of the
+// caller's, written in lower case (a capitalised word may be a product:
+// Bamboo, Kafka), that the word-kind model reads as said in passing
+// (package wordkind: celebrate, fancy, sixty); with passing-words off,
+// none is.
+func passingWords(off rules.Set) (func(Concept) bool, error) {
+	if !off.On(rules.PassingWords) {
+		return func(Concept) bool { return false }, nil
+	}
+	m, err := wordkind.Default()
+	if err != nil {
+		return nil, err
+	}
+	return func(c Concept) bool {
+		r, _ := utf8.DecodeRuneInString(c.Label)
+		return c.Origin == Typed && !unicode.IsUpper(r) && m.SaidInPassing(c.Label)
+	}, nil
 }
 
 // unnamedObjects are the terms of the concepts labelled labels that name
@@ -290,4 +335,52 @@ func (x searcher) unnamedObjects(kind ext.Kind, concepts []Concept, labels []str
 		}
 	}
 	return out, nil
+}
+
+// isValueShaped reports whether a label has the shape of an argument
+// value rather than of a thing a catalog could lack: a part of an address,
+// a URL or a path as the caller wrote it (kasa.io of ana@kasa.io,
+// example.com of https://example.com: a domain alone may be a product,
+// monday.com), a file name (app.ts, report.md; text.IsFileName), an
+// identifier in capitals joined by underscores (STRIPE_KEY), or a code,
+// more than five letters and digits, at least three of them digits, in
+// capitals or mostly digits (B0936FGLQS, INV-2041; not s3, ec2 or
+// office365). Such a value is what a tool is called with, not what it is
+// for, and the words of it (stripe of STRIPE_KEY) were not asked for.
+func isValueShaped(label, written string) bool {
+	if strings.ContainsAny(strings.Trim(label, ".:/@"), ":/@") || text.IsFileName(label) || inAddress(label, written) {
+		return true
+	}
+	if strings.Contains(label, "_") && strings.ToUpper(label) == label {
+		return true
+	}
+	letters, digits, lower := 0, 0, false
+	for _, r := range label {
+		switch {
+		case unicode.IsDigit(r):
+			digits++
+		case unicode.IsLetter(r):
+			letters++
+			lower = lower || unicode.IsLower(r)
+		}
+	}
+	return digits >= 3 && letters > 0 && letters+digits > 5 && (!lower || digits >= letters)
+}
+
+// inAddress reports whether label is part of an email address, a URL or
+// a path of written, a word of it that holds an at sign, "://" or starts
+// as a path does.
+func inAddress(label, written string) bool {
+	if label == "" {
+		return false
+	}
+	for tok := range strings.FieldsSeq(written) {
+		if !strings.Contains(strings.ToLower(tok), strings.ToLower(label)) || tok == label {
+			continue
+		}
+		if strings.Contains(tok, "@") || strings.Contains(tok, "://") || text.IsFileName(tok) {
+			return true
+		}
+	}
+	return false
 }

@@ -52,3 +52,36 @@ func TestNoMatchSignalsMeasuredOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestValueShapedLabels: the labels that have the shape of an argument
+// value, which a kept page's hint never names, and products and words
+// that do not, in the request they were written in.
+func TestValueShapedLabels(t *testing.T) {
+	for _, test := range []struct {
+		label, written string
+		want           bool
+	}{
+		{"kasa.io", "send the invoice to ana@kasa.io", true},
+		{"berg.se", "email hanna@berg.se the report", true},
+		{"example.com", "summarise https://example.com please", true},
+		{"app.ts", "deploy app.ts to staging", true},
+		{"report", "save it to /root/docs/report.md", true},
+		{"STRIPE_KEY", "add STRIPE_KEY to vercel", true},
+		{"B0936FGLQS", "order B0936FGLQS on amazon", true},
+		{"INV-2041", "pay INV-2041", true},
+		{"monday.com", "create a board on monday.com", false},
+		{"Rocket.Chat", "post on Rocket.Chat", false},
+		{"node.js", "upgrade node.js", false},
+		{"s3", "read a file from s3", false},
+		{"ec2", "list ec2 instances", false},
+		{"office365", "sync office365 mail", false},
+		{"Stripe", "refund on Stripe", false},
+		{"flight", "book a flight", false},
+		{"node_modules", "clean node_modules", false},
+		{"2024", "sales of 2024", false},
+	} {
+		if got := isValueShaped(test.label, test.written); got != test.want {
+			t.Errorf("isValueShaped(%q, %q) = %v, want %v", test.label, test.written, got, test.want)
+		}
+	}
+}

@@ -62,6 +62,7 @@ const (
 	NearMissHint
 	UnknownWordsHint
 	MissingHints
+	PassingWords
 	UnreadCJK
 	TimeWords
 	count
@@ -110,6 +111,7 @@ var registry = [count]info{
 	NearMissHint:       {"near-miss-hint", "no-match", "a hint names the heavy words the best item lacks"},
 	UnknownWordsHint:   {"unknown-words-hint", "no-match", "a word no item the caller sees holds, nor its requests, is named in the hint"},
 	MissingHints:       {"missing-hints", "no-match", "a kept page's hint names only what the catalog lacks: a word no item the caller sees holds, a product public servers are named for, an object no visible tool is named for; not an argument value or modifier the right item need not hold"},
+	PassingWords:       {"passing-words", "no-match", "with missing-hints, a kept page's hint does not name a word of the caller's, in lower case and not a product, that the word-kind model reads as said in passing (a person, a place, an occasion: hanna, lisbon, celebrate)"},
 	UnreadCJK:          {"unread-cjk", "no-match", "a Chinese or Japanese query of no known word gets no items"},
 	TimeWords:          {"time-words", "no-match", "a day or a time of day weighs nothing in the no-match test"},
 }

@@ -68,6 +68,13 @@ func replaceFilePaths(text string, with func(name, ext string) string) string {
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
+// IsFileName reports whether tok is a file path or a bare file name of a
+// common extension, as WithFileWords reads one.
+func IsFileName(tok string) bool {
+	_, _, ok := fileName(tok)
+	return ok
+}
+
 // fileName returns the base name (without its extension) and the
 // extension of a file path, or false when tok is not one.
 func fileName(tok string) (name, ext string, ok bool) {

@@ -62,7 +62,7 @@ var buildInputs = []string{
 // time only: the tables a query is rewritten with (phrases, expansions,
 // foreign words and their stop words, Japanese, generic and time words,
 // clauses, first words, file paths), the ranking constants and signals,
-// the errand and fit models.
+// the errand, fit and word-kind models.
 var queryInputs = []string{
 	"internal/errand/errand.go",
 	"internal/errand/model.bin",
@@ -92,12 +92,14 @@ var queryInputs = []string{
 	"internal/text/toolvocab.txt",
 	"internal/text/stopforeign.go",
 	"internal/text/timewords.go",
+	"internal/wordkind/model.json",
+	"internal/wordkind/wordkind.go",
 }
 
 // knowledgeDirs are the packages of tables, constants and models: each of
 // their files (tests and testdata aside) is in buildInputs, queryInputs or
 // unversioned, so that a new table is given an identity.
-var knowledgeDirs = []string{"internal/errand", "internal/fit", "internal/rank", "internal/text"}
+var knowledgeDirs = []string{"internal/errand", "internal/fit", "internal/rank", "internal/text", "internal/wordkind"}
 
 // unversioned are the files of knowledgeDirs that neither a bundle nor a
 // query depends on: package docs and licence notices (the models'

@@ -91,11 +91,9 @@ func fitSignals(ctx context.Context, x *index.Index, texts []string) ([]index.Fi
 	return out, nil
 }
 
-// The fit model's training: full-batch gradient descent
+// The fit model's training (logistic): full-batch gradient descent
 // on the logistic loss over the standardised signals, each class weighed
-// so that both count alike, with a little L2; products rounded by
-// conversions (which Go never fuses), so every machine trains the same
-// figures.
+// so that both count alike, with a little L2.
 const (
 	fitEpochs       = 400
 	fitLearningRate = 1.0
@@ -126,39 +124,22 @@ func fitModel(fits, misfits []index.FitSignals) index.FitModel {
 	}
 	all := append(slices.Clone(fits), misfits...)
 	m.Mean, m.Scale = standardisation(all)
-	xs := make([][index.FitSignalCount]float64, len(all))
+	xs := make([][]float64, len(all))
+	labels, weights := make([]float64, len(all)), make([]float64, len(all))
 	for i, s := range all {
 		v := s.Vector()
+		xs[i] = make([]float64, len(v))
 		for j := range v {
 			xs[i][j] = float64(v[j]-m.Mean[j]) / m.Scale[j]
 		}
-	}
-	weightOf := func(i int) (label, weight float64) {
+		labels[i], weights[i] = 0, 1/float64(len(misfits))
 		if i < len(fits) {
-			return 1, 1 / float64(len(fits))
+			labels[i], weights[i] = 1, 1/float64(len(fits))
 		}
-		return 0, 1 / float64(len(misfits))
 	}
-	for range fitEpochs {
-		var grad [index.FitSignalCount]float64
-		gradBias := 0.0
-		for i, x := range xs {
-			z := m.Bias
-			for j := range x {
-				z += float64(m.Weights[j] * x[j])
-			}
-			label, weight := weightOf(i)
-			g := float64((sigmoid(z) - label) * weight)
-			for j := range x {
-				grad[j] += float64(g * x[j])
-			}
-			gradBias += g
-		}
-		for j := range m.Weights {
-			m.Weights[j] -= float64(fitLearningRate * (grad[j] + float64(fitL2*m.Weights[j])))
-		}
-		m.Bias -= fitLearningRate * gradBias
-	}
+	w, bias := logistic(xs, labels, weights, fitEpochs, fitLearningRate, fitL2)
+	copy(m.Weights[:], w)
+	m.Bias = bias
 	m.Threshold = threshold(m, fits)
 	m.OwnThreshold = m.Threshold
 	return m

@@ -30,6 +30,8 @@
 //	                                           train the no-match test's fit model (index/internal/fit/model.json)
 //	mcpsearch-lab toolvocab [--foreign-use N] [--min-servers N]
 //	                                           distil the library's server and tool names into index/internal/text/toolvocab.txt
+//	mcpsearch-lab wordkind [--min-servers N] [--min-requests N]
+//	                                           train the hints' word-kind model on the library (index/internal/wordkind/model.json)
 //	mcpsearch-lab trace [--root DIR] [--request BODY] [--warmup BODY] [--json]
 //	                                           the packages and files one search enters, handler to page
 //	mcpsearch-lab wordnet [--wordnet DIR]      distil WordNet into index/internal/text/wordnet.txt
@@ -64,6 +66,7 @@ var commands = map[string]cli.Command{
 	"fitmodel":    {Summary: "train the no-match test's fit model (" + train.FitModelFile + ")", Run: runFitModel},
 	"mixed":       {Summary: "fairness where only some items carry written requests: each side of a mixed catalog against its baseline", Run: runMixed},
 	"toolvocab":   {Summary: "distil the public servers' names into the products and objects a hint may name (" + toolVocabFile + ")", Run: runToolVocab},
+	"wordkind":    {Summary: "train the hints' word-kind model on the library's names and requests (" + train.WordKindModelFile + ")", Run: runWordKind},
 	"trace":       {Summary: "the packages and files one search enters, from the function's handler to the page", Run: runTrace},
 }
 

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bufio"
+	"bytes"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"unicode"
@@ -145,12 +143,7 @@ func isNameWord(w string) bool {
 // writeToolVocab writes the table, atomically: a header saying how it was
 // made, then each part under its source line, one word a line.
 func writeToolVocab(path string, products, objects []string, servers, foreignUse, minServers int, libraryVersion string) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".toolvocab-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	w := bufio.NewWriter(tmp)
+	w := new(bytes.Buffer)
 	fmt.Fprintf(w, "# What public MCP servers' names say they deal with (index/internal/text/toolvocab.go),\n")
 	fmt.Fprintf(w, "# from the names of the library's %d servers (library %s) and of their tools and\n", servers, libraryVersion)
 	fmt.Fprintf(w, "# prompts, as the index's analyzer reads them (stemmed); no description, request\n")
@@ -165,15 +158,5 @@ func writeToolVocab(path string, products, objects []string, servers, foreignUse
 	for _, word := range objects {
 		fmt.Fprintln(w, word)
 	}
-	if err := w.Flush(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return writeFileAtomically(path, w.Bytes())
 }
