@@ -9,6 +9,9 @@ import (
 // whether it got no items (Empty: 1 or 0).
 type Figures struct {
 	R1, R5, NDCG10, Empty float64
+	// RightFirst is 1 when the first item is relevant, and Hinted 1 when
+	// such a page carries a hint too (Metrics.HintedRightFirst).
+	RightFirst, Hinted float64
 }
 
 // PerQuery returns the figures of each result, in order.
@@ -18,6 +21,11 @@ func PerQuery(results []Result) []Figures {
 		out[i] = Figures{R1: recallAt(r, 1), R5: recallAt(r, 5), NDCG10: ndcgAt(r, 10)}
 		if len(r.Ranked) == 0 {
 			out[i].Empty = 1
+		} else if Relevant(r.Query, r.Ranked[0]) {
+			out[i].RightFirst = 1
+			if r.Hint != "" {
+				out[i].Hinted = 1
+			}
 		}
 	}
 	return out

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"regexp"
@@ -169,4 +170,52 @@ func isASCIIWord(s string) bool {
 		}
 	}
 	return true
+}
+
+// TestDestructiveAnnotationsAreNoGuide: what destroys is read from a
+// tool's name, not from its destructiveHint annotation (the retrieval
+// README, destroy-asked): most tools of the default catalog that are
+// destructive by their annotations (the standard's default, true, where
+// a tool sets none) and not read-only do not destroy by name, and most of
+// those that set it explicitly do not either — servers annotate their
+// creates and runs so —: a guard reading the annotation would keep a
+// create back from a request to create.
+func TestDestructiveAnnotationsAreNoGuide(t *testing.T) {
+	t.Parallel()
+	cat, err := catalog.LoadDir(defaultCatalog, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var effective, explicit [2]int // tools, and those of them destroying by name
+	creates := false
+	for _, it := range cat.Items {
+		if it.Kind != ext.KindTool || it.Annotations["destructiveHint"] != true || it.Annotations["readOnlyHint"] == true {
+			continue
+		}
+		var own struct {
+			Annotations struct{ DestructiveHint *bool }
+		}
+		if err := json.Unmarshal(it.Object, &own); err != nil {
+			t.Fatal(err)
+		}
+		set := own.Annotations.DestructiveHint != nil
+		byName := 0
+		if destroysInTest(it.Name) {
+			byName = 1
+		}
+		effective[0], effective[1] = effective[0]+1, effective[1]+byName
+		if set {
+			explicit[0], explicit[1] = explicit[0]+1, explicit[1]+byName
+		}
+		creates = creates || set && it.Label == "create-specific-calendar-event"
+	}
+	for _, c := range [][2]int{effective, explicit} {
+		if c[0] == 0 || 2*c[1] > c[0] {
+			t.Errorf("%d tools destructive by their annotations, %d of them by name: want under half by name (else say what changed in the retrieval README)", c[0], c[1])
+		}
+	}
+	if !creates {
+		t.Error("ms-365's create-specific-calendar-event is not annotated destructive: say what changed in the retrieval README")
+	}
+	t.Logf("destructive and not read-only by their annotations: %d tools, %d of them destroy by name; annotated so explicitly: %d, %d by name", effective[0], effective[1], explicit[0], explicit[1])
 }

@@ -56,6 +56,19 @@ func TestScoreHintedRightFirst(t *testing.T) {
 	if m.RightFirst != 3 || !near(m.HintedRightFirst, 1.0/3) {
 		t.Errorf("RightFirst %d, HintedRightFirst %v; want 3 and 1/3", m.RightFirst, m.HintedRightFirst)
 	}
+	// PerQuery, which the mixed measure pools, counts the same
+	right, hinted := 0.0, 0.0
+	for _, f := range PerQuery([]Result{
+		{Query: q, Ranked: []string{"a"}, Hint: "the best match lacks x"},
+		{Query: q, Ranked: []string{"a", "b"}},
+		{Query: q, Ranked: []string{"b", "a"}, Hint: "lacks y"},
+		{Query: q, Hint: "no item fits"},
+	}) {
+		right, hinted = right+f.RightFirst, hinted+f.Hinted
+	}
+	if right != 2 || hinted != 1 {
+		t.Errorf("PerQuery: %v right first, %v of them hinted; want 2 and 1", right, hinted)
+	}
 }
 
 func TestBuildAndSearch(t *testing.T) {

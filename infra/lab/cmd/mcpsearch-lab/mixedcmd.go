@@ -287,7 +287,22 @@ func compareSide(p [2][]eval.Figures) mixedSide {
 }
 
 func sideFigures(fs []eval.Figures) map[string]float64 {
-	return map[string]float64{"recall@1": meanOf(fs, r1Of), "recall@5": meanOf(fs, r5Of), "ndcg@10": meanOf(fs, ndcgOf), "emptied_rate": meanOf(fs, emptyOf)}
+	return map[string]float64{"recall@1": meanOf(fs, r1Of), "recall@5": meanOf(fs, r5Of), "ndcg@10": meanOf(fs, ndcgOf), "emptied_rate": meanOf(fs, emptyOf),
+		"hinted_right_first_rate": hintedRightFirst(fs)}
+}
+
+// hintedRightFirst is the share of the pages whose first item is right
+// that carry a hint (0 when none is right).
+func hintedRightFirst(fs []eval.Figures) float64 {
+	right, hinted := 0.0, 0.0
+	for _, f := range fs {
+		right += f.RightFirst
+		hinted += f.Hinted
+	}
+	if right == 0 {
+		return 0
+	}
+	return round4(hinted / right)
 }
 
 func r1Of(f eval.Figures) float64    { return f.R1 }
@@ -322,15 +337,15 @@ func (r *mixedReport) print(w io.Writer) error {
 		fmt.Fprintf(w, " %d (%d of %d)", s.Seed, len(s.Stripped), s.Servers)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "%-10s %-9s %7s %-8s %6s %6s %6s %7s  %s\n", "set", "side", "queries", "catalog", "R@1", "R@5", "nDCG", "emptied", "R@5 mixed - base [95%]")
+	fmt.Fprintf(w, "%-10s %-9s %7s %-8s %6s %6s %6s %7s %6s  %s\n", "set", "side", "queries", "catalog", "R@1", "R@5", "nDCG", "emptied", "hinted", "R@5 mixed - base [95%]")
 	for _, f := range r.Sets {
 		for _, side := range []struct {
 			name, base string
 			s          mixedSide
 		}{{"stripped", "none", f.Stripped}, {"kept", "shipped", f.Kept}} {
 			row := func(cat string, m map[string]float64, delta string) {
-				fmt.Fprintf(w, "%-10s %-9s %7d %-8s %6.3f %6.3f %6.3f %7.3f  %s\n", f.Set, side.name, side.s.Queries, cat,
-					m["recall@1"], m["recall@5"], m["ndcg@10"], m["emptied_rate"], delta)
+				fmt.Fprintf(w, "%-10s %-9s %7d %-8s %6.3f %6.3f %6.3f %7.3f %6.3f  %s\n", f.Set, side.name, side.s.Queries, cat,
+					m["recall@1"], m["recall@5"], m["ndcg@10"], m["emptied_rate"], m["hinted_right_first_rate"], delta)
 			}
 			row(side.base, side.s.Base, "")
 			d := side.s.R5

@@ -66,6 +66,13 @@ func TestMixedSidesAndSeeds(t *testing.T) {
 		t.Errorf("tiny: stripped %d, kept %d, across %d queries, %d negatives; want 1, 1, 1 of the test half and its 1 negative",
 			tiny.Stripped.Queries, tiny.Kept.Queries, tiny.Across, tiny.Negatives)
 	}
+	for _, side := range []mixedSide{tiny.Stripped, tiny.Kept} {
+		for _, m := range []map[string]float64{side.Base, side.Mixed} {
+			if h, ok := m["hinted_right_first_rate"]; !ok || h < 0 || h > 1 {
+				t.Errorf("figures %v: want a hinted_right_first_rate between 0 and 1", m)
+			}
+		}
+	}
 	if tiny.Kept.Base["recall@5"] != 1 {
 		t.Errorf("kept side as shipped: R@5 %v, want 1 (the query is its tool's own request)", tiny.Kept.Base["recall@5"])
 	}
