@@ -42,10 +42,10 @@ func TestHintsNameWhatIsMissing(t *testing.T) {
 	// what the catalog lacks (isValueShaped); the product beside it is
 	// still named.
 	for q, value := range map[string]string{
-		"summarise this web page https://example.com": "example.com",
-		"add STRIPE_KEY to the vercel project env":    "STRIPE_KEY",
-		"send the invoice to ana@kasa.io":             "kasa.io",
-		"look up order B0936FGLQS on amazon":          "B0936FGLQS",
+		"take a screenshot of https://kasa.io/pricing": "kasa.io",
+		"add STRIPE_KEY to the vercel project env":     "STRIPE_KEY",
+		"send the invoice to ana@kasa.io":              "kasa.io",
+		"look up order B0936FGLQS on amazon":           "B0936FGLQS",
 	} {
 		if p := page(x, q); strings.Contains(p.Hint, value) {
 			t.Errorf("%q: hint %q names the value %s", q, p.Hint, value)

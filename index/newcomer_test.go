@@ -32,6 +32,10 @@ func TestNewcomersCases(t *testing.T) {
 			return strings.Contains(h.Server, "slack") && (strings.Contains(n, "post") || strings.Contains(n, "send"))
 		}, "a Slack tool that posts"},
 		{"launchdarkly switch off flag in production", 1, func(h hitInfo) bool { return !destroysName(strings.ToLower(h.Name)) }, "not a delete"},
+		{"summarise this web page https://example.com", 3, func(h hitInfo) bool {
+			n := strings.ToLower(h.Name)
+			return strings.Contains(n, "scrape") || strings.Contains(n, "fetch")
+		}, "a scrape or fetch tool"},
 	} {
 		hits := searchHits(t, x, ext.KindTool, test.query, test.top, ext.Filter{})
 		ok := false
