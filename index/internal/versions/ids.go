@@ -6,5 +6,5 @@ package versions
 // binary; Query its query-time tables, constants and models (package doc).
 const (
 	Build = "c06de673bad6b691"
-	Query = "6baa490a864e5b80"
+	Query = "5753bd6102403977"
 )
