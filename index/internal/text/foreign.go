@@ -10,7 +10,8 @@ import (
 )
 
 // Glosses of other languages than Chinese. People ask in German, Spanish,
-// French, Portuguese and Japanese for tools described in English. The
+// French, Portuguese, Italian, Dutch and Japanese for tools described in
+// English. The
 // table foreign.txt, reviewed by hand, gives everyday words of software
 // and office work in those languages (verbs in the forms people type them:
 // infinitive, imperative, participle; nouns singular and plural) their
@@ -24,9 +25,9 @@ import (
 // (Kalendereintrag) is split where both halves are (compoundOf). Japanese is read by
 // japanese.go. French elided words (l', d', qu') are dropped. A query
 // that holds a word of the table reads as another language, and then also
-// loses the grammatical words of Snowball's German, Spanish, French and
-// Portuguese stop-word lists (stopforeign.go) that the table does not
-// list. The FreeDict dictionaries Debian ships are GPL: not embedded in an
+// loses the grammatical words of Snowball's German, Spanish, French,
+// Portuguese, Italian and Dutch stop-word lists (stopforeign.go) that the
+// table does not list. The FreeDict dictionaries Debian ships are GPL: not embedded in an
 // MIT binary.
 //
 // A query's glossed words are replaced by their English words before it
