@@ -84,7 +84,7 @@ func (x searcher) noMatchSignals(r *Request, cands []rank.Candidate, asked Reque
 		measured("near-miss")
 	}
 	s.Missing = s.Lacking
-	if off.On(rules.MissingHints) {
+	if off.On(rules.MissingHints) && len(s.Lacking)+len(s.NearMiss) > 0 {
 		unnamed, err := x.unnamedObjects(kind, concepts, append(slices.Clip(s.Lacking), s.NearMiss...))
 		if err != nil {
 			return s, err
@@ -93,7 +93,7 @@ func (x searcher) noMatchSignals(r *Request, cands []rank.Candidate, asked Reque
 		if err != nil {
 			return s, err
 		}
-		judge := hintJudge{unnamed: unnamed, passing: passing, written: written}
+		judge := hintJudge{unnamed: unnamed, passing: passing, addresses: addressesOf(written)}
 		s.Missing, s.NearMiss = judge.missingOnly(s.Lacking, concepts), judge.missingOnly(s.NearMiss, concepts)
 	}
 	s.NamedServer = namesServer(cands)
@@ -255,7 +255,7 @@ func (j hintJudge) missingOnly(labels []string, concepts []Concept) []string {
 // item the caller sees or names an object of j.unnamed; a value-shaped
 // word is never missing.
 func (j hintJudge) missing(c Concept) bool {
-	if isValueShaped(c.Label, j.written) {
+	if isValueShaped(c.Label, j.addresses) {
 		return false
 	}
 	if slices.ContainsFunc(c.Alternatives, func(t Term) bool { return text.IsProductTerm(t.Term) || isProductCode(t.Term) }) {
@@ -268,11 +268,12 @@ func (j hintJudge) missing(c Concept) bool {
 
 // hintJudge is what missingOnly reads: the objects no visible tool is
 // named for (unnamedObjects), what reads a word as said in passing
-// (passingWords), and the text as the caller wrote it.
+// (passingWords), and the addresses, URLs and paths of the text as the
+// caller wrote it (addressesOf).
 type hintJudge struct {
-	unnamed map[string]bool
-	passing func(Concept) bool
-	written string
+	unnamed   map[string]bool
+	passing   func(Concept) bool
+	addresses []string
 }
 
 // passingWords returns what reports whether a concept is a word of the
@@ -347,8 +348,8 @@ func (x searcher) unnamedObjects(kind ext.Kind, concepts []Concept, labels []str
 // capitals or mostly digits (B0936FGLQS, INV-2041; not s3, ec2 or
 // office365). Such a value is what a tool is called with, not what it is
 // for, and the words of it (stripe of STRIPE_KEY) were not asked for.
-func isValueShaped(label, written string) bool {
-	if strings.ContainsAny(strings.Trim(label, ".:/@"), ":/@") || text.IsFileName(label) || inAddress(label, written) {
+func isValueShaped(label string, addresses []string) bool {
+	if strings.ContainsAny(strings.Trim(label, ".:/@"), ":/@") || text.IsFileName(label) || inAddress(label, addresses) {
 		return true
 	}
 	if strings.Contains(label, "_") && strings.ToUpper(label) == label {
@@ -367,18 +368,28 @@ func isValueShaped(label, written string) bool {
 	return digits >= 3 && letters > 0 && letters+digits > 5 && (!lower || digits >= letters)
 }
 
-// inAddress reports whether label is part of an email address, a URL or
-// a path of written, a word of it that holds an at sign, "://" or starts
-// as a path does.
-func inAddress(label, written string) bool {
-	if label == "" {
+// addressesOf returns the words of written, in lower case, that are an
+// email address, a URL or a path: those that hold an at sign or "://",
+// or that text.IsFileName reads as a file. Most requests have none.
+func addressesOf(written string) []string {
+	var out []string
+	for tok := range strings.FieldsSeq(written) {
+		if strings.Contains(tok, "@") || strings.Contains(tok, "://") || text.IsFileName(tok) {
+			out = append(out, strings.ToLower(tok))
+		}
+	}
+	return out
+}
+
+// inAddress reports whether label is a part of one of addresses (the
+// lower-case addresses, URLs and paths of a request), not all of it.
+func inAddress(label string, addresses []string) bool {
+	if label == "" || len(addresses) == 0 {
 		return false
 	}
-	for tok := range strings.FieldsSeq(written) {
-		if !strings.Contains(strings.ToLower(tok), strings.ToLower(label)) || tok == label {
-			continue
-		}
-		if strings.Contains(tok, "@") || strings.Contains(tok, "://") || text.IsFileName(tok) {
+	l := strings.ToLower(label)
+	for _, a := range addresses {
+		if a != l && strings.Contains(a, l) {
 			return true
 		}
 	}

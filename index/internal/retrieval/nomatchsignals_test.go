@@ -80,7 +80,7 @@ func TestValueShapedLabels(t *testing.T) {
 		{"node_modules", "clean node_modules", false},
 		{"2024", "sales of 2024", false},
 	} {
-		if got := isValueShaped(test.label, test.written); got != test.want {
+		if got := isValueShaped(test.label, addressesOf(test.written)); got != test.want {
 			t.Errorf("isValueShaped(%q, %q) = %v, want %v", test.label, test.written, got, test.want)
 		}
 	}
