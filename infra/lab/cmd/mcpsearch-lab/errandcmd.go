@@ -28,7 +28,7 @@ func runErrandModel(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	model := train.Errand(software, errandTexts, errandSeed)
-	if err := os.WriteFile(*out, model, 0o644); err != nil {
+	if err := writeFileAtomically(*out, model); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "%s: trained on %d requests and %d errands\n", *out, len(software), len(errandTexts))

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -66,7 +65,7 @@ func runFitModel(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(*out, model, 0o644); err != nil {
+	if err := writeFileAtomically(*out, model); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "%s: trained on the signals of %d of %d fitting and %d of %d other requests\n", *out, nf, len(fitTexts), nm, len(misfitTexts))

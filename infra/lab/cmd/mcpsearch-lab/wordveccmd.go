@@ -48,7 +48,7 @@ func runWordvec(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(*out, t.Encode(), 0o644); err != nil {
+	if err := writeFileAtomically(*out, t.Encode()); err != nil {
 		return err
 	}
 	notice := fmt.Sprintf(`%s: word vectors distilled by `+"`mcpsearch wordvec --top %d`"+` from the
