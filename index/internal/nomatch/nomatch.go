@@ -90,7 +90,8 @@ type Signals struct {
 	Fits bool
 	// NamedServer is set when one of the first FitWindow candidates
 	// is of a server the query names (server-named lifted it), not by a
-	// day or a time of day.
+	// day or a time of day, and reached the window on its own score, not
+	// because its server was named (named-server-items).
 	NamedServer bool
 	// Lacking are the labels of the weighty concepts the first item lacks,
 	// heaviest first, in the caller's words.
@@ -222,7 +223,7 @@ var List = []Line{
 	},
 	{
 		Name: rules.NamedServerFits.Name(), rule: rules.NamedServerFits, fit: true,
-		Condition: fmt.Sprintf("items mostly asked; at most %d concepts; the errand model reads software; a server the query names among the first %d", MaxWindowConcepts, FitWindow),
+		Condition: fmt.Sprintf("items mostly asked; at most %d concepts; the errand model reads software; a server the query names among the first %d on its own score, not for being named", MaxWindowConcepts, FitWindow),
 		Hint:      "the near-miss hint, or what the best item lacks below the coverage bar (with missing-hints, only what no item holds, or a product)",
 		holds:     namedServerFits,
 		hint:      keptHint,

@@ -18,6 +18,10 @@ type Candidate struct {
 	BM25   float64  // its retrieval score; 0 for an item the vectors added
 	Dense  float64  // cosine of the query's and the item's vectors
 	Clause float64  // the lift of the nearest item to a clause of a long query
+	// Named is set on an item that joined the window because the query
+	// names its server (retrieval's named-server-items), not by its
+	// score: whether an item fits is not read from it.
+	Named bool
 	// Signals are what re-ranking added to its score; nil past the window.
 	Signals *Signals
 	// Score is the score it is ranked by: Signals.Score() in the window,

@@ -47,5 +47,9 @@ func ServerWords(server string) []string {
 	return out
 }
 
+// NamesASystem reports whether an analysed word may name a system when
+// a server's name holds it: not a word every server name carries.
+func NamesASystem(w string) bool { return !serverNameWords[w] }
+
 // serverNameWords are words of server names that name no system.
 var serverNameWords = map[string]bool{"mcp": true, "server": true, "api": true, "offici": true, "tool": true}

@@ -59,6 +59,16 @@ const exactNameBoost = 20
 // .532).
 const RerankWindow = 20
 
+// NamedServerItems: the best items of the servers a query names that join
+// the re-ranking window (named.go): enough for a server's create, list
+// and get of one object; issue 36 (no Slack tool in the first 1,000 for
+// a request naming Slack).
+const NamedServerItems = 5
+
+// NamedServersJoined bounds the servers whose best items join the window
+// (named.go): the servers the query's words name, best item first.
+const NamedServersJoined = 3
+
 // Dense fusion (addDense, package vectors): the cosine of the query's and
 // the item's word-vector means (its weight in the re-ranking is
 // rank.DenseWeight).

@@ -171,10 +171,12 @@ func (x searcher) ownWindow(k ext.Kind, cands []rank.Candidate) bool {
 
 // namesServer reports whether one of the first nomatch.FitWindow of cands
 // is of a server the query names (server-named lifted it), not by a day
-// or a time of day: a day is when a request is done (time-words).
+// or a time of day: a day is when a request is done (time-words). An item
+// that joined the window for being named (rank.Candidate.Named) is not
+// counted: it is there whether or not its server fits the request.
 func namesServer(cands []rank.Candidate) bool {
 	for _, c := range cands[:min(len(cands), nomatch.FitWindow)] {
-		if c.Signals != nil && c.Signals.ServerScore > 0 && !text.IsTimeWord(c.Server) {
+		if c.Signals != nil && c.Signals.ServerScore > 0 && !c.Named && !text.IsTimeWord(c.Server) {
 			return true
 		}
 	}
@@ -315,16 +317,11 @@ func (x searcher) unnamedObjects(kind ext.Kind, concepts []Concept, labels []str
 	if len(terms) == 0 {
 		return nil, nil
 	}
-	r := x.Reader()
-	defer r.Close()
-	visible, err := x.Visible()
+	d, done, err := x.callerDicts(kind)
 	if err != nil {
 		return nil, err
 	}
-	d, err := newTermDicts(r, kind, visible, x.Count(kind))
-	if err != nil {
-		return nil, err
-	}
+	defer done()
 	out := map[string]bool{}
 	for _, t := range terms {
 		n, err := d.fieldFreq(schema.Name, t)

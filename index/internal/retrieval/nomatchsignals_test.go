@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/mcpsearch/mcpsearch/ext"
+	"github.com/mcpsearch/mcpsearch/index/internal/rank"
 	"github.com/mcpsearch/mcpsearch/index/internal/rules"
 )
 
@@ -83,5 +84,29 @@ func TestValueShapedLabels(t *testing.T) {
 		if got := isValueShaped(test.label, addressesOf(test.written)); got != test.want {
 			t.Errorf("isValueShaped(%q, %q) = %v, want %v", test.label, test.written, got, test.want)
 		}
+	}
+}
+
+// TestJoinedItemsNameNoServerThatFits: an item that joined the window
+// because the query names its server (named-server-items) is not evidence
+// that the server fits the request (named-server-fits): only an item
+// that ranked among the first nomatch.FitWindow on its own score is.
+// Without the guard, everyday's off-catalog test no-match fell .667 →
+// .651 with named-server-items on.
+func TestJoinedItemsNameNoServerThatFits(t *testing.T) {
+	t.Parallel()
+	lifted := func(named bool) rank.Candidate {
+		return rank.Candidate{ID: "slack/post", Server: "slack", Named: named, Signals: &rank.Signals{ServerScore: 0.4}}
+	}
+	other := rank.Candidate{ID: "lark/send", Server: "lark", Signals: &rank.Signals{}}
+	if !namesServer([]rank.Candidate{other, lifted(false)}) {
+		t.Error("a named server's item ranked on its own score: namesServer false, want true")
+	}
+	if namesServer([]rank.Candidate{other, lifted(true)}) {
+		t.Error("a named server's item that only joined the window: namesServer true, want false")
+	}
+	joined, window := joinNamed([]rank.Candidate{other}, 1, []rank.Candidate{lifted(false)})
+	if window != 2 || !joined[1].Named {
+		t.Errorf("joinNamed: window %d, %+v; want the joined item marked Named", window, joined)
 	}
 }

@@ -89,7 +89,11 @@ func (x searcher) ranked(ctx context.Context, r *Request, bq bm25.Query) ([]rank
 	if err != nil {
 		return nil, "", err
 	}
-	cands, window, vectors, err := x.addDense(ctx, q.Kind, r, allowed, cands, min(len(cands), RerankWindow))
+	cands, window, err := x.addNamedServers(ctx, q.Kind, r, bq, cands, min(len(cands), RerankWindow))
+	if err != nil {
+		return nil, "", err
+	}
+	cands, window, vectors, err := x.addDense(ctx, q.Kind, r, allowed, cands, window)
 	if err != nil {
 		return nil, "", err
 	}

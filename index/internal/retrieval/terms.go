@@ -29,18 +29,29 @@ func (x searcher) resolveTerms(kind ext.Kind, terms []string, words *queryWords,
 	return out, err
 }
 
-// resolveTermsCost is resolveTerms, and what its typo corrections cost.
-func (x searcher) resolveTermsCost(kind ext.Kind, terms []string, words *queryWords, off rules.Set) (out []Term, cost TypoCost, err error) {
+// callerDicts opens the term dictionaries of kind over the items the
+// caller sees (newTermDicts); done releases the reader they read.
+func (x searcher) callerDicts(kind ext.Kind) (d *termDicts, done func(), err error) {
 	r := x.Reader()
-	defer r.Close()
 	visible, err := x.Visible()
 	if err != nil {
-		return nil, cost, err
+		r.Close()
+		return nil, nil, err
 	}
-	d, err := newTermDicts(r, kind, visible, x.Count(kind))
+	if d, err = newTermDicts(r, kind, visible, x.Count(kind)); err != nil {
+		r.Close()
+		return nil, nil, err
+	}
+	return d, func() { r.Close() }, nil
+}
+
+// resolveTermsCost is resolveTerms, and what its typo corrections cost.
+func (x searcher) resolveTermsCost(kind ext.Kind, terms []string, words *queryWords, off rules.Set) (out []Term, cost TypoCost, err error) {
+	d, done, err := x.callerDicts(kind)
 	if err != nil {
 		return nil, cost, err
 	}
+	defer done()
 	var short map[string]bool
 	if words != nil {
 		short = words.short

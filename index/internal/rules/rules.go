@@ -37,6 +37,7 @@ const (
 	RelatedField
 	GlossField
 	ExactNameRetrieval
+	NamedServerItems
 	WrittenRequests
 	OwnText
 	DenseCandidates
@@ -88,6 +89,7 @@ var registry = [count]info{
 	RelatedField:       {"related-field", "retrieval", "WordNet's related words of an item are searched, weight 0.3"},
 	GlossField:         {"gloss-field", "retrieval", "the English glosses of an item's Chinese words are searched"},
 	ExactNameRetrieval: {"exact-name-retrieval", "retrieval", "an item whose name is the whole query enters the re-ranking window"},
+	NamedServerItems:   {"named-server-items", "retrieval", "the best items of a server the query names join the re-ranking window, however others' requests repeat its words"},
 	WrittenRequests:    {"written-requests", "retrieval", "an item's best-matching written request adds to its score"},
 	OwnText:            {"own-text", "retrieval", "where the caller sees items with written requests, an item without them has its own text (name, title, first sentence) as its requests"},
 	DenseCandidates:    {"dense-candidates", "retrieval", "the items nearest the query's word vector join the window"},

@@ -6,5 +6,5 @@ package versions
 // binary; Query its query-time tables, constants and models (package doc).
 const (
 	Build = "c06de673bad6b691"
-	Query = "d35f299434b8a51a"
+	Query = "0441544b59aaa083"
 )
