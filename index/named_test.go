@@ -38,7 +38,7 @@ func TestNamedServersReachTheWindow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	asked, missedOff := 0, 0
+	asked, missedOff, joined := 0, 0, 0
 	for _, s := range servers {
 		if s.Counts[ext.KindTool] == 0 {
 			continue
@@ -46,22 +46,30 @@ func TestNamedServersReachTheWindow(t *testing.T) {
 		for _, tail := range namedServerTails {
 			q := "on " + strings.ReplaceAll(s.Name, "-", " ") + " " + tail
 			asked++
-			if !serverInWindow(t, x, q, s.Name) {
+			in, byName := serverInWindow(t, x, q, s.Name)
+			if !in {
 				t.Errorf("%q: no item of %s in the re-ranking window", q, s.Name)
 			}
-			if !serverInWindow(t, off, q, s.Name) {
+			if in, _ := serverInWindow(t, off, q, s.Name); !in {
 				missedOff++
+				if byName {
+					joined++
+				}
 			}
 		}
 	}
 	if 20*missedOff < asked {
 		t.Errorf("named-server-items off: %d of %d requests miss their server; the test's requests do not crowd servers out", missedOff, asked)
 	}
+	if joined == 0 {
+		t.Errorf("no explanation says an item joined the window for its server named (rerank.joinedNamed), of %d requests heard only with the rule", missedOff)
+	}
 }
 
 // serverInWindow reports whether an item of server is among the re-ranked
-// items (those whose explanation carries re-ranking signals) of q's page.
-func serverInWindow(t *testing.T, x *Index, q, server string) bool {
+// items (those whose explanation carries re-ranking signals) of q's page,
+// and whether one of them says it is there for its server named.
+func serverInWindow(t *testing.T, x *Index, q, server string) (in, byName bool) {
 	t.Helper()
 	page, err := x.Search(context.Background(), ext.Query{Kind: ext.KindTool, Text: q, Limit: 50, Explain: true})
 	if err != nil {
@@ -69,10 +77,11 @@ func serverInWindow(t *testing.T, x *Index, q, server string) bool {
 	}
 	for _, h := range page.Items {
 		if e, ok := h.Explain.(*Explanation); ok && e.Rerank != nil && namedBy(server, h.Server) {
-			return true
+			in = true
+			byName = byName || e.Rerank.JoinedNamed && strings.Contains(e.Summary, "in the window for its server named")
 		}
 	}
-	return false
+	return in, byName
 }
 
 // namedBy reports whether the name of server b holds every word that

@@ -86,6 +86,9 @@ type RerankSignals struct {
 	ClauseScore float64 `json:"clauseScore,omitempty"`
 	// ServerScore is what naming the item's server added (server-named).
 	ServerScore float64 `json:"serverScore,omitempty"`
+	// JoinedNamed is set when the item joined the window because the
+	// query names its server (named-server-items), not by its score.
+	JoinedNamed bool `json:"joinedNamed,omitempty"`
 }
 
 // Explain explains the ranking of cands, candidates of res: their BM25
@@ -113,6 +116,7 @@ func Explain(ctx context.Context, src Source, kind ext.Kind, res *Result, cands 
 		}
 		if c.Signals != nil {
 			e.Rerank = rerankSignals(c.Signals)
+			e.Rerank.JoinedNamed = c.Named
 		}
 		e.Summary = e.summary()
 		out[i] = e
@@ -271,6 +275,9 @@ func (r *RerankSignals) summary(hosted bool) string {
 	}
 	if r.ServerScore != 0 {
 		s += fmt.Sprintf(", its server named (%+.3f)", r.ServerScore)
+	}
+	if r.JoinedNamed {
+		s += ", in the window for its server named"
 	}
 	return s
 }
