@@ -91,6 +91,18 @@ func defaultIndex(tb testing.TB) *Index {
 	return x
 }
 
+// defaultIndexWithout is an Index of its own over the default catalog's
+// bundle, with rules switched off: its rules are its own, so the shared
+// defaultIndex keeps every rule on.
+func defaultIndexWithout(tb testing.TB, rules ...string) *Index {
+	tb.Helper()
+	x := defaultIndex(tb)
+	if err := x.SetRulesOff(rules...); err != nil {
+		tb.Fatal(err)
+	}
+	return x
+}
+
 // restrictedDefault is the default catalog with its servers spread over
 // four groups (writeRestrictedCatalog), written once per test binary run.
 func restrictedDefault(tb testing.TB) string {

@@ -18,10 +18,7 @@ import (
 func TestHintsNameWhatIsMissing(t *testing.T) {
 	t.Parallel()
 	x := defaultIndex(t)
-	off := defaultIndex(t) // an Index of its own: its rules are its own
-	if err := off.SetRulesOff("missing-hints"); err != nil {
-		t.Fatal(err)
-	}
+	off := defaultIndexWithout(t, "missing-hints")
 	page := func(x *Index, q string) *ext.Page { return keptPage(t, x, q) }
 	const slack = "tell the team on slack the deploy is done"
 	if p := page(x, slack); p.Hint != "" || !strings.Contains(string(p.Items[0].Object), "slack_post_message") {
@@ -89,10 +86,7 @@ func TestHintsLeaveWordsSaidInPassing(t *testing.T) {
 func hintsLeave(t *testing.T, rule string, cases map[string][]string) *Index {
 	t.Helper()
 	x := defaultIndex(t)
-	off := defaultIndex(t) // an Index of its own: its rules are its own
-	if err := off.SetRulesOff(rule); err != nil {
-		t.Fatal(err)
-	}
+	off := defaultIndexWithout(t, rule)
 	for q, words := range cases {
 		on, without := keptPage(t, x, q).Hint, keptPage(t, off, q).Hint
 		for _, w := range words {

@@ -30,10 +30,7 @@ var namedServerTails = []string{
 func TestNamedServersReachTheWindow(t *testing.T) {
 	t.Parallel()
 	x := defaultIndex(t)
-	off := defaultIndex(t) // an Index of its own: its rules are its own
-	if err := off.SetRulesOff("named-server-items"); err != nil {
-		t.Fatal(err)
-	}
+	off := defaultIndexWithout(t, "named-server-items")
 	servers, err := x.Servers()
 	if err != nil {
 		t.Fatal(err)
