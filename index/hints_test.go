@@ -79,6 +79,23 @@ func TestHintsLeaveWordsSaidInPassing(t *testing.T) {
 	}
 }
 
+// TestHintsLeaveWhatAClearFitHolds: where the fit model reads a request
+// as a clear fit, the hint does not name an object that only the names
+// of the caller's tools lack (fit-hints): a campaign list of an email
+// marketing service is what "the marketing campaign" asks for, and "lead"
+// is what the contact is tagged as; the product the catalog lacks
+// (HubSpot) is still named.
+func TestHintsLeaveWhatAClearFitHolds(t *testing.T) {
+	t.Parallel()
+	x := hintsLeave(t, "fit-hints", map[string][]string{
+		"show the budget of the marketing campaign": {"marketing"},
+		"tag the hubspot contact as lead":           {"lead"},
+	})
+	if h := keptPage(t, x, "tag the hubspot contact as lead").Hint; !strings.Contains(h, "hubspot") {
+		t.Errorf("hint %q, want it to name hubspot, a product the catalog lacks", h)
+	}
+}
+
 // hintsLeave checks that the kept page of each request of cases has a
 // hint that names none of its words, and with the rule off one that names
 // each (or the test shows nothing of the rule); it returns the default

@@ -94,6 +94,14 @@ func (m *Model) Score(s Signals) float64 {
 	return z
 }
 
+// Margin is how far Score(s) lies past the threshold that applies to s.
+func (m *Model) Margin(s Signals) float64 {
+	if s.OwnWindow {
+		return m.Score(s) - m.OwnThreshold
+	}
+	return m.Score(s) - m.Threshold
+}
+
 // Fits reports whether the model reads s as a request some item fits.
 func (m *Model) Fits(s Signals) bool {
 	if s.OwnWindow {

@@ -61,15 +61,21 @@ func TestDefault(t *testing.T) {
 
 // TestOwnWindowReadsItsThreshold: a search whose first items compete by
 // their own text is read against OwnThreshold, any other against
-// Threshold.
+// Threshold, and its margin is its score past the one that applies.
 func TestOwnWindowReadsItsThreshold(t *testing.T) {
 	m := Model{Scale: [NumSignals]float64{1, 1, 1, 1}, Weights: [NumSignals]float64{0, 1, 0, 0}, Threshold: 0.5, OwnThreshold: 0.2}
 	s := Signals{Coverage: 0.3}
 	if m.Fits(s) {
 		t.Error("a search scoring 0.3 fits under the threshold 0.5")
 	}
+	if got := m.Margin(s); math.Abs(got-(-0.2)) > 1e-9 {
+		t.Errorf("margin %v of a search scoring 0.3 against 0.5, want -0.2", got)
+	}
 	s.OwnWindow = true
 	if !m.Fits(s) {
 		t.Error("an own-text window scoring 0.3 does not fit under its threshold 0.2")
+	}
+	if got := m.Margin(s); math.Abs(got-0.1) > 1e-9 {
+		t.Errorf("margin %v of an own-text window scoring 0.3 against 0.2, want 0.1", got)
 	}
 }

@@ -88,6 +88,9 @@ type Signals struct {
 	// (fit-model off, or not Asked); Fits is its word on it.
 	Fit  *fit.Signals
 	Fits bool
+	// FitMargin is how far the fit model's score lies past its threshold,
+	// where Fit is measured (fit.Model.Margin).
+	FitMargin float64
 	// NamedServer is set when one of the first FitWindow candidates
 	// is of a server the query names (server-named lifted it), not by a
 	// day or a time of day, and reached the window on its own score, not
@@ -104,7 +107,9 @@ type Signals struct {
 	// unknown-words-hint adds the words no item holds): the concepts the
 	// first item lacks that weigh at least rank.LackWeightRatio times the
 	// heaviest it holds, in the caller's words; with missing-hints on, only
-	// those of them that are Missing.
+	// those of them that are Missing; with fit-hints, where the model
+	// reads a fit by FitHintMargin, only those no item holds or that name
+	// a product.
 	NearMiss []string
 }
 

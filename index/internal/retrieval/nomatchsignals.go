@@ -102,7 +102,36 @@ func (x searcher) noMatchSignals(r *Request, cands []rank.Candidate, asked Reque
 	if err := x.measureModels(r, &s, cands, asked, w); err != nil {
 		return s, err
 	}
+	if off.On(rules.MissingHints) && off.On(rules.FitHints) && s.Fits && s.FitMargin >= nomatch.FitHintMargin {
+		s.Missing, s.NearMiss = missingOnTheirOwn(s.Missing, concepts), missingOnTheirOwn(s.NearMiss, concepts)
+	}
 	return s, nil
+}
+
+// missingOnTheirOwn keeps the labels (of a hint missingOnly judged) whose
+// concept is missing whatever the items fit (fit-hints): a product public
+// servers are named for or a product code, or a word, as the caller wrote
+// it, that no item the caller sees holds. What it drops is an object that
+// only the names of the caller's tools lack while some item's text holds
+// it: where the fit model reads the request as a clear fit, the item that
+// holds it is what was asked for ("roadmap" of a list of projects), not a
+// near miss.
+func missingOnTheirOwn(labels []string, concepts []Concept) []string {
+	var out []string
+	for _, l := range labels {
+		if slices.ContainsFunc(concepts, func(c Concept) bool { return c.Label == l && missingWhateverFits(c) }) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// missingWhateverFits reports whether c names a product or a product code,
+// or is a word no item the caller sees holds (typed so, or corrected).
+func missingWhateverFits(c Concept) bool {
+	return slices.ContainsFunc(c.Alternatives, func(t Term) bool {
+		return text.IsProductTerm(t.Term) || isProductCode(t.Term) || t.Corrected != "" || t.Origin == Typed && t.DocFreq == 0
+	})
 }
 
 // measureModels measures the signals of the errand and fit models where
@@ -145,7 +174,7 @@ func (x searcher) measureModels(r *Request, s *nomatch.Signals, cands []rank.Can
 		fs.Share = max(fs.Share, m.Share)
 	}
 	fs.OwnWindow = x.ownWindow(r.Query.Kind, cands)
-	s.Fit, s.Fits = &fs, m.Fits(fs)
+	s.Fit, s.Fits, s.FitMargin = &fs, m.Fits(fs), m.Margin(fs)
 	measured("fit")
 	return nil
 }

@@ -64,6 +64,7 @@ const (
 	UnknownWordsHint
 	MissingHints
 	PassingWords
+	FitHints
 	UnreadCJK
 	TimeWords
 	count
@@ -114,6 +115,7 @@ var registry = [count]info{
 	UnknownWordsHint:   {"unknown-words-hint", "no-match", "a word no item the caller sees holds, nor its requests, is named in the hint"},
 	MissingHints:       {"missing-hints", "no-match", "a kept page's hint names only what the catalog lacks: a word no item the caller sees holds, a product public servers are named for, an object no visible tool is named for; not an argument value or modifier the right item need not hold"},
 	PassingWords:       {"passing-words", "no-match", "with missing-hints, a kept page's hint does not name a word of the caller's, in lower case and not a product, that the word-kind model reads as said in passing (a person, a place, an occasion: hanna, lisbon, celebrate)"},
+	FitHints:           {"fit-hints", "no-match", "with missing-hints, where the fit model reads a fit by 1 or more past its threshold (log-odds), a kept page's hint does not name an object that only the names of the caller's tools lack (roadmap, held by a list of projects): that item fits; a word no item holds, or a product, is still named"},
 	UnreadCJK:          {"unread-cjk", "no-match", "a Chinese or Japanese query of no known word gets no items"},
 	TimeWords:          {"time-words", "no-match", "a day or a time of day weighs nothing in the no-match test"},
 }
