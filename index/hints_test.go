@@ -84,12 +84,18 @@ func TestHintsLeaveWordsSaidInPassing(t *testing.T) {
 // of the caller's tools lack (fit-hints): a campaign list of an email
 // marketing service is what "the marketing campaign" asks for, and "lead"
 // is what the contact is tagged as; the product the catalog lacks
-// (HubSpot) is still named.
+// (HubSpot) is still named. Nor does it name a lower-case word of another
+// language the foreign table does not gloss (kaputten, averiado): the
+// right first item creates the issue or lists the commits asked for.
 func TestHintsLeaveWhatAClearFitHolds(t *testing.T) {
 	t.Parallel()
 	x := hintsLeave(t, "fit-hints", map[string][]string{
-		"show the budget of the marketing campaign": {"marketing"},
-		"tag the hubspot contact as lead":           {"lead"},
+		"show the budget of the marketing campaign":                        {"marketing"},
+		"tag the hubspot contact as lead":                                  {"lead"},
+		"erstelle ein neues issue in github für den kaputten anmeldeknopf": {"kaputten", "anmeldeknopf"},
+		"crea una issue en github sobre el botón averiado del formulario":  {"averiado"},
+		"zeige mir die letzten commits im github repo, das ist dringlich":  {"dringlich"},
+		"maak een nieuwe issue in github voor de kapotte inlogknop":        {"kapotte"},
 	})
 	if h := keptPage(t, x, "tag the hubspot contact as lead").Hint; !strings.Contains(h, "hubspot") {
 		t.Errorf("hint %q, want it to name hubspot, a product the catalog lacks", h)

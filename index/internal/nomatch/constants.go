@@ -39,8 +39,9 @@ const (
 
 // A kept page the fit model reads as a fit by FitHintMargin or more (its
 // score's log-odds past its threshold) does not name, in its hint, an
-// object that only the names of the caller's tools lack (fit-hints):
-// chosen on the dev halves (log: "fit-hints"), where right first pages
+// object that only the names of the caller's tools lack, nor a lower-case
+// word no item holds of a request in another language (fit-hints): the
+// margin was chosen, before the second part, on the dev halves (log: "fit-hints"), where right first pages
 // hinted fell everyday .075 → .066 at 0 to 1.5 (at 2, .075), broad
 // .165 → .118 at 0 and .129 at 1 to 2.5; the near misses named held at
 // every margin. 0 loses "find the cheapest flight to lisbon"'s hint (a

@@ -108,8 +108,8 @@ type Signals struct {
 	// first item lacks that weigh at least rank.LackWeightRatio times the
 	// heaviest it holds, in the caller's words; with missing-hints on, only
 	// those of them that are Missing; with fit-hints, where the model
-	// reads a fit by FitHintMargin, only those no item holds or that name
-	// a product.
+	// reads a fit by FitHintMargin, only those no item holds (in a request
+	// of another language, capitalised) or that name a product.
 	NearMiss []string
 }
 

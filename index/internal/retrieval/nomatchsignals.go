@@ -103,7 +103,8 @@ func (x searcher) noMatchSignals(r *Request, cands []rank.Candidate, asked Reque
 		return s, err
 	}
 	if off.On(rules.MissingHints) && off.On(rules.FitHints) && s.Fits && s.FitMargin >= nomatch.FitHintMargin {
-		s.Missing, s.NearMiss = missingOnTheirOwn(s.Missing, concepts), missingOnTheirOwn(s.NearMiss, concepts)
+		foreign := text.ReadsAsForeign(r.Query.Text)
+		s.Missing, s.NearMiss = missingOnTheirOwn(s.Missing, concepts, foreign), missingOnTheirOwn(s.NearMiss, concepts, foreign)
 	}
 	return s, nil
 }
@@ -111,15 +112,19 @@ func (x searcher) noMatchSignals(r *Request, cands []rank.Candidate, asked Reque
 // missingOnTheirOwn keeps the labels (of a hint missingOnly judged) whose
 // concept is missing whatever the items fit (fit-hints): a product public
 // servers are named for or a product code, or a word, as the caller wrote
-// it, that no item the caller sees holds. What it drops is an object that
-// only the names of the caller's tools lack while some item's text holds
-// it: where the fit model reads the request as a clear fit, the item that
-// holds it is what was asked for ("roadmap" of a list of projects), not a
-// near miss.
-func missingOnTheirOwn(labels []string, concepts []Concept) []string {
+// it, that no item the caller sees holds — in a request that reads as
+// another language (foreign), only where it is capitalised. What it
+// drops is an object that only the names of the caller's tools lack while
+// some item's text holds it, and a lower-case word of another language
+// the foreign table does not gloss: where the fit model reads the request
+// as a clear fit, the item that holds it is what was asked for ("roadmap"
+// of a list of projects), not a near miss, and the word is one of the
+// request's own, not a product.
+func missingOnTheirOwn(labels []string, concepts []Concept, foreign bool) []string {
 	var out []string
 	for _, l := range labels {
-		if slices.ContainsFunc(concepts, func(c Concept) bool { return c.Label == l && missingWhateverFits(c) }) {
+		untranslated := foreign && strings.ToLower(l) == l
+		if slices.ContainsFunc(concepts, func(c Concept) bool { return c.Label == l && missingWhateverFits(c, untranslated) }) {
 			out = append(out, l)
 		}
 	}
@@ -127,10 +132,14 @@ func missingOnTheirOwn(labels []string, concepts []Concept) []string {
 }
 
 // missingWhateverFits reports whether c names a product or a product code,
-// or is a word no item the caller sees holds (typed so, or corrected).
-func missingWhateverFits(c Concept) bool {
+// or is a word no item the caller sees holds (typed so, or corrected),
+// unless it is an untranslated word of another language.
+func missingWhateverFits(c Concept, untranslated bool) bool {
 	return slices.ContainsFunc(c.Alternatives, func(t Term) bool {
-		return text.IsProductTerm(t.Term) || isProductCode(t.Term) || t.Corrected != "" || t.Origin == Typed && t.DocFreq == 0
+		if text.IsProductTerm(t.Term) || isProductCode(t.Term) || t.Corrected != "" {
+			return true
+		}
+		return t.Origin == Typed && t.DocFreq == 0 && !untranslated
 	})
 }
 

@@ -292,6 +292,12 @@ const contextMark = "~"
 // nothing else. One is enough to drop Snowball's grammatical words.
 const minContextWords = 2
 
+// ReadsAsForeign reports whether text reads as another language's than
+// English: at least two of its words are words of no English the table
+// knows (or written with an accent), or elided French words — the test
+// that lets a word that is English too be glossed.
+func ReadsAsForeign(text string) bool { return foreignWordCount(text) >= minContextWords }
+
 // foreignWordCount returns how many words of text the table knows as
 // words of no English, or written with an accent, and elided French
 // words; at most minContextWords.

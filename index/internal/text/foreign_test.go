@@ -93,3 +93,21 @@ func TestForeignGlossesAreNoCommonEnglish(t *testing.T) {
 		}
 	}
 }
+
+// TestReadsAsForeign: a text reads as another language's from two words
+// the table knows as no English (or elided French words), not from one
+// borrowed word in an English request.
+func TestReadsAsForeign(t *testing.T) {
+	for s, want := range map[string]bool{
+		"erstelle ein neues issue in github":     true,
+		"crea una issue en github sobre el bug":  true,
+		"envoie l'invoice à l'équipe":            true,
+		"create an issue in github":              false,
+		"book a table at the café near the park": false,
+		"": false,
+	} {
+		if got := ReadsAsForeign(s); got != want {
+			t.Errorf("ReadsAsForeign(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

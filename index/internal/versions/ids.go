@@ -6,5 +6,5 @@ package versions
 // binary; Query its query-time tables, constants and models (package doc).
 const (
 	Build = "c06de673bad6b691"
-	Query = "7e77f37b87ef2741"
+	Query = "20428e4934b04f76"
 )
