@@ -271,14 +271,14 @@ func (s GateSet) Ks() []int {
 // Answered figures are those of queries some tool answers; negative
 // figures those of queries none does.
 var (
-	answeredFigureNames = []string{"ndcg@10", "mrr", "emptied_rate"}
+	answeredFigureNames = []string{"ndcg@10", "mrr", "emptied_rate", "hinted_right_first_rate"}
 	negativeFigureNames = []string{"no_match_rate"}
 	topFigureNames      = []string{"no_match_rate", "missing_named_rate"}
 )
 
 // CheckFigureKey fails unless key names a share eval --json reports for
 // a set with the recall cut-offs ks: an answered figure ("recall@5",
-// "mrr") at the top, under "splits.NAME.", "langs.NAME." or "typo.", a
+// "mrr", "hinted_right_first_rate") at the top, under "splits.NAME.", "langs.NAME." or "typo.", a
 // negative one ("no_match_rate") under "negative_splits.NAME.",
 // "negative_langs.NAME." or "negative_kinds.NAME.", or
 // "missing_named_rate".
@@ -301,7 +301,7 @@ func CheckFigureKey(key string, ks []int) error {
 		}
 	}
 	if !ok {
-		return fmt.Errorf("figure %q: not a share eval reports for this set (recall@K for K of %v, ndcg@10, mrr, emptied_rate, at the top or under splits.NAME., langs.NAME., typo.; no_match_rate at the top or under negative_splits.NAME., negative_langs.NAME., negative_kinds.NAME.; missing_named_rate)", key, ks)
+		return fmt.Errorf("figure %q: not a share eval reports for this set (recall@K for K of %v, ndcg@10, mrr, emptied_rate, hinted_right_first_rate, at the top or under splits.NAME., langs.NAME., typo.; no_match_rate at the top or under negative_splits.NAME., negative_langs.NAME., negative_kinds.NAME.; missing_named_rate)", key, ks)
 	}
 	return nil
 }

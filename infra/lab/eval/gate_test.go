@@ -111,13 +111,13 @@ func TestCheckFilesNamesTheField(t *testing.T) {
 // not.
 func TestCheckFigureKey(t *testing.T) {
 	ks := []int{1, 3, 5, 10}
-	for _, key := range []string{"recall@3", "mrr", "no_match_rate", "missing_named_rate", "splits.test.recall@5", "langs.en.emptied_rate", "typo.ndcg@10",
+	for _, key := range []string{"recall@3", "mrr", "no_match_rate", "missing_named_rate", "splits.test.recall@5", "splits.test.hinted_right_first_rate", "langs.en.emptied_rate", "typo.ndcg@10",
 		"negative_splits.dev.no_match_rate", "negative_kinds.errand.no_match_rate", "negative_langs.en.no_match_rate"} {
 		if err := CheckFigureKey(key, ks); err != nil {
 			t.Errorf("%s: %v", key, err)
 		}
 	}
-	for _, key := range []string{"recall@2", "p50_ms", "queries", "splits.test", "splits..mrr", "negative_splits.test.mrr", "typo.no_match_rate", "a.b.c.d", ""} {
+	for _, key := range []string{"recall@2", "p50_ms", "queries", "splits.test", "splits..mrr", "negative_splits.test.mrr", "typo.no_match_rate", "negative_splits.test.hinted_right_first_rate", "a.b.c.d", ""} {
 		if err := CheckFigureKey(key, ks); err == nil {
 			t.Errorf("%s: known, want refused", key)
 		}
